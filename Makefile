@@ -1,0 +1,25 @@
+# Two entry points, each doing its own set-up in .venv:
+#   make demo   evaluate the embedded reference RAG system on the demo suites (offline, seconds)
+#   make test   run the plugin's own test suite (installs every extra first)
+VENV := .venv
+PY := $(VENV)/bin/python
+PIP := $(PY) -m pip install -q --disable-pip-version-check
+
+.PHONY: demo test
+
+$(VENV)/.core: pyproject.toml
+	test -x $(PY) || python3 -m venv $(VENV)
+	$(PIP) -e .
+	touch $@
+
+# torch first, pinned: on a CPU-only machine a bare "torch" requirement pulls a multi-GB CUDA build.
+$(VENV)/.dev: $(VENV)/.core
+	$(PIP) torch==2.13.0
+	$(PIP) -e ".[dev,nli,ragas,llm]"
+	touch $@
+
+demo: $(VENV)/.core
+	-$(PY) -m pytest suites -m groundedness -q --sprout-report=sprout-report.json
+
+test: $(VENV)/.dev
+	$(PY) -m pytest tests -n 2 -q

@@ -1,0 +1,51 @@
+"""pytest-sprout: test whether a RAG system's answers are grounded in the passages they cite.
+
+Public API. Heavy judges (NLIJudge) load their dependencies only when used.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from .judges.lexical import LexicalJudge
+from .model import Answer, Case, GoldenItem, Passage, Sentence, Verdict
+from .stats import Tally, is_underpowered, wilson_interval
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Answer", "Case", "GoldenItem", "LexicalJudge", "NLIJudge", "Passage", "Sentence", "Tally",
+    "Verdict", "assert_grounded", "is_underpowered", "wilson_interval", "__version__",
+]
+
+
+def assert_grounded(answer: Any, passages: Iterable[Any] | None = None, judge: Any = None) -> None:
+    """Assert that every sentence of ``answer`` is supported by the passages it cites.
+
+    ``answer`` is an Answer, or text with ALCE markers (``[1]``) together with ``passages``.
+    ``judge`` defaults to a LexicalJudge. The AssertionError lists each unsupported sentence with
+    its citation, the best evidence and the rule that failed.
+    """
+    from .judges import describe_sentences
+    from .judges.groundedness import judge_sentences
+
+    if not isinstance(answer, Answer):
+        answer = Answer.from_text(answer, passages or ()) if isinstance(answer, str) else Answer.coerce(answer)
+    if answer.refused:
+        raise AssertionError(f"the answer is a refusal, nothing is grounded: {answer.text!r}")
+    if not answer.sentences:
+        raise AssertionError("the answer has no sentences")
+    rows = judge_sentences(judge or LexicalJudge(), answer)
+    bad = [row for row in rows if row["supported"] is not True]
+    if bad:
+        lines = [f"{len(bad)} of {len(rows)} sentences are not grounded in their citations:"]
+        lines += describe_sentences(rows, answer)
+        raise AssertionError("\n".join(lines))
+
+
+def __getattr__(name: str) -> Any:
+    if name == "NLIJudge":
+        from .judges.nli import NLIJudge
+
+        return NLIJudge
+    raise AttributeError(f"module 'pytest_sprout' has no attribute {name!r}")

@@ -1,0 +1,263 @@
+"""Suite files: YAML in, validated `Case` objects out, with errors that name file, case and field."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Union
+
+import yaml
+
+from .model import EXPECTS, ID_PATTERN, TIERS, Case
+
+SUITE_KEYS = ("suite", "description", "defaults", "cases")
+DEFAULT_KEYS = ("expect", "tiers", "tags")
+CASE_KEYS = ("id", "question", "expect", "expected_facts", "tiers", "tags")
+SUFFIXES = (".yaml", ".yml")
+
+
+@dataclass(frozen=True)
+class SuiteError:
+    """One problem in a suite file, located as precisely as the file allows."""
+
+    path: str
+    message: str
+    case: str | None = None  # the case id, or "#3" for the third case when it has no usable id
+    field: str | None = None
+    line: int | None = None
+
+    def __str__(self) -> str:
+        where = self.path + (f":{self.line}" if self.line else "")
+        parts = [where]
+        if self.case:
+            parts.append(f"case {self.case}")
+        if self.field:
+            parts.append(f"field '{self.field}'")
+        return ": ".join(parts) + f": {self.message}"
+
+
+Entry = Union[Case, SuiteError]
+
+
+@dataclass
+class SuiteFile:
+    """A parsed suite file: its cases and per-case errors in file order, or one fatal error."""
+
+    path: Path
+    name: str
+    entries: list[Entry] = field(default_factory=list)
+    fatal: SuiteError | None = None
+
+    @property
+    def cases(self) -> list[Case]:
+        return [e for e in self.entries if isinstance(e, Case)]
+
+    @property
+    def errors(self) -> list[SuiteError]:
+        errors = [e for e in self.entries if isinstance(e, SuiteError)]
+        return [self.fatal] + errors if self.fatal else errors
+
+
+def _type_name(value: Any) -> str:
+    return {str: "a string", int: "a number", float: "a number", bool: "a boolean", list: "a list",
+            dict: "a mapping", type(None): "empty"}.get(type(value), type(value).__name__)
+
+
+class _Invalid(Exception):
+    def __init__(self, field_name: str | None, message: str) -> None:
+        super().__init__(message)
+        self.field = field_name
+        self.message = message
+
+
+def _str_list(value: Any, name: str) -> tuple[str, ...]:
+    if isinstance(value, str):
+        raise _Invalid(name, f"must be a list of strings, got a single string {value!r} (write [{value!r}])")
+    if not isinstance(value, list):
+        raise _Invalid(name, f"must be a list of strings, got {_type_name(value)}")
+    for i, item in enumerate(value):
+        if not isinstance(item, str) or not item.strip():
+            raise _Invalid(name, f"item {i + 1} must be a non-empty string, got {_type_name(item)} {item!r}")
+    return tuple(item.strip() for item in value)
+
+
+def _tiers(value: Any, name: str = "tiers") -> tuple[str, ...]:
+    tiers = _str_list(value, name)
+    for tier in tiers:
+        if tier not in TIERS:
+            raise _Invalid(name, f"unknown tier {tier!r}; known tiers: {', '.join(TIERS)}")
+    if not tiers:
+        raise _Invalid(name, "must name at least one tier")
+    return tuple(dict.fromkeys(tiers))
+
+
+def _expect(value: Any, name: str = "expect") -> str:
+    if value not in EXPECTS:
+        raise _Invalid(name, f"must be one of {', '.join(EXPECTS)}, got {value!r}")
+    return value
+
+
+def _check_keys(data: dict, allowed: Iterable[str], what: str) -> None:
+    for key in data:
+        if key not in allowed:
+            raise _Invalid(str(key), f"unknown key in {what}; allowed: {', '.join(allowed)}")
+
+
+def _build_case(raw: Any, suite: str, defaults: dict, source: str) -> Case:
+    if not isinstance(raw, dict):
+        raise _Invalid(None, f"a case must be a mapping of keys, got {_type_name(raw)}")
+    if "id" not in raw:
+        raise _Invalid("id", "missing (every case needs an id)")
+    case_id = raw["id"]
+    if not isinstance(case_id, str):
+        raise _Invalid("id", f"must be a string, got {_type_name(case_id)} {case_id!r}")
+    if not ID_PATTERN.match(case_id):
+        raise _Invalid("id", f"{case_id!r} may only use letters, digits, '_', '.' and '-'")
+    _check_keys(raw, CASE_KEYS, "a case")
+    question = raw.get("question")
+    if question is None:
+        raise _Invalid("question", "missing (every case needs a question)")
+    if not isinstance(question, str) or not question.strip():
+        raise _Invalid("question", f"must be a non-empty string, got {_type_name(question)}")
+    expect = _expect(raw.get("expect", defaults.get("expect", "answer")))
+    facts = _str_list(raw.get("expected_facts", []), "expected_facts")
+    if expect == "refuse" and facts:
+        raise _Invalid("expected_facts", "a case that expects a refusal cannot expect facts")
+    tiers = _tiers(raw["tiers"]) if "tiers" in raw else defaults.get("tiers", TIERS)
+    tags = tuple(dict.fromkeys(defaults.get("tags", ()) + _str_list(raw.get("tags", []), "tags")))
+    return Case(
+        id=case_id, suite=suite, question=question.strip(), expect=expect,
+        expected_facts=facts, tiers=tiers, tags=tags, source=source,
+    )
+
+
+def _load_document(path: Path, rel: str) -> tuple[Any, Any]:
+    """Read and parse the file; returns (data, node) or raises SuiteError-carrying _Invalid."""
+    raw = path.read_bytes()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise _Invalid(None, f"line {line}: not UTF-8 (byte 0x{raw[exc.start]:02x} at offset {exc.start}); save the file as UTF-8") from None
+    if not text.strip() or all(ln.strip().startswith("#") or not ln.strip() for ln in text.splitlines()):
+        raise _Invalid(None, "the file is empty; a suite needs a 'cases:' list")
+    loader = yaml.SafeLoader(text)
+    try:
+        node = loader.get_single_node()
+        data = loader.construct_document(node) if node is not None else None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
+        raise _Invalid(None, f"malformed YAML: {where}{problem}") from None
+    finally:
+        loader.dispose()
+    return data, node
+
+
+def load_suite(path: Path, rel: str | None = None) -> SuiteFile:
+    """Parse one suite file. Never raises for bad content: problems become SuiteErrors."""
+    rel = rel or str(path)
+    suite_file = SuiteFile(path=path, name=path.stem)
+    try:
+        data, node = _load_document(path, rel)
+        if not isinstance(data, dict):
+            raise _Invalid(None, f"the top level must be a mapping with a 'cases:' list, got {_type_name(data)}")
+        _check_keys(data, SUITE_KEYS, "the suite")
+        name = data.get("suite", path.stem)
+        if not isinstance(name, str) or not ID_PATTERN.match(name):
+            raise _Invalid("suite", f"must be a name of letters, digits, '_', '.' or '-', got {name!r}")
+        suite_file.name = name
+        defaults_raw = data.get("defaults") or {}
+        if not isinstance(defaults_raw, dict):
+            raise _Invalid("defaults", f"must be a mapping, got {_type_name(defaults_raw)}")
+        _check_keys(defaults_raw, DEFAULT_KEYS, "defaults")
+        defaults: dict[str, Any] = {}
+        if "tiers" in defaults_raw:
+            defaults["tiers"] = _tiers(defaults_raw["tiers"], "defaults.tiers")
+        if "expect" in defaults_raw:
+            defaults["expect"] = _expect(defaults_raw["expect"], "defaults.expect")
+        if "tags" in defaults_raw:
+            defaults["tags"] = _str_list(defaults_raw["tags"], "defaults.tags")
+        if "cases" not in data:
+            raise _Invalid("cases", "missing: a suite needs a 'cases:' list")
+        cases = data["cases"]
+        if not isinstance(cases, list) or not cases:
+            raise _Invalid("cases", f"must be a non-empty list of cases, got {_type_name(cases)}")
+    except _Invalid as exc:
+        suite_file.fatal = SuiteError(rel, exc.message, field=exc.field)
+        return suite_file
+
+    case_nodes = _case_nodes(node)
+    for index, raw in enumerate(cases):
+        line = case_nodes[index].start_mark.line + 1 if index < len(case_nodes) else None
+        label = f"#{index + 1}"
+        if isinstance(raw, dict) and isinstance(raw.get("id"), str) and raw["id"]:
+            label = repr(raw["id"])
+        try:
+            suite_file.entries.append(_build_case(raw, suite_file.name, defaults, f"{rel}:{line}"))
+        except _Invalid as exc:
+            suite_file.entries.append(SuiteError(rel, exc.message, case=label, field=exc.field, line=line))
+    return suite_file
+
+
+def _case_nodes(node: Any) -> list[Any]:
+    if isinstance(node, yaml.MappingNode):
+        for key, value in node.value:
+            if getattr(key, "value", None) == "cases" and isinstance(value, yaml.SequenceNode):
+                return list(value.value)
+    return []
+
+
+@dataclass
+class SuiteSet:
+    """Every suite file under a root, with ids checked for uniqueness across files."""
+
+    files: dict[Path, SuiteFile]
+
+    @property
+    def cases(self) -> list[Case]:
+        return [case for f in self.files.values() for case in f.cases]
+
+    @property
+    def errors(self) -> list[SuiteError]:
+        return [err for f in self.files.values() for err in f.errors]
+
+    def case(self, case_id: str) -> Case | None:
+        for case in self.cases:
+            if case.id == case_id:
+                return case
+        return None
+
+
+def suite_paths(root: Path) -> list[Path]:
+    if root.is_file():
+        return [root] if root.suffix in SUFFIXES else []
+    if not root.is_dir():
+        return []
+    return sorted(p for p in root.rglob("*") if p.suffix in SUFFIXES and p.is_file())
+
+
+def load_suites(root: Path, relative_to: Path | None = None) -> SuiteSet:
+    """Load every suite under ``root`` (a folder or one file). A repeated id is an error on its
+    later occurrence, naming where the first one is."""
+    files: dict[Path, SuiteFile] = {}
+    seen: dict[str, str] = {}
+    for path in suite_paths(root):
+        try:
+            rel = str(path.relative_to(relative_to)) if relative_to else str(path)
+        except ValueError:
+            rel = str(path)
+        suite_file = load_suite(path, rel)
+        for i, entry in enumerate(suite_file.entries):
+            if isinstance(entry, Case):
+                if entry.id in seen:
+                    line = int(entry.source.rsplit(":", 1)[1]) if entry.source and entry.source.rsplit(":", 1)[1].isdigit() else None
+                    suite_file.entries[i] = SuiteError(
+                        rel, f"duplicate id {entry.id!r}: already defined at {seen[entry.id]}",
+                        case=repr(entry.id), field="id", line=line,
+                    )
+                else:
+                    seen[entry.id] = entry.source or rel
+        files[path] = suite_file
+    return SuiteSet(files)

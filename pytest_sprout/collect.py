@@ -1,0 +1,88 @@
+"""Collection: a suite file becomes one pytest item per (case, tier)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+from .cases import SuiteError
+from .model import Case
+
+
+class SproutFailure(Exception):
+    """An item failed its tier's check; the message is the whole failure report."""
+
+
+class SystemFailure(Exception):
+    """The system under test raised while answering; the message carries its traceback."""
+
+
+def _sprout(config: pytest.Config) -> Any:
+    from .session import get_session
+
+    return get_session(config)
+
+
+class SproutFile(pytest.File):
+    def collect(self) -> Iterator[pytest.Item | pytest.Collector]:
+        suite_file = _sprout(self.config).suite_file(self.path)
+        if suite_file is None:
+            return
+        if suite_file.fatal is not None:
+            raise self.CollectError(str(suite_file.fatal))
+        for entry in suite_file.entries:
+            if isinstance(entry, SuiteError):
+                yield BadCase.from_parent(self, name=(entry.case or "?").strip("'"), error=entry)
+                continue
+            for tier in entry.tiers:
+                yield SproutItem.from_parent(self, name=f"{entry.id}[{tier}]", case=entry, tier=tier)
+
+
+class BadCase(pytest.Collector):
+    """Stands for one invalid case: collecting it reports the error, the file's other cases still
+    collect."""
+
+    def __init__(self, *, error: SuiteError, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.error = error
+
+    def collect(self) -> list[Any]:
+        raise self.CollectError(str(self.error))
+
+
+class SproutItem(pytest.Item):
+    def __init__(self, *, case: Case, tier: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.case = case
+        self.tier = tier
+        self.add_marker(tier)
+        self.extra_keyword_matches.update(case.tags)
+        self.extra_keyword_matches.add(case.suite)
+
+    def setup(self) -> None:
+        reason = _sprout(self.config).tier_unavailable(self.tier)
+        if reason:
+            pytest.skip(reason)
+
+    def runtest(self) -> None:
+        outcome = _sprout(self.config).run_item(self.case, self.tier)
+        self.user_properties.append(("sprout", outcome.row))
+        if outcome.error:
+            raise SystemFailure(outcome.error)
+        if outcome.result.passed is False:
+            raise SproutFailure(outcome.result.message)
+        if outcome.result.passed is None:
+            pytest.skip(f"unscored: {outcome.result.note}")
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
+        if isinstance(excinfo.value, (SproutFailure, SystemFailure)):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo, style=style)
+
+    def reportinfo(self) -> tuple[Path, int | None, str]:
+        line = None
+        if self.case.source and self.case.source.rsplit(":", 1)[-1].isdigit():
+            line = int(self.case.source.rsplit(":", 1)[1]) - 1
+        return self.path, line, f"{self.case.id}[{self.tier}]"

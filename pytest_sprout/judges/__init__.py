@@ -1,0 +1,89 @@
+"""Judge tiers. Each tier lives in its own module, imported only when its items run.
+
+A tier module defines:
+
+- ``unavailable(config) -> str | None``: cheap (no heavy import), why the tier cannot run in this
+  session (an option not given, an extra not installed), or None.
+- ``make_tier(session) -> Tier``: builds the tier once per process; heavy imports happen here.
+
+A ``Tier`` has ``name``, ``settings() -> dict`` (JSON-able; part of every cache key) and
+``evaluate(item: GoldenItem) -> TierResult``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from ..model import Answer, GoldenItem, Sentence, Verdict
+
+TIER_MODULES: dict[str, str] = {
+    "groundedness": "pytest_sprout.judges.groundedness",
+    "alce": "pytest_sprout.judges.alce",
+    "ragas": "pytest_sprout.judges.ragas_tier",
+    "llm": "pytest_sprout.judges.llm",
+}
+
+
+@dataclass
+class TierResult:
+    """What one tier concluded about one answered case.
+
+    ``passed`` is True/False, or None when the tier could not score the item at all (the item is
+    then reported as unscored, never as a pass or a fail). ``metrics`` maps a metric name to its
+    outcomes for this item: True/False (pass/fail), a float (continuous score) or None (unscored).
+    """
+
+    passed: bool | None
+    metrics: dict[str, list[Any]] = field(default_factory=dict)
+    sentences: list[dict[str, Any]] = field(default_factory=list)
+    message: str = ""  # the failure text, one screen at most
+    note: str = ""  # one line, for unscored items and the report
+    extra: dict[str, Any] = field(default_factory=dict)  # tier-specific JSON-able details
+
+
+class Tier(Protocol):
+    name: str
+
+    def settings(self) -> dict[str, Any]: ...
+
+    def evaluate(self, item: GoldenItem) -> TierResult: ...
+
+
+def tier_module(name: str) -> Any:
+    return importlib.import_module(TIER_MODULES[name])
+
+
+def sentence_row(sentence: Sentence, verdict: Verdict, answer: Answer) -> dict[str, Any]:
+    """A per-sentence verdict as a JSON-able row for the report."""
+    row = sentence.to_json()
+    row.update(verdict.to_json())
+    _, missing = answer.cited(sentence)
+    if missing:
+        row["missing_citations"] = missing
+    return row
+
+
+def clip(text: str | None, limit: int = 160) -> str:
+    if not text:
+        return ""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def describe_sentences(rows: list[dict[str, Any]], answer: Answer, limit: int = 8) -> list[str]:
+    """Failure lines for the unsupported sentences: text, citation, rule, evidence."""
+    lines: list[str] = []
+    bad = [(i, r) for i, r in enumerate(rows) if r.get("supported") is False]
+    index = {p.id: i + 1 for i, p in enumerate(answer.passages)}
+    for i, row in bad[:limit]:
+        cites = ", ".join(f"[{index[c]}] {c}" if c in index else f"{c} (no such passage)" for c in row["citations"])
+        lines.append(f"  x sentence {i + 1}: {clip(row['text'], 200)!r}")
+        lines.append(f"      cites: {cites or 'nothing'}")
+        lines.append(f"      why: {row['reason']}" + (f" (score {row['score']:.2f})" if row.get("score") is not None else ""))
+        if row.get("evidence"):
+            lines.append(f"      best evidence: {clip(row['evidence'])!r}")
+    if len(bad) > limit:
+        lines.append(f"  ... and {len(bad) - limit} more unsupported sentences (see --sprout-report)")
+    return lines

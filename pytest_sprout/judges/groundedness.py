@@ -1,0 +1,107 @@
+"""The `groundedness` tier: the lexical judge on every sentence, expected facts, refusals."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..model import Answer, GoldenItem, Verdict
+from . import TierResult, describe_sentences, sentence_row
+from .lexical import LexicalJudge
+
+FACT_THRESHOLD = 85.0  # rapidfuzz partial_ratio, 0-100
+
+
+def unavailable(config: Any) -> str | None:
+    return None  # needs nothing
+
+
+def find_fact(fact: str, text: str, threshold: float = FACT_THRESHOLD) -> bool:
+    """Whether an expected fact appears in the answer text, allowing small wording changes."""
+    from rapidfuzz import fuzz
+
+    fact_l, text_l = fact.lower().strip(), text.lower()
+    if not fact_l:
+        return True
+    if fact_l in text_l:
+        return True
+    return fuzz.partial_ratio(fact_l, text_l) >= threshold
+
+
+def judge_sentences(judge: LexicalJudge, answer: Answer) -> list[dict[str, Any]]:
+    """Judge every sentence against the passages it cites; a citation that names no retrieved
+    passage makes the sentence unsupported."""
+    pairs, rows = [], []
+    for sentence in answer.sentences:
+        found, _ = answer.cited(sentence)
+        pairs.append((sentence.text, found))
+    verdicts = judge.judge_many(pairs)
+    for sentence, verdict in zip(answer.sentences, verdicts):
+        _, missing = answer.cited(sentence)
+        if missing:
+            verdict = Verdict(
+                False, verdict.score, verdict.evidence,
+                f"cites {', '.join(missing)}, which is not among the {len(answer.passages)} retrieved passages",
+                "bad-citation",
+            )
+        rows.append(sentence_row(sentence, verdict, answer))
+    return rows
+
+
+class GroundednessTier:
+    name = "groundedness"
+
+    def __init__(self, coverage: float = 0.6, fact_threshold: float = FACT_THRESHOLD) -> None:
+        self.judge = LexicalJudge(coverage=coverage)
+        self.fact_threshold = fact_threshold
+
+    def settings(self) -> dict[str, Any]:
+        return {"judge": self.judge.settings(), "facts": self.fact_threshold}
+
+    def evaluate(self, item: GoldenItem) -> TierResult:
+        case, answer = item.case, item.answer
+        assert answer is not None
+        metrics: dict[str, list[Any]] = {}
+        problems: list[str] = []
+        wants_refusal = case.expect == "refuse"
+        refusal_ok = answer.refused == wants_refusal
+        metrics["refusal"] = [refusal_ok]
+        if not refusal_ok:
+            problems.append(
+                "expected a refusal, but the system answered" if wants_refusal
+                else "the system refused, but the case expects an answer"
+            )
+        rows: list[dict[str, Any]] = []
+        if not answer.refused:
+            rows = judge_sentences(self.judge, answer)
+            supported = [r["supported"] is True for r in rows]
+            metrics["grounded_sentence"] = supported
+            metrics["grounded"] = [bool(supported) and all(supported)]
+            if not supported:
+                problems.append("the answer has no sentences")
+            elif not all(supported):
+                problems.append(f"{supported.count(False)} of {len(supported)} sentences unsupported")
+        text = " ".join(s.text for s in answer.sentences)
+        found = [find_fact(f, text, self.fact_threshold) for f in case.expected_facts]
+        if found:
+            metrics["facts"] = found
+        missing = [f for f, ok in zip(case.expected_facts, found) if not ok]
+        if missing:
+            problems.append(f"missing expected facts: {', '.join(repr(f) for f in missing)} ({sum(found)} of {len(found)} found)")
+        passed = not problems
+        message = ""
+        if not passed:
+            lines = [f"{case.id} ({case.source or case.suite}): " + "; ".join(problems), f"  question: {case.question}"]
+            if answer.refused:
+                lines.append(f"  answer: (refused) {answer.text or ''}".rstrip())
+            else:
+                lines.extend(describe_sentences(rows, answer))
+                if wants_refusal or missing:
+                    lines.append(f"  answer: {answer.render()[:400]}")
+            message = "\n".join(lines)
+        return TierResult(passed=passed, metrics=metrics, sentences=rows, message=message)
+
+
+def make_tier(session: Any) -> GroundednessTier:
+    coverage = session.threshold("groundedness", "coverage", 0.6)
+    facts = session.threshold("groundedness", "facts", FACT_THRESHOLD / 100) * 100
+    return GroundednessTier(coverage=coverage, fact_threshold=facts)

@@ -1,0 +1,120 @@
+"""Command-line and ini options. Each option has one name here; `get` reads it (command line
+first, then the ini file, then the default)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+
+@dataclass(frozen=True)
+class Opt:
+    flag: str  # command-line flag
+    dest: str  # attribute on config.option
+    help: str
+    ini: str | None = None  # ini key, when the option can live in the config file
+    default: Any = None
+    kind: str = "string"  # "string", "bool", "int", "float", "append"
+    metavar: str | None = None
+
+
+OPTIONS: tuple[Opt, ...] = (
+    # --- suites, system, report ------------------------------------------------------------
+    Opt("--sprout-suites", "sprout_suites", "folder (or file) of YAML suites", "sprout_suites", "suites", metavar="PATH"),
+    Opt("--sprout-system", "sprout_system", "the system under test as 'module:factory'", "sprout_system", metavar="MOD:FACTORY"),
+    Opt("--sprout-report", "sprout_report", "write the results as JSON to PATH", metavar="PATH"),
+    Opt(
+        "--sprout-threshold", "sprout_threshold",
+        "TIER.NAME=VALUE: a judge setting or pass threshold (repeatable), e.g. groundedness.coverage=0.6",
+        "sprout_thresholds", kind="append", metavar="TIER.NAME=VALUE",
+    ),
+    # --- snapshot guard and golden set ----------------------------------------------------------
+    Opt("--sprout-update-snapshot", "sprout_update_snapshot", "rewrite the dataset snapshot", kind="bool"),
+    Opt("--sprout-check-snapshot", "sprout_check_snapshot", "check the dataset snapshot only, run nothing", kind="bool"),
+    Opt("--sprout-record", "sprout_record", "record every answer of the system to a golden set", metavar="PATH"),
+    Opt("--sprout-golden", "sprout_golden", "replay a recorded golden set instead of calling the system", metavar="PATH"),
+    # --- alce tier --------------------------------------------------------------------------
+    Opt("--nli-model", "nli_model", "NLI model id or local path for the alce tier", "sprout_nli_model", metavar="ID_OR_PATH"),
+    Opt("--nli-device", "nli_device", "cpu, cuda or auto", "sprout_nli_device", "auto"),
+    Opt("--nli-batch-size", "nli_batch_size", "pairs per forward pass", "sprout_nli_batch_size", 16, kind="int"),
+    Opt("--nli-max-length", "nli_max_length", "tokens per (premise, claim) chunk", "sprout_nli_max_length", 400, kind="int"),
+    Opt("--nli-window", "nli_window", "chunk (score sentence-aligned chunks) or off (ALCE: whole premise, truncated)", "sprout_nli_window", "chunk"),
+    Opt("--nli-no-cache", "nli_no_cache", "do not reuse NLI verdicts cached on disk", kind="bool"),
+    # --- llm tier ---------------------------------------------------------------------------
+    Opt("--llm-base-url", "llm_base_url", "OpenAI-compatible endpoint for the llm tier", "sprout_llm_base_url", metavar="URL"),
+    Opt("--llm-model", "llm_model", "model name at that endpoint", "sprout_llm_model"),
+    Opt("--llm-api-key", "llm_api_key", "API key (or env SPROUT_LLM_API_KEY); never printed"),
+    Opt("--llm-timeout", "llm_timeout", "seconds per LLM call", "sprout_llm_timeout", 60.0, kind="float"),
+    Opt("--llm-concurrency", "llm_concurrency", "LLM calls in flight at once", "sprout_llm_concurrency", 4, kind="int"),
+    # --- reports and gates ------------------------------------------------------------------
+    Opt("--sprout-md", "sprout_md", "write the summary as Markdown to PATH", metavar="PATH"),
+    Opt("--sprout-html", "sprout_html", "write a self-contained HTML report to PATH", metavar="PATH"),
+    Opt(
+        "--sprout-min", "sprout_min",
+        "TIER.METRIC=VALUE: fail when the 95%% lower bound is below VALUE (repeatable)",
+        "sprout_min", kind="append", metavar="TIER.METRIC=VALUE",
+    ),
+    Opt("--sprout-compare", "sprout_compare", "compare with an earlier --sprout-report JSON", metavar="OLD.json"),
+    Opt("--sprout-fail-on-regression", "sprout_fail_on_regression", "fail when a metric drop is statistically distinguishable", kind="bool"),
+    Opt("--sprout-compare-any-dataset", "sprout_compare_any_dataset", "allow comparing reports of different datasets", kind="bool"),
+    # --- judging the judges -----------------------------------------------------------------
+    Opt("--sprout-mutate", "sprout_mutate", "also judge mutants of every answer and report kill rates", kind="bool"),
+)
+
+_BY_DEST = {opt.dest: opt for opt in OPTIONS}
+
+
+def register(parser: pytest.Parser) -> None:
+    group = parser.getgroup("sprout", "pytest-sprout: RAG grounding evaluation")
+    for opt in OPTIONS:
+        if opt.kind == "bool":
+            group.addoption(opt.flag, dest=opt.dest, action="store_true", default=False, help=opt.help)
+        elif opt.kind == "append":
+            group.addoption(opt.flag, dest=opt.dest, action="append", default=[], metavar=opt.metavar, help=opt.help)
+        else:
+            group.addoption(opt.flag, dest=opt.dest, default=None, metavar=opt.metavar, help=opt.help)
+        if opt.ini:
+            ini_type = "linelist" if opt.kind == "append" else "string"
+            parser.addini(opt.ini, opt.help.replace("%%", "%"), type=ini_type, default=[] if ini_type == "linelist" else None)
+
+
+def get(config: pytest.Config, dest: str) -> Any:
+    """The option's value: command line, else ini, else default, converted to its kind."""
+    opt = _BY_DEST[dest]
+    value = config.getoption(dest)
+    if opt.kind == "bool":
+        return bool(value)
+    if opt.kind == "append":
+        ini_values = list(config.getini(opt.ini)) if opt.ini else []
+        return ini_values + list(value or [])
+    if value is None and opt.ini:
+        value = config.getini(opt.ini) or None
+    if value is None:
+        value = opt.default
+    if value is None:
+        return None
+    try:
+        if opt.kind == "int":
+            return int(value)
+        if opt.kind == "float":
+            return float(value)
+    except ValueError:
+        raise pytest.UsageError(f"{opt.flag} needs a number, got {value!r}") from None
+    return value
+
+
+def parse_assignments(values: list[str], flag: str) -> dict[tuple[str, str], float]:
+    """Parse repeatable 'TIER.NAME=VALUE' options into {(tier, name): value}."""
+    parsed: dict[tuple[str, str], float] = {}
+    for raw in values:
+        key, sep, number = raw.partition("=")
+        tier, dot, name = key.strip().partition(".")
+        if not sep or not dot or not tier or not name:
+            raise pytest.UsageError(f"{flag}: expected TIER.NAME=VALUE, got {raw!r}")
+        try:
+            parsed[(tier, name.strip())] = float(number)
+        except ValueError:
+            raise pytest.UsageError(f"{flag}: {raw!r}: {number!r} is not a number") from None
+    return parsed

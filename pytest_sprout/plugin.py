@@ -1,0 +1,88 @@
+"""pytest-sprout's hooks. Each is a thin call into the core (session.py and friends)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from . import options
+from .model import TIERS
+from .session import SESSION_KEY, SproutSession, explicit_tiers, get_session, is_controller
+
+MARKERS = {
+    "groundedness": "lexical groundedness judge (offline, deterministic)",
+    "alce": "ALCE-style NLI citation recall/precision (needs --nli-model)",
+    "ragas": "Ragas' own non-LLM metrics (needs the ragas extra)",
+    "llm": "Ragas and DeepEval LLM-judged metrics (needs --llm-base-url)",
+}
+
+
+def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
+    from . import hookspec
+
+    pluginmanager.add_hookspecs(hookspec)
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    options.register(parser)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    for tier in TIERS:
+        config.addinivalue_line("markers", f"{tier}: {MARKERS[tier]}")
+    config.stash[SESSION_KEY] = sprout = SproutSession(config)
+    if is_controller(config):
+        config.pluginmanager.register(Aggregator(sprout), "sprout-aggregator")
+    for tier in sorted(explicit_tiers(config.getoption("markexpr", ""))):
+        reason = sprout.tier_unavailable(tier)
+        if reason:
+            raise pytest.UsageError(f"-m {tier}: {reason}")
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> Any:
+    if get_session(parent.config).suite_file(file_path) is not None:
+        from .collect import SproutFile
+
+        return SproutFile.from_parent(parent, path=file_path)
+    return None
+
+
+class Aggregator:
+    """Registered on the controller only (like junitxml's LogXML): item rows arrive on the test
+    reports, from this process or from xdist workers, and are tallied here."""
+
+    def __init__(self, sprout: SproutSession) -> None:
+        self.sprout = sprout
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        self.sprout.record(report)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    get_session(session.config).finish()
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    if not is_controller(config):
+        return
+    lines = get_session(config).summary_lines()
+    if not lines:
+        return
+    terminalreporter.write_sep("=", "sprout")
+    for line in lines:
+        terminalreporter.write_line(line)
+
+
+@pytest.fixture(scope="session")
+def sprout_golden(request: pytest.FixtureRequest) -> Any:
+    """Every case with the system's answer (a dict keyed by case id), shared with the items."""
+    return get_session(request.config).golden()
+
+
+@pytest.fixture(scope="session")
+def lexical_judge(request: pytest.FixtureRequest) -> Any:
+    """The LexicalJudge the groundedness items use, with this run's settings."""
+    return get_session(request.config).tier("groundedness").judge

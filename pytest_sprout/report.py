@@ -1,0 +1,155 @@
+"""Reports: the terminal table and the JSON file. Pure functions over plain rows."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any, Iterable
+
+from .stats import MetricRow
+
+SATURATED_NOTE = (
+    "saturated: every observation passed (or none did); the number says the check held on this "
+    "set, not how good the system is, and the interval is all it can claim."
+)
+UNDERPOWERED_NOTE = "underpowered: fewer than 30 observations; read the interval, not the rate."
+
+
+def flags(row: MetricRow) -> str:
+    out = []
+    if row.underpowered:
+        out.append("underpowered")
+    if row.saturated:
+        out.append("saturated")
+    if row.unscored:
+        out.append(f"{row.unscored} unscored")
+    return ", ".join(out)
+
+
+def _num(value: float | None) -> str:
+    return "-" if value is None else f"{value:.3f}"
+
+
+def format_table(rows: Iterable[MetricRow]) -> list[str]:
+    """The summary as aligned text lines: tier, metric, k/n, rate (or mean), 95% CI, flags."""
+    rows = list(rows)
+    header = ("tier", "metric", "k/n", "rate", "95% CI", "flags")
+    body = []
+    for r in rows:
+        count = f"{r.k}/{r.n}" if r.kind == "rate" else f"n={r.n}"
+        value = _num(r.rate) + ("" if r.kind == "rate" else " mean")
+        ci = "-" if r.ci_low is None else f"[{r.ci_low:.3f}, {r.ci_high:.3f}]"
+        body.append((r.tier, r.metric, count, value, ci, flags(r)))
+    widths = [max(len(x[i]) for x in [header, *body]) for i in range(len(header))]
+    right = {2, 3}
+
+    def fmt(cells: tuple[str, ...]) -> str:
+        return "  ".join(c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
+
+    lines = [fmt(header)] + [fmt(b) for b in body]
+    if any(r.saturated for r in rows):
+        lines.append(SATURATED_NOTE)
+    if any(r.underpowered for r in rows):
+        lines.append(UNDERPOWERED_NOTE)
+    return lines
+
+
+def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
+    """Write via a temporary file in the same folder and a rename: never a torn file."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+
+
+def write_json(path: str | os.PathLike[str], data: Any) -> None:
+    atomic_write_text(path, json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
+
+
+def build_report(
+    *, version: str, dataset_hash: str | None, metrics: list[MetricRow], items: list[dict[str, Any]],
+    system: dict[str, Any] | None = None, extra: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The JSON report. Items are sorted by node id, so the report does not depend on the order
+    in which xdist workers finished."""
+    report: dict[str, Any] = {
+        "plugin": "pytest-sprout",
+        "version": version,
+        "dataset_hash": dataset_hash,
+        "system": system,
+        "metrics": [m.to_json() for m in metrics],
+        "items": sorted(items, key=lambda row: row["nodeid"]),
+    }
+    if extra:
+        report.update(extra)
+    return report
+
+
+def _md_cell(text: str) -> str:
+    return str(text).replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+
+
+def format_markdown(rows: Iterable[MetricRow], extra: Iterable[str] = (), title: str = "pytest-sprout") -> str:
+    """The summary table as GitHub-flavoured Markdown (for a CI step summary), then ``extra``
+    Markdown lines (gates, comparison)."""
+    rows = list(rows)
+    lines = [f"## {title}", ""]
+    if rows:
+        lines += ["| tier | metric | k/n | rate | 95% CI | flags |", "|---|---|---:|---:|---|---|"]
+        for r in rows:
+            count = f"{r.k}/{r.n}" if r.kind == "rate" else f"n={r.n}"
+            value = _num(r.rate) + ("" if r.kind == "rate" else " mean")
+            ci = "-" if r.ci_low is None else f"[{r.ci_low:.3f}, {r.ci_high:.3f}]"
+            cells = (r.tier, r.metric, count, value, ci, flags(r))
+            lines.append("| " + " | ".join(_md_cell(c) for c in cells) + " |")
+        lines.append("")
+        if any(r.saturated for r in rows):
+            lines += [f"> {SATURATED_NOTE}", ""]
+        if any(r.underpowered for r in rows):
+            lines += [f"> {UNDERPOWERED_NOTE}", ""]
+    else:
+        lines += ["No sprout items ran.", ""]
+    lines += list(extra)
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def junit_properties(row: dict[str, Any]) -> list[tuple[str, str]]:
+    """Readable JUnit properties for one item row (all values plain strings):
+    ``sprout.tier``, one ``sprout.<metric>`` per metric (``k/n`` for pass/fail outcomes, the
+    mean for scores, ``unscored`` when nothing was scored), and ``sprout.verdicts``: compact JSON,
+    one entry per sentence with its verdict, score, citations and rule."""
+    props = [("sprout.tier", str(row["tier"]))]
+    for metric, values in sorted(row.get("metrics", {}).items()):
+        scored = [v for v in values if v is not None and not (isinstance(v, float) and v != v)]
+        if not scored:
+            text = "unscored"
+        elif all(isinstance(v, bool) for v in scored):
+            text = f"{sum(scored)}/{len(scored)}"
+        else:
+            text = f"{sum(float(v) for v in scored) / len(scored):.4g}"
+        if len(scored) < len(values):
+            text += f" ({len(values) - len(scored)} unscored)"
+        props.append((f"sprout.{metric}", text))
+    if row.get("sentences"):
+        verdicts = [
+            {"supported": s.get("supported"), "score": s.get("score"), "citations": s.get("citations", []), "rule": s.get("rule")}
+            for s in row["sentences"]
+        ]
+        props.append(("sprout.verdicts", json.dumps(verdicts, separators=(",", ":"), ensure_ascii=False)))
+    for key in ("note", "error"):
+        if row.get(key):
+            props.append((f"sprout.{key}", str(row[key])))
+    return props

@@ -1,0 +1,224 @@
+"""Pure statistics: Wilson intervals, Newcombe differences, saturation, and the metric tally.
+
+No pytest, no numpy: plain Python that any tool can import and test on its own.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+from statistics import NormalDist
+from typing import Any, Iterable
+
+UNDERPOWERED_N = 30
+
+
+def z_value(confidence: float = 0.95) -> float:
+    if not 0.0 < confidence < 1.0:
+        raise ValueError(f"confidence must be in (0, 1), got {confidence}")
+    return NormalDist().inv_cdf(1.0 - (1.0 - confidence) / 2.0)
+
+
+def wilson_interval(k: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
+    """Wilson score interval for k successes out of n trials. n == 0 gives (0, 1)."""
+    if n < 0 or k < 0 or k > n:
+        raise ValueError(f"need 0 <= k <= n, got k={k}, n={n}")
+    if n == 0:
+        return (0.0, 1.0)
+    z = z_value(confidence)
+    p = k / n
+    z2 = z * z
+    denom = 1.0 + z2 / n
+    centre = (p + z2 / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom
+    low, high = max(0.0, centre - half), min(1.0, centre + half)
+    # Guard the closed form against rounding at the edges: the interval always holds k/n.
+    return (min(low, p), max(high, p))
+
+
+def newcombe_interval(
+    k1: int, n1: int, k2: int, n2: int, confidence: float = 0.95
+) -> tuple[float, float, float]:
+    """Difference p1 - p2 of two independent proportions, with Newcombe's hybrid score interval
+    (his method 10, built from the two Wilson intervals). Returns (difference, low, high)."""
+    if n1 == 0 or n2 == 0:
+        raise ValueError("both samples need n > 0")
+    p1, p2 = k1 / n1, k2 / n2
+    l1, u1 = wilson_interval(k1, n1, confidence)
+    l2, u2 = wilson_interval(k2, n2, confidence)
+    d = p1 - p2
+    low = d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
+    high = d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
+    return d, max(-1.0, low), min(1.0, high)
+
+
+def is_underpowered(n: int) -> bool:
+    """Fewer than 30 scored observations: too few for the interval to mean much."""
+    return n < UNDERPOWERED_N
+
+
+def is_saturated(k: int, n: int) -> bool:
+    """Every observation passed, or none did: the number says an invariant held, not how good."""
+    return n > 0 and (k == 0 or k == n)
+
+
+def t_quantile(p: float, df: int) -> float:
+    """Student t quantile; exact for df 1 and 2, Hill's expansion (error < 1e-4 for df >= 3)."""
+    if df <= 0:
+        raise ValueError("df must be positive")
+    if df == 1:
+        return math.tan(math.pi * (p - 0.5))
+    if df == 2:
+        return (2 * p - 1) / math.sqrt(2 * p * (1 - p))
+    z = NormalDist().inv_cdf(p)
+    g1 = (z**3 + z) / 4
+    g2 = (5 * z**5 + 16 * z**3 + 3 * z) / 96
+    g3 = (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / 384
+    g4 = (79 * z**9 + 776 * z**7 + 1482 * z**5 - 1920 * z**3 - 945 * z) / 92160
+    return z + g1 / df + g2 / df**2 + g3 / df**3 + g4 / df**4
+
+
+def mean_interval(values: list[float], confidence: float = 0.95) -> tuple[float, float, float]:
+    """Mean with a Student t interval. One value gives an interval of the value itself ± inf,
+    clipped by the caller; zero values raise."""
+    n = len(values)
+    if n == 0:
+        raise ValueError("no values")
+    mean = sum(values) / n
+    if n == 1:
+        return mean, -math.inf, math.inf
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    half = t_quantile(1 - (1 - confidence) / 2, n - 1) * math.sqrt(var / n)
+    return mean, mean - half, mean + half
+
+
+@dataclass(frozen=True)
+class MetricRow:
+    """One line of the summary: a (tier, metric) with its sample size and interval."""
+
+    tier: str
+    metric: str
+    kind: str  # "rate" (pass/fail outcomes) or "mean" (continuous scores)
+    n: int  # scored observations
+    k: int | None  # passes, for rates
+    rate: float | None  # k/n, or the mean
+    ci_low: float | None
+    ci_high: float | None
+    underpowered: bool
+    saturated: bool
+    unscored: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _tier_rank(tier: str) -> tuple[int, str]:
+    from .model import TIERS  # local: keeps this module importable on its own
+
+    return (TIERS.index(tier) if tier in TIERS else len(TIERS), tier)
+
+
+class Tally:
+    """Outcomes per (tier, metric). A value is True/False (a pass or a fail), a float (a
+    continuous score), or None (unscored: counted apart, never a pass or a fail)."""
+
+    def __init__(self, confidence: float = 0.95) -> None:
+        self.confidence = confidence
+        self._values: dict[tuple[str, str], list[Any]] = {}
+
+    def add(self, tier: str, metric: str, value: Any) -> None:
+        if value is not None and not isinstance(value, (bool, int, float)):
+            raise TypeError(f"{tier}.{metric}: outcome must be bool, float or None, got {value!r}")
+        if isinstance(value, float) and math.isnan(value):
+            value = None  # NaN is a judge that could not decide: unscored, never dropped
+        self._values.setdefault((tier, metric), []).append(value)
+
+    def extend(self, tier: str, metric: str, values: Iterable[Any]) -> None:
+        for value in values:
+            self.add(tier, metric, value)
+
+    def __bool__(self) -> bool:
+        return bool(self._values)
+
+    def values(self, tier: str, metric: str) -> list[Any]:
+        return list(self._values.get((tier, metric), ()))
+
+    def row(self, tier: str, metric: str) -> MetricRow:
+        values = self._values.get((tier, metric), [])
+        scored = [v for v in values if v is not None]
+        unscored = len(values) - len(scored)
+        n = len(scored)
+        if all(isinstance(v, bool) for v in scored):
+            k = sum(scored)
+            low, high = wilson_interval(k, n, self.confidence) if n else (None, None)
+            return MetricRow(
+                tier, metric, "rate", n, k, (k / n if n else None), low, high,
+                is_underpowered(n), is_saturated(k, n), unscored,
+            )
+        floats = [float(v) for v in scored]
+        mean, low, high = mean_interval(floats, self.confidence)
+        lo_clip = 0.0 if min(floats) >= 0.0 else -math.inf
+        hi_clip = 1.0 if max(floats) <= 1.0 else math.inf
+        low, high = max(low, lo_clip), min(high, hi_clip)
+        if math.isinf(low) or math.isinf(high):
+            low, high = None, None
+        saturated = n > 0 and min(floats) == max(floats) and min(floats) in (0.0, 1.0)
+        return MetricRow(
+            tier, metric, "mean", n, None, mean, low, high, is_underpowered(n), saturated, unscored
+        )
+
+    def rows(self) -> list[MetricRow]:
+        keys = sorted(self._values, key=lambda key: (_tier_rank(key[0]), key[1]))
+        return [self.row(tier, metric) for tier, metric in keys]
+
+
+@dataclass(frozen=True)
+class Kappa:
+    """Cohen's kappa for two raters over the same items, with a large-sample interval.
+
+    ``kappa`` (and its interval) is None when chance agreement is 1: both raters gave one and the
+    same label to every item, so agreement beyond chance is undefined.
+    """
+
+    n: int
+    observed: float | None  # percent agreement p_o
+    expected: float | None  # chance agreement p_e from the two raters' marginals
+    kappa: float | None
+    se: float | None
+    ci_low: float | None
+    ci_high: float | None
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def cohen_kappa(table: list[list[int]], confidence: float = 0.95) -> Kappa:
+    """Cohen's kappa from a square contingency table (rows: rater A's label, columns: rater B's).
+
+    The interval is kappa +- z * SE with the large-sample variance of Fleiss, Cohen and Everitt
+    (1969, Psychological Bulletin 72:323), which does not assume kappa = 0; clipped to [-1, 1].
+    """
+    size = len(table)
+    if size == 0 or any(len(row) != size for row in table):
+        raise ValueError(f"need a non-empty square table, got {table!r}")
+    if any(c < 0 for row in table for c in row):
+        raise ValueError("counts must be non-negative")
+    n = sum(sum(row) for row in table)
+    if n == 0:
+        return Kappa(0, None, None, None, None, None, None)
+    p = [[c / n for c in row] for row in table]
+    rows = [sum(p[i]) for i in range(size)]  # rater A's marginals, p_i.
+    cols = [sum(p[i][j] for i in range(size)) for j in range(size)]  # rater B's marginals, p_.j
+    po = sum(p[i][i] for i in range(size))
+    pe = sum(rows[i] * cols[i] for i in range(size))
+    if pe >= 1.0 - 1e-12:
+        return Kappa(n, po, pe, None, None, None, None)
+    kappa = (po - pe) / (1.0 - pe)
+    diagonal = sum(p[i][i] * (1.0 - (rows[i] + cols[i]) * (1.0 - kappa)) ** 2 for i in range(size))
+    off = (1.0 - kappa) ** 2 * sum(
+        p[i][j] * (cols[i] + rows[j]) ** 2 for i in range(size) for j in range(size) if i != j
+    )
+    variance = (diagonal + off - (kappa - pe * (1.0 - kappa)) ** 2) / (n * (1.0 - pe) ** 2)
+    se = math.sqrt(max(variance, 0.0))
+    half = z_value(confidence) * se
+    return Kappa(n, po, pe, kappa, se, max(-1.0, kappa - half), min(1.0, kappa + half))

@@ -1,0 +1,67 @@
+"""Builders for pytester projects: a suite and a small deterministic system in a conftest."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+# A stand-in RAG system: a lookup table from question to (answer text with markers, passages).
+SYSTEM_CONFTEST = '''
+ANSWERS = {
+    "How much light does a snake plant need?": (
+        "Snake plants tolerate low light [1]. They grow faster in bright indirect light [1].",
+        ["Snake plants tolerate low light. They grow faster in bright indirect light."],
+    ),
+    "How often should I water a pothos?": (
+        "Water a pothos every 3 weeks [1].",
+        ["Water a pothos when the top 5 cm of soil is dry, about every 1 to 2 weeks."],
+    ),
+    "Is a peace lily toxic to cats?": (
+        "Peace lilies are toxic to cats [1].",
+        ["Peace lilies contain calcium oxalate crystals and are toxic to cats and dogs."],
+    ),
+    "How do I file my taxes?": ("I don't know based on the available documents.", []),
+}
+CALLS = []
+
+def pytest_sprout_make_system(config):
+    def system(question):
+        CALLS.append(question)
+        if question == "What breaks?":
+            raise RuntimeError("retriever index is missing")
+        return ANSWERS[question]
+    system.name = "lookup"
+    system.version = "1"
+    return system
+'''
+
+SUITE = """
+suite: care
+cases:
+  - id: snake-light
+    question: How much light does a snake plant need?
+    expected_facts: ["low light"]
+    tags: [light]
+  - id: pothos-water
+    question: How often should I water a pothos?
+    expected_facts: ["every"]
+    tags: [water]
+  - id: lily-cats
+    question: Is a peace lily toxic to cats?
+    expected_facts: ["toxic to cats"]
+  - id: taxes
+    question: How do I file my taxes?
+    expect: refuse
+"""
+
+
+def make_project(pytester: pytest.Pytester, suite: str = SUITE, conftest: str = SYSTEM_CONFTEST,
+                 name: str = "care", tiers: str = "[groundedness]") -> None:
+    """A project with one suite (all cases on the given tiers) and the lookup system."""
+    suite = textwrap.dedent(suite)
+    if "defaults:" not in suite and tiers:
+        suite = suite.replace("cases:", f"defaults: {{tiers: {tiers}}}\ncases:", 1)
+    pytester.makeconftest(conftest)
+    (pytester.path / "suites").mkdir(exist_ok=True)
+    (pytester.path / "suites" / f"{name}.yaml").write_text(suite, encoding="utf-8")

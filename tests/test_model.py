@@ -1,0 +1,107 @@
+"""Answer parsing: ALCE markers, sentence boundaries, coercion of what systems return."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pytest_sprout.model import Answer, Passage, Sentence, split_sentences
+
+PASSAGES = ["Snake plants tolerate low light.", "Water every 2.5 weeks in winter.", "Pothos trails."]
+
+
+def parse(text: str) -> list[tuple[str, tuple[str, ...]]]:
+    return [(s.text, s.citations) for s in Answer.from_text(text, PASSAGES).sentences]
+
+
+def test_marker_before_full_stop() -> None:
+    assert parse("Snake plants tolerate low light [1]. Pothos trails [3].") == [
+        ("Snake plants tolerate low light.", ("1",)),
+        ("Pothos trails.", ("3",)),
+    ]
+
+
+def test_marker_after_full_stop_belongs_to_the_sentence_before() -> None:
+    assert parse("Snake plants tolerate low light.[1] Pothos trails. [3] Done.") == [
+        ("Snake plants tolerate low light.", ("1",)),
+        ("Pothos trails.", ("3",)),
+        ("Done.", ()),
+    ]
+
+
+def test_adjacent_and_comma_markers() -> None:
+    assert parse("Both hold [1][2]. Also this [1, 3].") == [
+        ("Both hold.", ("1", "2")),
+        ("Also this.", ("1", "3")),
+    ]
+
+
+def test_abbreviations_and_decimals_do_not_split() -> None:
+    text = "Dr. Green waters e.g. ferns every 2.5 days, i.e. often [2]. Mr. Smith agrees [1]."
+    assert [t for t, _ in parse(text)] == [
+        "Dr. Green waters e.g. ferns every 2.5 days, i.e. often.",
+        "Mr. Smith agrees.",
+    ]
+
+
+def test_question_and_exclamation_marks_split() -> None:
+    assert split_sentences("Is it dry? Water it! Then wait.") == ["Is it dry?", "Water it!", "Then wait."]
+
+
+def test_citation_to_a_missing_passage_is_kept_and_reported() -> None:
+    answer = Answer.from_text("Cacti need sun [7].", PASSAGES)
+    sentence = answer.sentences[0]
+    assert sentence.citations == ("[7]",)
+    found, missing = answer.cited(sentence)
+    assert found == [] and missing == ["[7]"]
+
+
+def test_passage_ids_are_kept_from_dicts() -> None:
+    answer = Answer.from_text("Low light is fine [1].", [{"id": "doc-9", "text": "Low light is fine.", "title": "T"}])
+    assert answer.sentences[0].citations == ("doc-9",)
+    assert answer.passages[0] == Passage("doc-9", "Low light is fine.", "T")
+
+
+def test_refusals_are_recognised() -> None:
+    assert Answer.from_text("I don't know based on these documents.", PASSAGES).refused
+    assert Answer.from_text("", PASSAGES).refused
+    assert not Answer.from_text("Snake plants tolerate low light [1].", PASSAGES).refused
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        ("Pothos trails [3].", PASSAGES),
+        {"text": "Pothos trails [3].", "passages": PASSAGES},
+        {"answer": "Pothos trails [3].", "passages": PASSAGES},
+        {"sentences": [{"text": "Pothos trails.", "citations": ["3"]}], "passages": PASSAGES},
+    ],
+)
+def test_coerce_accepts_what_systems_return(value: object) -> None:
+    answer = Answer.coerce(value)
+    assert answer.sentences == (Sentence("Pothos trails.", ("3",)),)
+
+
+def test_coerce_rejects_other_types_with_a_clear_message() -> None:
+    with pytest.raises(TypeError, match="expected an Answer"):
+        Answer.coerce(42)
+
+
+def test_json_round_trip() -> None:
+    answer = Answer.from_text("Both hold [1][2]. Pothos trails [3].", PASSAGES)
+    again = Answer.from_json(answer.to_json())
+    assert again.sentences == answer.sentences and again.passages == answer.passages
+
+
+words = st.sampled_from("water light soil leaf root pot plant fern moss sun shade".split())
+sentence_st = st.lists(words, min_size=2, max_size=8).map(lambda ws: " ".join(ws).capitalize() + ".")
+
+
+@given(st.lists(st.tuples(sentence_st, st.lists(st.integers(1, 3), max_size=2, unique=True)), min_size=1, max_size=5))
+def test_rendered_markers_parse_back(parts: list[tuple[str, list[int]]]) -> None:
+    """Any sentence list with markers before the full stop parses back to the same sentences."""
+    text = " ".join(s[:-1] + "".join(f" [{k}]" for k in ks) + "." for s, ks in parts)
+    parsed = parse(text)
+    assert [t for t, _ in parsed] == [s for s, _ in parts]
+    assert [c for _, c in parsed] == [tuple(str(k) for k in ks) for _, ks in parts]

@@ -1,0 +1,104 @@
+"""stats.py, tested without pytester (like pytest-benchmark's stats)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pytest_sprout.stats import (
+    Tally, is_saturated, is_underpowered, mean_interval, newcombe_interval, t_quantile, wilson_interval,
+)
+
+
+@st.composite
+def k_n(draw: st.DrawFn) -> tuple[int, int]:
+    n = draw(st.integers(1, 5000))
+    return draw(st.integers(0, n)), n
+
+
+@given(k_n(), st.sampled_from([0.8, 0.9, 0.95, 0.99]))
+def test_wilson_stays_in_unit_interval_and_contains_the_rate(kn: tuple[int, int], confidence: float) -> None:
+    k, n = kn
+    low, high = wilson_interval(k, n, confidence)
+    assert 0.0 <= low <= k / n <= high <= 1.0
+
+
+@given(k_n())
+def test_wilson_matches_the_closed_form(kn: tuple[int, int]) -> None:
+    k, n = kn
+    z = 1.959963984540054
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    low, high = wilson_interval(k, n)
+    assert low == pytest.approx(max(0.0, centre - half), abs=1e-12)
+    assert high == pytest.approx(min(1.0, centre + half), abs=1e-12)
+
+
+@given(st.integers(1, 400))
+def test_wilson_narrows_as_n_grows(n: int) -> None:
+    low1, high1 = wilson_interval(n // 2, n)
+    low2, high2 = wilson_interval(2 * (n // 2), 2 * n)
+    assert high2 - low2 < high1 - low1
+
+
+def test_wilson_known_values() -> None:
+    # Newcombe (1998), table I: 81/263 -> 0.2553 to 0.3662; 0/10 -> 0 to 0.2775.
+    assert wilson_interval(81, 263) == pytest.approx((0.2553, 0.3662), abs=1e-4)
+    assert wilson_interval(0, 10) == pytest.approx((0.0, 0.2775), abs=1e-4)
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+
+
+def test_wilson_rejects_impossible_counts() -> None:
+    with pytest.raises(ValueError):
+        wilson_interval(5, 3)
+
+
+def test_newcombe_hand_worked_example() -> None:
+    # Newcombe (1998), example (a): 56/70 vs 48/80, difference 0.2000, 95% CI 0.0524 to 0.3339.
+    d, low, high = newcombe_interval(56, 70, 48, 80)
+    assert (d, low, high) == pytest.approx((0.2, 0.0524, 0.3339), abs=1e-4)
+
+
+def test_underpowered_and_saturated() -> None:
+    assert is_underpowered(29) and not is_underpowered(30)
+    assert is_saturated(10, 10) and is_saturated(0, 10)
+    assert not is_saturated(9, 10) and not is_saturated(0, 0)
+
+
+def test_t_quantile_known_values() -> None:
+    assert t_quantile(0.975, 1) == pytest.approx(12.706, abs=1e-3)
+    assert t_quantile(0.975, 2) == pytest.approx(4.303, abs=1e-3)
+    assert t_quantile(0.975, 10) == pytest.approx(2.228, abs=1e-3)
+    assert t_quantile(0.975, 30) == pytest.approx(2.042, abs=1e-3)
+
+
+def test_mean_interval() -> None:
+    mean, low, high = mean_interval([0.0, 1.0, 0.5, 0.5])
+    assert mean == 0.5 and low < 0.5 < high
+
+
+def test_tally_rates_means_and_unscored() -> None:
+    tally = Tally()
+    tally.extend("groundedness", "grounded", [True] * 40)
+    tally.extend("llm", "faithfulness", [0.5, 1.0, None, float("nan")])
+    grounded, faith = tally.rows()
+    assert (grounded.k, grounded.n, grounded.saturated, grounded.underpowered) == (40, 40, True, False)
+    assert grounded.ci_low == pytest.approx(wilson_interval(40, 40)[0])
+    assert faith.kind == "mean" and faith.n == 2 and faith.unscored == 2 and faith.rate == 0.75
+
+
+def test_tally_rows_are_ordered_by_tier_then_metric() -> None:
+    tally = Tally()
+    tally.add("llm", "b", True)
+    tally.add("groundedness", "z", True)
+    tally.add("groundedness", "a", False)
+    assert [(r.tier, r.metric) for r in tally.rows()] == [("groundedness", "a"), ("groundedness", "z"), ("llm", "b")]
+
+
+def test_tally_rejects_non_outcomes() -> None:
+    with pytest.raises(TypeError):
+        Tally().add("t", "m", "yes")
