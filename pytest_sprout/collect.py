@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -9,6 +10,7 @@ import pytest
 
 from .cases import SuiteError
 from .model import Case
+from .report import junit_properties
 
 
 class SproutFailure(Exception):
@@ -37,7 +39,10 @@ class SproutFile(pytest.File):
                 yield BadCase.from_parent(self, name=(entry.case or "?").strip("'"), error=entry)
                 continue
             for tier in entry.tiers:
-                yield SproutItem.from_parent(self, name=f"{entry.id}[{tier}]", case=entry, tier=tier)
+                # The node id is given as a string so that pytest parses "[tier]" as parameters,
+                # as it does for parametrized tests; --lf and node-id selection rely on it.
+                name = f"{entry.id}[{tier}]"
+                yield SproutItem.from_parent(self, name=name, nodeid=f"{self.nodeid}::{name}", case=entry, tier=tier)
 
 
 class BadCase(pytest.Collector):
@@ -68,9 +73,14 @@ class SproutItem(pytest.Item):
 
     def runtest(self) -> None:
         outcome = _sprout(self.config).run_item(self.case, self.tier)
-        self.user_properties.append(("sprout", outcome.row))
+        # The row travels as compact JSON: xdist ships it as is, and --junitxml shows it readably
+        # (junitxml writes str(value)); flat sprout.* properties carry the scores and verdicts.
+        self.user_properties.append(("sprout", json.dumps(outcome.row, separators=(",", ":"), sort_keys=True)))
+        self.user_properties.extend(junit_properties(outcome.row))
         if outcome.error:
             raise SystemFailure(outcome.error)
+        if outcome.skip:
+            pytest.skip(outcome.skip)
         if outcome.result.passed is False:
             raise SproutFailure(outcome.result.message)
         if outcome.result.passed is None:

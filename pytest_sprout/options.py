@@ -31,6 +31,7 @@ OPTIONS: tuple[Opt, ...] = (
         "sprout_thresholds", kind="append", metavar="TIER.NAME=VALUE",
     ),
     # --- snapshot guard and golden set ----------------------------------------------------------
+    Opt("--sprout-snapshot", "sprout_snapshot", "the dataset snapshot file, relative to the rootdir", "sprout_snapshot", "sprout.snapshot.json", metavar="PATH"),
     Opt("--sprout-update-snapshot", "sprout_update_snapshot", "rewrite the dataset snapshot", kind="bool"),
     Opt("--sprout-check-snapshot", "sprout_check_snapshot", "check the dataset snapshot only, run nothing", kind="bool"),
     Opt("--sprout-record", "sprout_record", "record every answer of the system to a golden set", metavar="PATH"),

@@ -35,6 +35,8 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[SESSION_KEY] = sprout = SproutSession(config)
     if is_controller(config):
         config.pluginmanager.register(Aggregator(sprout), "sprout-aggregator")
+        if sprout.guard.check():  # the dataset snapshot check stops this run: start no xdist workers
+            config.option.dist = "no"
     for tier in sorted(explicit_tiers(config.getoption("markexpr", ""))):
         reason = sprout.tier_unavailable(tier)
         if reason:
@@ -59,15 +61,57 @@ class Aggregator:
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         self.sprout.record(report)
 
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_testnodedown(self, node: Any, error: Any) -> None:
+        """xdist: a worker finished; keep what it sent back (the system's name and version)."""
+        self.sprout.worker_finished(getattr(node, "workeroutput", None) or {})
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    if is_controller(session.config):
+        get_session(session.config).start()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection(session: pytest.Session) -> bool | None:
+    """Collect nothing when the snapshot check failed or is all this run does."""
+    return True if get_session(session.config).guard.blocked else None
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Load the alce tier's model before the first test, when alce items were selected."""
+    from .judges import alce
+
+    alce.prepare(get_session(session.config), session.items)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtestloop(session: pytest.Session) -> bool | None:
+    guard = get_session(session.config).guard
+    if guard.failed:
+        raise session.Failed("the sprout snapshot check failed")
+    return True if guard.blocked else None
+
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_sessionfinish(session: pytest.Session) -> None:
-    get_session(session.config).finish()
+    from .gates import exit_status
+
+    sprout = get_session(session.config)
+    if not sprout.guard.blocked:  # a stopped run (snapshot check) judges and writes nothing
+        sprout.guard.write_golden(session.exitstatus)  # first: the reports name the golden set
+        sprout.finish()
+        session.exitstatus = exit_status(session.exitstatus, sprout.gate_outcome)
+    session.exitstatus = sprout.guard.finish(session.exitstatus)
 
 
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
     if not is_controller(config):
         return
+    if get_session(config).guard.lines:
+        terminalreporter.write_sep("=", "sprout snapshot")
+        for line in get_session(config).guard.lines:
+            terminalreporter.write_line(line)
     lines = get_session(config).summary_lines()
     if not lines:
         return
@@ -86,3 +130,9 @@ def sprout_golden(request: pytest.FixtureRequest) -> Any:
 def lexical_judge(request: pytest.FixtureRequest) -> Any:
     """The LexicalJudge the groundedness items use, with this run's settings."""
     return get_session(request.config).tier("groundedness").judge
+
+
+@pytest.fixture(scope="session")
+def nli_judge(request: pytest.FixtureRequest) -> Any:
+    """The NLIJudge the alce items use (loaded once per process; needs --nli-model)."""
+    return get_session(request.config).tier("alce").judge

@@ -66,6 +66,9 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp creates 0600; give the usual permissions
         os.replace(tmp, target)
     except BaseException:
         try:
@@ -126,6 +129,10 @@ def format_markdown(rows: Iterable[MetricRow], extra: Iterable[str] = (), title:
     return "\n".join(lines).rstrip() + "\n"
 
 
+def _round(value: Any) -> Any:
+    return round(value, 4) if isinstance(value, float) else value
+
+
 def junit_properties(row: dict[str, Any]) -> list[tuple[str, str]]:
     """Readable JUnit properties for one item row (all values plain strings):
     ``sprout.tier``, one ``sprout.<metric>`` per metric (``k/n`` for pass/fail outcomes, the
@@ -140,12 +147,12 @@ def junit_properties(row: dict[str, Any]) -> list[tuple[str, str]]:
             text = f"{sum(scored)}/{len(scored)}"
         else:
             text = f"{sum(float(v) for v in scored) / len(scored):.4g}"
-        if len(scored) < len(values):
+        if scored and len(scored) < len(values):
             text += f" ({len(values) - len(scored)} unscored)"
         props.append((f"sprout.{metric}", text))
     if row.get("sentences"):
         verdicts = [
-            {"supported": s.get("supported"), "score": s.get("score"), "citations": s.get("citations", []), "rule": s.get("rule")}
+            {"supported": s.get("supported"), "score": _round(s.get("score")), "citations": s.get("citations", []), "rule": s.get("rule")}
             for s in row["sentences"]
         ]
         props.append(("sprout.verdicts", json.dumps(verdicts, separators=(",", ":"), ensure_ascii=False)))

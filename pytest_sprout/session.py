@@ -7,6 +7,7 @@ options: the pytest hooks in plugin.py only call into it.
 from __future__ import annotations
 
 import importlib
+import json
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +19,7 @@ from . import options
 from .cases import SuiteFile, SuiteSet, load_suites
 from .judges import TierResult, tier_module
 from .model import TIERS, Answer, Case, GoldenItem
+from .snapshot import SnapshotError, SnapshotGuard
 from .stats import Tally
 
 SESSION_KEY = pytest.StashKey["SproutSession"]()
@@ -51,6 +53,12 @@ class SproutSession:
         self._tiers: dict[str, Any] = {}
         self._unavailable: dict[str, str | None] = {}
         self.thresholds = options.parse_assignments(options.get(config, "sprout_threshold"), "--sprout-threshold")
+        self.gates: Any = None  # gates.Gates, built by start() on the controller
+        self.gate_outcome: Any = None  # gates.GateOutcome, set by finish() on the controller
+        self.tiers_run: set[str] = set()  # tiers with at least one item in this run (controller)
+        self.worker_system: dict[str, Any] | None = None  # system_info() sent by an xdist worker
+        self.guard = SnapshotGuard(self)  # snapshot check, golden-set record/replay
+        self._cache: Any = None  # cache.ResultCache, built on first use
 
     # --- options ------------------------------------------------------------------------------
     def option(self, dest: str) -> Any:
@@ -108,27 +116,64 @@ class SproutSession:
 
     def system_info(self) -> dict[str, Any] | None:
         if self._system is None:
-            return None
+            replayed = self.guard.replayed_system()  # a replay: the system that recorded the answers
+            return replayed if replayed is not None else self.worker_system  # xdist: only workers built it
         return {
             "name": str(getattr(self._system, "name", type(self._system).__name__)),
             "version": str(getattr(self._system, "version", "")),
         }
 
     def answer(self, case: Case) -> GoldenItem:
-        """The system's answer for a case, computed once per process however many tiers run."""
+        """The system's answer for a case, computed once per process however many tiers run; with
+        --sprout-golden the recorded one, and the system is not called."""
         item = self._golden.get(case.id)
         if item is None:
+            if self.option("sprout_golden"):
+                item = self._golden[case.id] = self.replayed(case)
+                return item
             try:
                 system = self.system()
             except (LookupError, TypeError, pytest.UsageError) as exc:
                 return GoldenItem(case, None, f"cannot ask the system about {case.id!r}: {exc}")
+            recording = bool(self.option("sprout_record"))  # a recording always asks the system
+            cached = None if recording else self.result_cache().get_answer(case, self.system_info())
             try:
-                item = GoldenItem(case, Answer.coerce(system(case.question)))
+                item = GoldenItem(case, cached if cached is not None else Answer.coerce(system(case.question)))
             except Exception as exc:  # the system's failure belongs to its items, not to the run
                 text = "".join(traceback.format_exception(exc))
                 item = GoldenItem(case, None, f"the system raised while answering {case.id!r}:\n{text}")
+            if cached is None and item.answer is not None:
+                self.result_cache().put_answer(case, self.system_info(), item.answer)
             self._golden[case.id] = item
         return item
+
+    def replayed(self, case: Case) -> GoldenItem:
+        """The answer recorded in the --sprout-golden set (checked at session start)."""
+        try:
+            return self.guard.replay().item(case)
+        except SnapshotError as exc:  # an xdist worker found the file changed since the controller read it
+            return GoldenItem(case, None, str(exc))
+
+    def result_cache(self) -> Any:
+        """The cache.ResultCache of answers and tier results in pytest's cache dir."""
+        if self._cache is None:
+            from . import __version__
+            from .cache import ResultCache, cache_root
+
+            self._cache = ResultCache(cache_root(self.config), self.dataset_hash(), __version__)
+        return self._cache
+
+    def evaluate(self, name: str, item: GoldenItem) -> TierResult:
+        """A tier's result for an answered case; reused from the cache when nothing it depends on changed."""
+        tier, cache = self.tier(name), self.result_cache()
+        key = None
+        if not (name == "alce" and self.option("nli_no_cache")):
+            key = cache.result_key(tier, item, self.system_info(), self.thresholds)
+        result = cache.get_result(key)
+        if result is None:
+            result = tier.evaluate(item)
+            cache.put_result(key, result)
+        return result
 
     def golden(self) -> dict[str, GoldenItem]:
         """Every valid case with the system's answer, keyed by case id."""
@@ -148,6 +193,10 @@ class SproutSession:
     def run_item(self, case: Case, tier: str) -> ItemOutcome:
         row: dict[str, Any] = {"case_id": case.id, "suite": case.suite, "tier": tier, "metrics": {}, "sentences": []}
         golden = self.answer(case)
+        if self.option("sprout_record"):  # the answer travels to the controller, which writes the golden set
+            from .golden import entry
+
+            row["golden"] = entry(golden, self.system_info())
         if golden.error is not None:
             row["error"] = golden.error.strip().splitlines()[-1]
             return ItemOutcome(row, error=golden.error)
@@ -155,8 +204,12 @@ class SproutSession:
         if golden.answer.refused and tier != "groundedness":
             row["note"] = "the system refused; nothing to judge (the groundedness tier scores refusals)"
             return ItemOutcome(row, skip=row["note"])
-        result = self.tier(tier).evaluate(golden)
+        result = self.evaluate(tier, golden)
         row.update(metrics=result.metrics, sentences=result.sentences)
+        if self.option("sprout_mutate"):  # mutants go in their own key, never in the metrics
+            from .mutate import mutate_item
+
+            row.update(mutate_item(self.tier(tier), golden.answer, result.sentences))
         if result.note:
             row["note"] = result.note
         if result.extra:
@@ -167,14 +220,17 @@ class SproutSession:
 
     # --- aggregation (controller only) --------------------------------------------------------
     def record(self, report: pytest.TestReport) -> None:
+        if report.when == "setup":
+            self.tiers_run.update(t for t in TIERS if report.nodeid.endswith(f"[{t}]") and t in report.keywords)
         if report.when != "call":
             return
         for name, value in report.user_properties:
             if name != "sprout":
                 continue
-            row = dict(value)
+            row = json.loads(value) if isinstance(value, str) else dict(value)
             row["nodeid"] = report.nodeid
             row["outcome"] = "unscored" if row.get("unscored") and report.skipped else report.outcome
+            self.guard.keep(row)
             self.items.append(row)
             for metric, values in row["metrics"].items():
                 self.tally.extend(row["tier"], metric, values)
@@ -189,26 +245,71 @@ class SproutSession:
             metrics=self.tally.rows(),
             items=self.items,
             system=self.system_info(),
+            extra=self._judging_extra(),
         )
 
-    def finish(self) -> None:
-        path = self.option("sprout_report")
-        if path and is_controller(self.config):
-            from .report import write_json
+    def _judging_extra(self) -> dict[str, Any]:
+        """The report's gates, and the judge checks (mutation kill rates, tier agreement)."""
+        from .agreement import agreement_report
+        from .mutate import mutation_report
 
-            write_json(self.path(path), self.report_data())
+        extra = {"gates": self.gate_outcome.to_json()} if self.gate_outcome else {}
+        return {**extra, **mutation_report(self.items), **agreement_report(self.items), **self.guard.report_extra()}
+
+    def start(self) -> None:
+        """Controller only, before anything runs: parse the gates and check the baseline."""
+        from .gates import from_session
+
+        self.gates = from_session(self)
+        try:
+            self.guard.start()
+        except SnapshotError as exc:
+            raise pytest.UsageError(str(exc)) from None
+
+    def worker_finished(self, workeroutput: dict[str, Any]) -> None:
+        """Controller: what an xdist worker sent back at the end (its system's name and version)."""
+        if self.worker_system is None:
+            self.worker_system = workeroutput.get("sprout_system")
+
+    def finish(self) -> None:
+        if not is_controller(self.config):
+            self.config.workeroutput["sprout_system"] = self.system_info()  # type: ignore[attr-defined]
+            return
+        rows = self.tally.rows()
+        if self.gates is not None:
+            values = {(r.tier, r.metric): self.tally.values(r.tier, r.metric) for r in rows}
+            self.gate_outcome = self.gates.evaluate(rows, values, self.tiers_run)
+        paths = {dest: self.option(dest) for dest in ("sprout_report", "sprout_md", "sprout_html")}
+        if not any(paths.values()):
+            return
+        from .report import format_markdown, write_json, atomic_write_text
+
+        data = self.report_data()
+        if paths["sprout_report"]:
+            write_json(self.path(paths["sprout_report"]), data)
+        if paths["sprout_md"]:
+            extra = self.gate_outcome.markdown() if self.gate_outcome else []
+            atomic_write_text(self.path(paths["sprout_md"]), format_markdown(rows, extra))
+        if paths["sprout_html"]:
+            from .html import write_html
+
+            write_html(self.path(paths["sprout_html"]), data)
 
     def summary_lines(self) -> list[str]:
         from .report import format_table
 
         rows = self.tally.rows()
-        if not rows:
+        gate_lines = self.gate_outcome.lines() if self.gate_outcome else []
+        if not rows and not gate_lines:
             return []
-        lines = format_table(rows)
+        lines = format_table(rows) if rows else ["no sprout metrics in this run"]
         errors = sum(1 for row in self.items if row.get("error"))
         if errors:
             lines.append(f"{errors} items failed because the system raised (not counted in any metric)")
-        return lines
+        from . import agreement, mutate
+
+        lines += mutate.summary_lines(self.items, rows) + agreement.summary_lines(self.items)
+        return lines + gate_lines
 
 
 def load_factory(spec: str) -> Callable[..., Any]:

@@ -62,14 +62,38 @@ def is_saturated(k: int, n: int) -> bool:
     return n > 0 and (k == 0 or k == n)
 
 
+def t_cdf(t: float, df: int) -> float:
+    """Student t CDF for integer df, exact (Abramowitz and Stegun 26.7.3 and 26.7.4)."""
+    theta = math.atan2(t, math.sqrt(df))
+    c2, total, term = math.cos(theta) ** 2, 1.0, 1.0
+    if df % 2 == 0:  # A = sin(theta) * (1 + 1/2 c^2 + 1*3/(2*4) c^4 + ...)
+        for j in range(2, df - 1, 2):
+            term *= c2 * (j - 1) / j
+            total += term
+        a = math.sin(theta) * total
+    else:  # A = 2/pi * (theta + sin(theta) cos(theta) (1 + 2/3 c^2 + 2*4/(3*5) c^4 + ...))
+        for j in range(3, df - 1, 2):
+            term *= c2 * (j - 1) / j
+            total += term
+        a = 2 / math.pi * (theta + (math.sin(theta) * math.cos(theta) * total if df > 1 else 0.0))
+    return (1.0 + a) / 2.0
+
+
 def t_quantile(p: float, df: int) -> float:
-    """Student t quantile; exact for df 1 and 2, Hill's expansion (error < 1e-4 for df >= 3)."""
+    """Student t quantile: exact for df 1 and 2, the exact CDF inverted by bisection for df < 30,
+    a Cornish-Fisher expansion above (error < 1e-6 for df >= 30)."""
     if df <= 0:
         raise ValueError("df must be positive")
     if df == 1:
         return math.tan(math.pi * (p - 0.5))
     if df == 2:
         return (2 * p - 1) / math.sqrt(2 * p * (1 - p))
+    if df < 30:
+        lo, hi = -1e3, 1e3
+        for _ in range(100):
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if t_cdf(mid, df) < p else (lo, mid)
+        return (lo + hi) / 2
     z = NormalDist().inv_cdf(p)
     g1 = (z**3 + z) / 4
     g2 = (5 * z**5 + 16 * z**3 + 3 * z) / 96
@@ -84,10 +108,10 @@ def mean_interval(values: list[float], confidence: float = 0.95) -> tuple[float,
     n = len(values)
     if n == 0:
         raise ValueError("no values")
-    mean = sum(values) / n
+    mean = math.fsum(values) / n  # fsum: exact, so the order values arrived in (xdist) cannot matter
     if n == 1:
         return mean, -math.inf, math.inf
-    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    var = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
     half = t_quantile(1 - (1 - confidence) / 2, n - 1) * math.sqrt(var / n)
     return mean, mean - half, mean + half
 
@@ -177,7 +201,8 @@ class Kappa:
     """Cohen's kappa for two raters over the same items, with a large-sample interval.
 
     ``kappa`` (and its interval) is None when chance agreement is 1: both raters gave one and the
-    same label to every item, so agreement beyond chance is undefined.
+    same label to every item, so agreement beyond chance is undefined. When only one rater gave
+    the same label to every item, kappa is 0 by construction and has no interval (None).
     """
 
     n: int
@@ -214,6 +239,8 @@ def cohen_kappa(table: list[list[int]], confidence: float = 0.95) -> Kappa:
     if pe >= 1.0 - 1e-12:
         return Kappa(n, po, pe, None, None, None, None)
     kappa = (po - pe) / (1.0 - pe)
+    if max(rows) >= 1.0 - 1e-12 or max(cols) >= 1.0 - 1e-12:
+        return Kappa(n, po, pe, kappa, None, None, None)  # one constant rater: the variance degenerates
     diagonal = sum(p[i][i] * (1.0 - (rows[i] + cols[i]) * (1.0 - kappa)) ** 2 for i in range(size))
     off = (1.0 - kappa) ** 2 * sum(
         p[i][j] * (cols[i] + rows[j]) ** 2 for i in range(size) for j in range(size) if i != j

@@ -1,0 +1,236 @@
+"""Throughput of LexicalJudge, with baselines measured in the same run.
+
+    .venv/bin/python bench/bench_lexical.py [--claims 20000] [--repeat 5] [--seed 7]
+
+Workloads (claims never repeat within one, so no claim is judged twice):
+  short  synthetic plant-care passages of 100-200 words, claims of ~14 words: verbatim,
+         paraphrased, shortened, negated, a number or a quantifier changed, entities swapped,
+         or a sentence of another passage;
+  ref    the same kinds of claims over the reference system's documents
+         (pytest_sprout/reference/docs.jsonl), when that file exists;
+  long   passages of ~2,000 words (13 synthetic passages joined), the same kinds of claims.
+
+Per workload it prints claims/s on one core (CPU time, best of --repeat runs) for:
+  lexical    LexicalJudge as shipped (passage analysis cached by passage text),
+  uncached   the same judge analysing the cited passage again for every claim,
+  tokenset   a naive judge: share of the claim's words found anywhere in the passage, no rules,
+and the ratios lexical/uncached and lexical/tokenset, which are what to compare across machines:
+all three run in one process on the same claims. It also prints how long sum(range(1000))
+takes, to scale the absolute numbers between machines.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import re
+import sys
+import time
+import timeit
+from functools import lru_cache
+from pathlib import Path
+from typing import Callable, Sequence
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from pytest_sprout.judges import lexical  # noqa: E402
+from pytest_sprout.judges.lexical import LexicalJudge  # noqa: E402
+from pytest_sprout.model import split_sentences  # noqa: E402
+
+PLANTS = ["snake plant", "pothos", "peace lily", "spider plant", "rubber plant",
+          "monstera", "ZZ plant", "aloe vera", "jade plant", "Boston fern", "calathea", "orchid",
+          "philodendron", "string of pearls", "cast-iron plant", "Chinese evergreen", "croton", "ficus"]
+SEASONS = ["spring", "summer", "autumn", "winter"]
+LIGHTS = ["bright indirect", "low", "filtered", "direct morning", "medium", "dappled"]
+MIXES = ["cactus mix", "peat-free compost", "orchid bark", "loam-based compost", "coco coir"]
+PESTS = ["mealybugs", "spider mites", "fungus gnats", "scale insects", "thrips", "aphids"]
+PARTS = ["leaves", "stems", "roots", "rhizomes", "aerial roots", "flower spikes"]
+SYMPTOMS = ["yellow", "brown at the tips", "soft and mushy", "pale", "curled", "spotted"]
+CAUSES = ["overwatering", "dry air", "cold draughts", "too much fertiliser", "direct sun", "poor drainage"]
+QUANTS = ["often", "sometimes", "rarely", "usually"]
+UNITS = ["cm", "weeks", "days", "months"]
+
+FACTS: list[Callable[[random.Random, str], str]] = [
+    lambda r, p: f"The {p} grows best in {r.choice(LIGHTS)} light and tolerates {r.choice(LIGHTS)} light.",
+    lambda r, p: f"Water the {p} every {r.randint(1, 3)} to {r.randint(4, 6)} weeks in {r.choice(SEASONS)}, "
+    f"when the top {r.randint(2, 5)} cm of soil is dry.",
+    lambda r, p: f"Keep the {p} above {r.randint(8, 16)}°C and away from {r.choice(CAUSES[1:3])}.",
+    lambda r, p: f"The {p} does not need fertiliser in {r.choice(SEASONS)}, when growth slows down.",
+    lambda r, p: f"{r.choice(PESTS).capitalize()} {r.choice(QUANTS)} attack the {p}, especially in {r.choice(SEASONS)}.",
+    lambda r, p: f"Repot the {p} in {r.choice(SEASONS)} every {r.randint(2, 4)} years, using fresh {r.choice(MIXES)}.",
+    lambda r, p: f"{r.choice(CAUSES).capitalize()} makes the {r.choice(PARTS)} of the {p} turn {r.choice(SYMPTOMS)}.",
+    lambda r, p: f"The {p} is more sensitive to {r.choice(CAUSES)} than the {r.choice([q for q in PLANTS if q != p])}.",
+    lambda r, p: f"Water the soil around the {p}, then mist the {r.choice(PARTS)} with rainwater.",
+    lambda r, p: f"Most varieties of {p} reach {r.randint(30, 120)} cm indoors within {r.randint(2, 6)} years.",
+    lambda r, p: f"Never place the {p} in a pot without a drainage hole, because the {r.choice(PARTS)} rot.",
+    lambda r, p: f"Propagate the {p} from stem cuttings in water; new roots appear after {r.randint(2, 5)} weeks.",
+    lambda r, p: f"All parts of the {p} are mildly toxic to cats and dogs if chewed.",
+    lambda r, p: f"Wipe the {r.choice(PARTS)} of the {p} with a damp cloth every month to remove dust.",
+]
+
+_NUM = re.compile(r"\d+")
+_SWAPS = [("often", "never"), ("sometimes", "always"), ("rarely", "often"), ("usually", "never"),
+          ("Most", "All"), ("All", "Some"), ("more", "less"), ("least", "most")]
+
+
+def make_passage(rng: random.Random, words: int = 150) -> str:
+    plant = rng.choice(PLANTS)
+    sentences: list[str] = []
+    while sum(len(s.split()) for s in sentences) < words:
+        sentences.append(rng.choice(FACTS)(rng, plant))
+    return " ".join(sentences)
+
+
+@lru_cache(maxsize=None)
+def sentences_of(passage: str) -> tuple[str, ...]:
+    return tuple(split_sentences(passage))
+
+
+KINDS = ("verbatim", "paraphrase", "shortened", "negated", "number", "quantifier", "swapped", "unrelated")
+SUPPORTED_KINDS = frozenset({"verbatim", "paraphrase", "shortened"})
+
+
+def make_claim(rng: random.Random, passage: str, other: str) -> tuple[str, str]:
+    """A claim about ``passage`` and its kind: kept, or altered in one way (see KINDS)."""
+    sentence = rng.choice(sentences_of(passage)).rstrip(".")
+    kind = rng.choice(KINDS)
+    if kind == "paraphrase":  # clause moved to the front, articles dropped, inflection changed
+        parts = sentence.split(", ", 1)
+        if len(parts) > 1:
+            sentence = parts[1][0].upper() + parts[1][1:] + ", " + parts[0][0].lower() + parts[0][1:]
+        return sentence.replace("Water the", "Watering the").replace(" the ", " ") + ".", kind
+    if kind == "shortened":  # the first 8-15 words
+        words = sentence.split()
+        return " ".join(words[: max(8, min(15, len(words)))]) + ".", kind
+    if kind == "negated":
+        for a, b in ((" does not ", " does "), (" is ", " is not "), (" are ", " are not "),
+                     (" makes ", " does not make "), ("Water ", "Do not water "), ("Keep ", "Do not keep ")):
+            if a in sentence:
+                return sentence.replace(a, b, 1) + ".", kind
+        return "It is not true that " + sentence[0].lower() + sentence[1:] + ".", kind
+    if kind == "number":
+        nums = _NUM.findall(sentence)
+        if nums:
+            n = rng.choice(nums)
+            return re.sub(rf"\b{n}\b", str(int(n) + rng.randint(1, 9)), sentence, count=1) + ".", kind
+        return sentence + " within 3 weeks.", kind
+    if kind == "quantifier":
+        for a, b in _SWAPS:
+            if a in sentence:
+                return sentence.replace(a, b, 1) + ".", kind
+        return "Always " + sentence[0].lower() + sentence[1:] + ".", kind
+    if kind == "swapped":
+        m = re.match(r"The (.+) is more sensitive to (.+) than the (.+)", sentence)
+        if m:
+            return f"The {m.group(3)} is more sensitive to {m.group(2)} than the {m.group(1)}.", kind
+        m = re.match(r"Water the soil around the (.+), then mist the (.+) with rainwater", sentence)
+        if m:
+            return f"Mist the {m.group(2)} around the {m.group(1)}, then water the soil with rainwater.", kind
+        kind = "unrelated"
+    if kind == "unrelated":
+        return rng.choice(sentences_of(other)), kind
+    return sentence + ".", "verbatim"
+
+
+def workload(rng: random.Random, passages: Sequence[str], n: int) -> list[tuple[str, list[str], str]]:
+    """``n`` (claim, [cited passage], kind) triples; no claim text repeats."""
+    seen: dict[str, tuple[str, list[str], str]] = {}
+    for _ in range(4 * n):
+        if len(seen) == n:
+            break
+        passage, other = rng.choice(passages), rng.choice(passages)
+        claim, kind = make_claim(rng, passage, other)
+        seen.setdefault(claim, (claim, [passage], kind))
+    return list(seen.values())
+
+
+class TokenSetJudge:
+    """The naive baseline: share of the claim's lower-cased words found anywhere in the passages."""
+
+    _word = re.compile(r"\w+")
+
+    def judge_many(self, pairs):
+        out = []
+        for claim, sources in pairs:
+            ours = set(self._word.findall(claim.lower()))
+            theirs = set(self._word.findall(" ".join(sources).lower()))
+            out.append(len(ours & theirs) / max(1, len(ours)) >= 0.6)
+        return out
+
+
+def uncached_judge() -> LexicalJudge:
+    """The same judge, re-analysing the cited passage (and the claim) for every claim."""
+    judge = LexicalJudge()
+    judge._prepare = lexical._Prepared
+    judge._analyse = lexical.Sentence
+    return judge
+
+
+def rate(judge, pairs, repeat: int) -> float:
+    """Claims per CPU second, best of ``repeat`` runs; the claim cache is emptied before each."""
+    best = float("inf")
+    judge.judge_many(pairs[:50])  # warm the passage cache and the word lexicon
+    for _ in range(repeat):
+        lexical._analyse_claim.cache_clear()
+        start = time.process_time()
+        judge.judge_many(pairs)
+        best = min(best, time.process_time() - start)
+    return len(pairs) / best
+
+
+def calibration() -> float:
+    """Microseconds for sum(range(1000)) on this core: a yardstick for the absolute numbers
+    when comparing machines (the ratios need none)."""
+    return min(timeit.repeat("sum(range(1000))", number=2000, repeat=7)) / 2000 * 1e6
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--claims", type=int, default=20000, help="claims per workload (long: a fifth)")
+    ap.add_argument("--repeat", type=int, default=5, help="timed runs per judge; the best counts")
+    ap.add_argument("--seed", type=int, default=7)
+    args = ap.parse_args()
+    rng = random.Random(args.seed)
+
+    short = [make_passage(rng, rng.randint(100, 200)) for _ in range(600)]
+    workloads = {"short": workload(rng, short, args.claims)}
+    docs_path = ROOT / "pytest_sprout" / "reference" / "docs.jsonl"
+    if docs_path.exists():
+        lines = docs_path.read_text(encoding="utf-8").splitlines()
+        docs = [json.loads(line)["text"] for line in lines if line.strip()]
+        workloads["ref"] = workload(rng, docs, args.claims)
+    long = [" ".join(make_passage(rng, 150) for _ in range(13)) for _ in range(20)]
+    workloads["long"] = workload(rng, long, max(1000, args.claims // 5))
+
+    judge = LexicalJudge()
+    print(f"python {sys.version.split()[0]}; sum(range(1000)) takes {calibration():.1f} us here; "
+          f"claims/s on one core (CPU time, best of {args.repeat})")
+    print(f"{'workload':8} {'claims':>7} {'words/claim':>11} {'words/passage':>13} {'lexical':>8} {'uncached':>8}"
+          f" {'tokenset':>8} {'vs uncached':>11} {'vs tokenset':>11} {'supported':>9}")
+    agreement: dict[str, dict[str, float]] = {}
+    for name, triples in workloads.items():
+        pairs = [(claim, sources) for claim, sources, _ in triples]
+        claim_words = sum(len(c.split()) for c, _ in pairs) / len(pairs)
+        passage_words = sum(len(p[0].split()) for _, p in pairs) / len(pairs)
+        fast = rate(judge, pairs, args.repeat)
+        slow = rate(uncached_judge(), pairs[: max(200, len(pairs) // 10)], args.repeat)
+        naive = rate(TokenSetJudge(), pairs, args.repeat)
+        verdicts = judge.judge_many(pairs)
+        supported = sum(v.supported for v in verdicts) / len(pairs)
+        print(f"{name:8} {len(pairs):7d} {claim_words:11.1f} {passage_words:13.0f} {fast:8.0f} {slow:8.0f}"
+              f" {naive:8.0f} {fast / slow:10.1f}x {fast / naive:10.2f}x {supported:9.1%}")
+        by_kind: dict[str, list[bool]] = {}
+        for (_, _, kind), v in zip(triples, verdicts):
+            by_kind.setdefault(kind, []).append(bool(v.supported))
+        agreement[name] = {k: sum(vs) / len(vs) for k, vs in by_kind.items()}
+    print("\nshare judged supported, by kind of claim (sanity check: the first three should be high,")
+    print("the others low; a changed sentence can still be true of another sentence of the passage)")
+    print(f"{'workload':8} " + " ".join(f"{k:>10}" for k in KINDS))
+    for name, shares in agreement.items():
+        print(f"{name:8} " + " ".join(f"{shares[k]:10.1%}" if k in shares else f"{'-':>10}" for k in KINDS))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,383 @@
+"""The HTML report: one self-contained file (inline CSS, SVG and a little JS; no network).
+
+``render_html(report)`` turns the ``--sprout-report`` JSON (``build_report``'s dict, with the
+``gates`` entry when gates ran) into a page: a forest plot per tier of every metric with its 95%
+interval and its flags, the gates and the comparison with a baseline, then the items, failures
+first, filterable by tier, suite and outcome, each row expandable to its sentences, citations,
+evidence and reasons. Every value from the report is escaped.
+
+The filters can be set from the URL fragment (``report.html#outcome=failed&tier=alce``), and
+``expand=all`` opens every shown row. Once the script has run, ``<body>`` carries
+``data-sprout-ready="1"``, ``data-shown`` (the number of rows the filters let through),
+``data-plots``/``data-plots-drawn`` (forest plots, and those with a non-empty drawn box) and
+``data-table-height`` (the laid-out height of the items table, in pixels).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+from typing import Any, Iterable
+
+OUTCOME_ORDER = {"failed": 0, "unscored": 1, "skipped": 2, "passed": 3}
+
+# The page may load nothing from anywhere: no network, no CDN, no external asset.
+CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:"
+
+STYLE = """
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:24px;color:#1d232a;background:#fff}
+h1{font-size:22px;margin:0 0 4px}h2{font-size:18px;margin:28px 0 8px}h3{font-size:15px;margin:16px 0 6px}
+.meta{color:#4b5563;margin:0 0 12px}.meta code{font-size:12px}
+.badge{display:inline-block;padding:0 6px;border-radius:8px;font-size:12px;margin-right:4px;border:1px solid}
+.b-under{color:#92400e;border-color:#f59e0b;background:#fef3c7}.b-sat{color:#5b21b6;border-color:#8b5cf6;background:#ede9fe}
+.b-uns{color:#374151;border-color:#9ca3af;background:#f3f4f6}
+.pass{color:#166534}.fail{color:#b91c1c;font-weight:600}.skip{color:#6b7280}.unsc{color:#92400e}
+table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:4px 8px;border-bottom:1px solid #e5e7eb;vertical-align:top}
+th{background:#f9fafb;font-weight:600}
+tr.item{cursor:pointer}tr.item:hover{background:#f8fafc}
+tr.detail>td{background:#fbfbfd;padding:8px 16px 12px 40px}
+button.toggle{border:0;background:none;cursor:pointer;font-size:13px;width:20px;padding:0}
+.filters{display:flex;gap:12px;align-items:center;flex-wrap:wrap;margin:8px 0}
+.filters label{font-size:13px;color:#374151}
+pre{white-space:pre-wrap;word-break:break-word;background:#f3f4f6;padding:8px;border-radius:4px;font-size:12px;margin:4px 0}
+.sent td{font-size:13px}.ev{color:#374151;font-style:italic}
+svg.forest text{font:12px system-ui,sans-serif;fill:#1d232a}svg.forest .axis{stroke:#9ca3af}svg.forest .grid{stroke:#eef0f3}
+svg.forest .ci{stroke:#1f4e8c;stroke-width:2}svg.forest .pt{fill:#1f4e8c;stroke:#1f4e8c;stroke-width:2}
+svg.forest .pt.under{fill:#fff}svg.forest .flag-under{fill:#b45309}svg.forest .flag-sat{fill:#6d28d9}
+svg.forest .muted{fill:#6b7280}svg.forest .gate{stroke:#b91c1c;stroke-width:2}
+.note{color:#4b5563;font-size:13px;margin:4px 0}
+"""
+
+SCRIPT = """
+(function () {
+  var body = document.body;
+  var rows = Array.prototype.slice.call(document.querySelectorAll('tr.item'));
+  var pick = {tier: document.getElementById('f-tier'), suite: document.getElementById('f-suite'),
+              outcome: document.getElementById('f-outcome')};
+  var text = document.getElementById('f-text');
+  var count = document.getElementById('shown');
+  function setOpen(row, open) {
+    row.setAttribute('aria-expanded', open ? 'true' : 'false');
+    row.querySelector('button.toggle').textContent = open ? '\\u25be' : '\\u25b8';
+    row.nextElementSibling.hidden = !open || row.hidden;
+  }
+  function apply() {
+    var shown = 0, q = text.value.trim().toLowerCase();
+    rows.forEach(function (row) {
+      var ok = ['tier', 'suite', 'outcome'].every(function (key) {
+        return !pick[key].value || row.getAttribute('data-' + key) === pick[key].value;
+      }) && (!q || row.getAttribute('data-text').indexOf(q) >= 0);
+      row.hidden = !ok;
+      row.nextElementSibling.hidden = !ok || row.getAttribute('aria-expanded') !== 'true';
+      if (ok) shown += 1;
+    });
+    count.textContent = shown + ' of ' + rows.length;
+    body.setAttribute('data-shown', String(shown));
+  }
+  function saveHash() {
+    var parts = [];
+    ['tier', 'suite', 'outcome'].forEach(function (key) {
+      if (pick[key].value) parts.push(key + '=' + encodeURIComponent(pick[key].value));
+    });
+    if (text.value) parts.push('q=' + encodeURIComponent(text.value));
+    history.replaceState(null, '', parts.length ? '#' + parts.join('&') : location.pathname + location.search);
+  }
+  var expandAll = false;
+  location.hash.replace(/^#/, '').split('&').forEach(function (part) {
+    var eq = part.indexOf('=');
+    if (eq < 0) return;
+    var key = part.slice(0, eq), value = decodeURIComponent(part.slice(eq + 1));
+    if (pick[key]) {
+      for (var i = 0; i < pick[key].options.length; i++) {
+        if (pick[key].options[i].value === value) pick[key].value = value;
+      }
+    } else if (key === 'q') { text.value = value; }
+    else if (key === 'expand' && value === 'all') { expandAll = true; }
+  });
+  rows.forEach(function (row) {
+    row.addEventListener('click', function (event) {
+      if (window.getSelection && String(window.getSelection()) && event.target.tagName !== 'BUTTON') return;
+      setOpen(row, row.getAttribute('aria-expanded') !== 'true');
+    });
+  });
+  Object.keys(pick).forEach(function (key) {
+    pick[key].addEventListener('change', function () { apply(); saveHash(); });
+  });
+  text.addEventListener('input', function () { apply(); saveHash(); });
+  document.getElementById('expand-all').addEventListener('click', function () {
+    rows.forEach(function (row) { if (!row.hidden) setOpen(row, true); });
+  });
+  document.getElementById('collapse-all').addEventListener('click', function () {
+    rows.forEach(function (row) { setOpen(row, false); });
+  });
+  apply();
+  if (expandAll) rows.forEach(function (row) { if (!row.hidden) setOpen(row, true); });
+  var plots = document.querySelectorAll('svg.forest'), drawn = 0;
+  for (var p = 0; p < plots.length; p++) drawn += plots[p].getBBox().width > 0 ? 1 : 0;
+  body.setAttribute('data-plots', String(plots.length));
+  body.setAttribute('data-plots-drawn', String(drawn));
+  body.setAttribute('data-table-height', String(Math.round(document.getElementById('item-table').getBoundingClientRect().height)));
+  body.setAttribute('data-sprout-ready', '1');
+})();
+"""
+
+
+def esc(value: Any) -> str:
+    """Text or attribute-safe HTML for any value (quotes escaped too)."""
+    return html.escape("" if value is None else str(value), quote=True)
+
+
+def _num(value: Any, digits: int = 3) -> str:
+    return "-" if not isinstance(value, (int, float)) or isinstance(value, bool) else f"{value:.{digits}f}"
+
+
+# --- forest plot -----------------------------------------------------------------------------
+
+PLOT_LEFT, PLOT_WIDTH, ROW_H, TOP = 210, 420, 36, 26
+
+
+def _x(value: float) -> float:
+    return PLOT_LEFT + max(0.0, min(1.0, value)) * PLOT_WIDTH
+
+
+def forest_plot(tier: str, metrics: list[dict[str, Any]], gates: dict[str, float]) -> str:
+    """An inline SVG: one line per metric, the point at the rate (or mean), the bar its 95%
+    interval, a hollow point and an 'underpowered' label when n < 30, a 'saturated' label when
+    every observation passed or none did, and a red tick at a --sprout-min bound."""
+    height = TOP + ROW_H * len(metrics) + 24
+    width = PLOT_LEFT + PLOT_WIDTH + 250
+    out = [
+        f'<svg class="forest" role="img" data-tier="{esc(tier)}" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}">',
+        f"<title>{esc(tier)}: rate and 95% interval per metric</title>",
+    ]
+    bottom = TOP + ROW_H * len(metrics)
+    for tick in (0.0, 0.25, 0.5, 0.75, 1.0):
+        x = _x(tick)
+        out.append(f'<line class="grid" x1="{x:.1f}" y1="{TOP - 8}" x2="{x:.1f}" y2="{bottom}"/>')
+        out.append(f'<text class="muted" x="{x:.1f}" y="{bottom + 16}" text-anchor="middle">{tick:g}</text>')
+    out.append(f'<line class="axis" x1="{PLOT_LEFT}" y1="{bottom}" x2="{PLOT_LEFT + PLOT_WIDTH}" y2="{bottom}"/>')
+    out.append(f'<text class="muted" x="{PLOT_LEFT + PLOT_WIDTH + 10}" y="{TOP - 10}">k/n, rate, 95% CI</text>')
+    for i, m in enumerate(metrics):
+        y = TOP + ROW_H * i + ROW_H / 2
+        name = str(m.get("metric"))
+        out.append(f'<g class="metric" data-metric="{esc(name)}">')
+        out.append(f'<text x="{PLOT_LEFT - 10}" y="{y + 4:.1f}" text-anchor="end">{esc(name)}</text>')
+        rate, low, high, n = m.get("rate"), m.get("ci_low"), m.get("ci_high"), m.get("n") or 0
+        count = f"{m.get('k')}/{n}" if m.get("kind") == "rate" else f"mean, n={n}"
+        tip = f"{tier}.{name}: {count}, {_num(rate)}, 95% CI [{_num(low)}, {_num(high)}]"
+        if isinstance(low, (int, float)) and isinstance(high, (int, float)):
+            x1, x2 = _x(low), _x(high)
+            out.append(f'<line class="ci" x1="{x1:.1f}" y1="{y:.1f}" x2="{x2:.1f}" y2="{y:.1f}"><title>{esc(tip)}</title></line>')
+            for xc in (x1, x2):
+                out.append(f'<line class="ci" x1="{xc:.1f}" y1="{y - 5:.1f}" x2="{xc:.1f}" y2="{y + 5:.1f}"/>')
+        if isinstance(rate, (int, float)):
+            shape = "pt under" if m.get("underpowered") else "pt"
+            out.append(f'<circle class="{shape}" cx="{_x(rate):.1f}" cy="{y:.1f}" r="5"><title>{esc(tip)}</title></circle>')
+        else:
+            out.append(f'<text class="muted" x="{PLOT_LEFT + 6}" y="{y + 4:.1f}">no scored observations</text>')
+        if name in gates:
+            gx = _x(gates[name])
+            out.append(f'<line class="gate" x1="{gx:.1f}" y1="{y - 10:.1f}" x2="{gx:.1f}" y2="{y + 10:.1f}">'
+                       f'<title>{esc(f"--sprout-min {tier}.{name}={gates[name]:g}")}</title></line>')
+        flags = []
+        if m.get("underpowered"):
+            flags.append(("flag-under", "underpowered"))
+        if m.get("saturated"):
+            flags.append(("flag-sat", "saturated"))
+        if m.get("unscored"):
+            flags.append(("muted", f"{m['unscored']} unscored"))
+        if isinstance(rate, (int, float)) and not 0.0 <= rate <= 1.0:
+            flags.append(("muted", "off the 0-1 scale"))
+        label = f"{count}  {_num(rate)}  [{_num(low)}, {_num(high)}]"
+        tx = PLOT_LEFT + PLOT_WIDTH + 10
+        out.append(f'<text x="{tx}" y="{y + (0 if flags else 4):.1f}">{esc(label)}</text>')
+        if flags:
+            text = "".join(f'<tspan class="{cls}">{esc(word)} </tspan>' for cls, word in flags)
+            out.append(f'<text x="{tx}" y="{y + 13:.1f}" font-size="11">{text}</text>')
+        out.append("</g>")
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+# --- sections --------------------------------------------------------------------------------
+
+
+def _header(report: dict[str, Any]) -> str:
+    items = report.get("items") or []
+    counts: dict[str, int] = {}
+    for row in items:
+        counts[str(row.get("outcome"))] = counts.get(str(row.get("outcome")), 0) + 1
+    system = report.get("system") or {}
+    parts = [f"{n} {esc(k)}" for k, n in sorted(counts.items(), key=lambda kv: OUTCOME_ORDER.get(kv[0], 9))]
+    sys_text = esc(" ".join(x for x in (system.get("name"), system.get("version")) if x)) or "unknown"
+    return (
+        "<header><h1>pytest-sprout report</h1>"
+        f'<p class="meta">{len(items)} items: {", ".join(parts) or "none"} · system: {sys_text} · '
+        f'dataset <code>{esc(report.get("dataset_hash"))}</code> · pytest-sprout {esc(report.get("version"))}</p></header>'
+    )
+
+
+def _gates_section(gates: dict[str, Any] | None) -> str:
+    if not gates:
+        return ""
+    out = []
+    results = list(gates.get("min") or [])
+    compare = gates.get("compare")
+    if compare and compare.get("regression_gate"):
+        results.append(compare["regression_gate"])
+    if results:
+        out.append('<section id="gates"><h2>Gates</h2><ul>')
+        for r in results:
+            cls, word = {True: ("pass", "pass"), False: ("fail", "FAIL"), None: ("skip", "not checked")}[r.get("passed")]
+            out.append(f'<li><span class="{cls}">{word}</span> {esc(r.get("message"))}</li>')
+        out.append("</ul></section>")
+    if compare:
+        out.append(f'<section id="compare"><h2>Compared with {esc(compare.get("baseline"))}</h2>')
+        out.append(f'<p class="meta">baseline dataset <code>{esc(compare.get("baseline_dataset_hash"))}</code></p>')
+        out.append("<table><thead><tr><th>tier</th><th>metric</th><th>old</th><th>new</th><th>delta</th>"
+                   "<th>95% CI</th><th>method</th><th>verdict</th></tr></thead><tbody>")
+        for d in compare.get("deltas") or []:
+            ci = "-" if d.get("ci_low") is None else f"[{d['ci_low']:+.3f}, {d['ci_high']:+.3f}]"
+            delta = "-" if d.get("delta") is None else f"{d['delta']:+.3f}"
+            cls = {"worse": "fail", "better": "pass"}.get(d.get("verdict"), "")
+            cells = [d.get("tier"), d.get("metric"), d.get("old"), d.get("new"), delta, ci, d.get("method")]
+            out.append("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in cells)
+                       + f'<td class="{cls}">{esc(d.get("verdict"))}</td></tr>')
+        out.append("</tbody></table>")
+        for name in compare.get("missing") or []:
+            out.append(f'<p class="note">{esc(name)}: in the baseline, not measured in this run</p>')
+        out.append("</section>")
+    return "\n".join(out)
+
+
+def _plots_section(report: dict[str, Any]) -> str:
+    metrics = report.get("metrics") or []
+    if not metrics:
+        return '<section id="metrics"><h2>Metrics</h2><p>No sprout items ran.</p></section>'
+    gates: dict[str, dict[str, float]] = {}
+    for g in (report.get("gates") or {}).get("min") or []:
+        if isinstance(g.get("value"), (int, float)) and "." in str(g.get("gate")):
+            tier, metric = str(g["gate"]).split(".", 1)
+            gates.setdefault(tier, {})[metric] = float(g["value"])
+    tiers: dict[str, list[dict[str, Any]]] = {}
+    for m in metrics:
+        tiers.setdefault(str(m.get("tier")), []).append(m)
+    out = ['<section id="metrics"><h2>Metrics</h2>',
+           '<p class="note">Point: the rate (or mean); bar: its 95% interval (Wilson for rates). '
+           '<span class="badge b-under">underpowered</span> fewer than 30 observations: read the interval, '
+           'not the rate (hollow point). <span class="badge b-sat">saturated</span> every observation passed, '
+           'or none did: the check held on this set, which says nothing about how good the system is.</p>']
+    for tier, rows in tiers.items():
+        out.append(f'<div class="tier" id="tier-{esc(tier)}"><h3>{esc(tier)}</h3>')
+        out.append(forest_plot(tier, rows, gates.get(tier, {})))
+        out.append("</div>")
+    out.append("</section>")
+    return "\n".join(out)
+
+
+def _metric_summary(metrics: dict[str, list[Any]]) -> str:
+    parts = []
+    for name, values in metrics.items():
+        scored = [v for v in values if v is not None and not (isinstance(v, float) and v != v)]
+        if not scored:
+            parts.append(f"{name} unscored")
+        elif all(isinstance(v, bool) for v in scored):
+            parts.append(f"{name} {sum(scored)}/{len(scored)}")
+        else:
+            parts.append(f"{name} {sum(float(v) for v in scored) / len(scored):.3f}")
+    return " · ".join(parts)
+
+
+def _verdict_word(value: Any) -> tuple[str, str]:
+    return {True: ("pass", "supported"), False: ("fail", "unsupported")}.get(value, ("unsc", "unscored"))
+
+
+def _detail(row: dict[str, Any]) -> str:
+    out = []
+    if row.get("error"):
+        out.append(f"<p><b>the system raised:</b></p><pre>{esc(row['error'])}</pre>")
+    if row.get("note"):
+        out.append(f'<p class="note">{esc(row["note"])}</p>')
+    sentences = row.get("sentences") or []
+    if sentences:
+        out.append('<table class="sent"><thead><tr><th>#</th><th>sentence</th><th>cites</th><th>verdict</th>'
+                   "<th>score</th><th>rule</th><th>reason</th><th>best evidence</th></tr></thead><tbody>")
+        for i, s in enumerate(sentences, 1):
+            cls, word = _verdict_word(s.get("supported"))
+            cites = ", ".join(str(c) for c in s.get("citations") or []) or "none"
+            missing = s.get("missing_citations")
+            if missing:
+                cites += f" (not retrieved: {', '.join(str(c) for c in missing)})"
+            out.append(
+                f'<tr><td>{i}</td><td>{esc(s.get("text"))}</td><td>{esc(cites)}</td><td class="{cls}">{word}</td>'
+                f'<td>{_num(s.get("score"), 2)}</td><td>{esc(s.get("rule") or "")}</td><td>{esc(s.get("reason"))}</td>'
+                f'<td class="ev">{esc(s.get("evidence") or "")}</td></tr>'
+            )
+        out.append("</tbody></table>")
+    elif not row.get("error"):
+        out.append('<p class="note">no sentences judged (a refusal, or the tier judges the answer as a whole)</p>')
+    if row.get("extra"):
+        out.append(f"<pre>{esc(json.dumps(row['extra'], indent=2, sort_keys=True, ensure_ascii=False))}</pre>")
+    out.append(f'<p class="note">node id: <code>{esc(row.get("nodeid"))}</code></p>')
+    return "".join(out)
+
+
+def _select(ident: str, label: str, values: Iterable[str]) -> str:
+    options = "".join(f'<option value="{esc(v)}">{esc(v)}</option>' for v in values)
+    return f'<label>{label} <select id="{ident}"><option value="">all</option>{options}</select></label>'
+
+
+def _items_section(items: list[dict[str, Any]]) -> str:
+    ordered = sorted(items, key=lambda r: (OUTCOME_ORDER.get(str(r.get("outcome")), 9), str(r.get("nodeid"))))
+    tiers = sorted({str(r.get("tier")) for r in items})
+    suites = sorted({str(r.get("suite")) for r in items})
+    outcomes = sorted({str(r.get("outcome")) for r in items}, key=lambda o: OUTCOME_ORDER.get(o, 9))
+    out = [
+        '<section id="items"><h2>Items</h2><div class="filters">',
+        _select("f-tier", "tier", tiers), _select("f-suite", "suite", suites), _select("f-outcome", "outcome", outcomes),
+        '<label>search <input id="f-text" type="search" placeholder="case id or text"></label>',
+        '<button id="expand-all" type="button">expand all</button><button id="collapse-all" type="button">collapse all</button>',
+        f'<span>showing <b id="shown">{len(items)} of {len(items)}</b></span></div>',
+        '<table id="item-table"><thead><tr><th></th><th>outcome</th><th>tier</th><th>suite</th><th>case</th>'
+        "<th>metrics</th><th>note</th></tr></thead><tbody>",
+    ]
+    cls_of = {"passed": "pass", "failed": "fail", "skipped": "skip", "unscored": "unsc"}
+    for i, row in enumerate(ordered):
+        outcome = str(row.get("outcome"))
+        search = " ".join(str(row.get(k) or "") for k in ("case_id", "suite", "tier", "note", "error"))
+        search += " " + " ".join(str(s.get("text") or "") for s in row.get("sentences") or [])
+        note = row.get("error") or row.get("note") or ""
+        out.append(
+            f'<tr class="item" id="i{i}" aria-expanded="false" data-tier="{esc(row.get("tier"))}" '
+            f'data-suite="{esc(row.get("suite"))}" data-outcome="{esc(outcome)}" data-text="{esc(search.lower())}">'
+            f'<td><button class="toggle" type="button" aria-controls="d{i}" title="show sentences">&#9656;</button></td>'
+            f'<td class="{cls_of.get(outcome, "")}">{esc(outcome)}</td><td>{esc(row.get("tier"))}</td>'
+            f'<td>{esc(row.get("suite"))}</td><td>{esc(row.get("case_id"))}</td>'
+            f'<td>{esc(_metric_summary(row.get("metrics") or {}))}</td><td>{esc(note)}</td></tr>'
+            f'<tr class="detail" id="d{i}" hidden><td colspan="7">{_detail(row)}</td></tr>'
+        )
+    out.append("</tbody></table></section>")
+    return "\n".join(out)
+
+
+def render_html(report: dict[str, Any]) -> str:
+    """The whole page as one string."""
+    body = "\n".join([
+        _header(report), _gates_section(report.get("gates")), _plots_section(report),
+        _items_section(list(report.get("items") or [])),
+    ])
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f'<meta http-equiv="Content-Security-Policy" content="{CSP}">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>pytest-sprout report</title><style>{STYLE}</style></head>\n"
+        f"<body>\n{body}\n<script>{SCRIPT}</script>\n</body></html>\n"
+    )
+
+
+def write_html(path: str | os.PathLike[str], report: dict[str, Any]) -> None:
+    from .report import atomic_write_text
+
+    atomic_write_text(path, render_html(report))

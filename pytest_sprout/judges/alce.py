@@ -1,0 +1,332 @@
+"""The `alce` tier: ALCE's citation recall and precision (Gao et al. 2023), with an NLI judge.
+
+ALCE's arithmetic, per answer:
+
+- Recall. Each sentence's premise is its cited passages, formatted "Title: t\\ntext" and joined
+  with newlines. The sentence scores 1 when the premise entails it. A sentence with no citation,
+  or with a citation that names no retrieved passage, scores 0 and stays in the denominator.
+  Recall = entailed sentences / sentences.
+- Precision. Only citations of sentences without an out-of-range citation are counted (at most
+  ``max_citations`` per sentence, ALCE's default 3). A citation of a sentence that is not entailed
+  counts 0. For an entailed sentence with more than one citation, a citation is *irrelevant*
+  (counts 0) when it alone does not entail the sentence and the other citations without it still
+  do; every other citation counts 1. Precision = counted-1 citations / counted citations (0 when
+  the answer cites nothing).
+- Answers with no sentences are skipped (unscored). The run's score is the mean over answers.
+
+The arithmetic takes any ``judge_many(pairs) -> list[Verdict]`` (pairs of (claim, passages)), so
+it is tested with a scripted judge and can run on any judge of this package.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+import pytest
+
+from ..model import Answer, GoldenItem, Passage, Verdict
+from . import TierResult, describe_sentences, sentence_row
+
+LOAD_ERROR = pytest.StashKey[str]()  # why the model could not be loaded on this xdist worker
+JudgeMany = Callable[[list[tuple[str, list[Passage]]]], list[Verdict]]
+MAX_CITATIONS = 3  # ALCE's eval.py --at_most_citations default
+
+
+def unavailable(config: Any) -> str | None:
+    """Why the tier cannot run (cheap: no import of torch or transformers).
+
+    When ``-m alce`` names the tier, this also checks that the model is found and has an
+    entailment label, so that a bad ``--nli-model`` is a usage error before any worker starts.
+    """
+    from .. import options
+    from ..session import explicit_tiers, is_controller
+    from .nli import NLIModelError, check_model, nli_extra_missing
+
+    name = options.get(config, "nli_model")
+    if not name:
+        return "the alce tier needs an NLI model: pass --nli-model=ID_OR_PATH or set sprout_nli_model in the ini file"
+    missing = nli_extra_missing()
+    if missing:
+        return f"the alce tier needs {' and '.join(missing)}: pip install \"pytest-sprout[nli]\""
+    if is_controller(config) and "alce" in explicit_tiers(config.getoption("markexpr", "")):
+        try:
+            check_model(name)
+        except NLIModelError as exc:
+            return f"--nli-model: {exc}"
+    return None
+
+
+# --- the arithmetic ---------------------------------------------------------------------------
+
+@dataclass
+class SentenceScore:
+    """ALCE's outcome for one sentence."""
+
+    verdict: Verdict  # the joint verdict (all used citations together)
+    used: list[str]  # the citations ALCE counts (at most max_citations), [] when the format fails
+    relevant: list[bool] = field(default_factory=list)  # one per used citation (precision)
+    ignored: list[str] = field(default_factory=list)  # citations past max_citations
+
+    @property
+    def entailed(self) -> bool:
+        return self.verdict.supported is True
+
+
+@dataclass
+class AnswerScore:
+    recall: float
+    precision: float
+    sentences: list[SentenceScore]
+
+    @property
+    def citations(self) -> list[bool]:
+        """Per counted citation: relevant (1) or not (0), ALCE's precision numerator/denominator."""
+        return [ok for s in self.sentences for ok in s.relevant]
+
+
+def score_answers(answers: Sequence[Answer], judge_many: JudgeMany, max_citations: int = MAX_CITATIONS) -> list[AnswerScore | None]:
+    """ALCE citation recall and precision for each answer (None for an answer with no sentences).
+
+    Batched across all the answers: one judge call for the joint premises, one for the single
+    citations of jointly entailed multi-citation sentences, one for the leave-one-out premises of
+    those whose single citation failed (ALCE asks the last only when the first fails).
+    """
+    plans: list[list[SentenceScore | None]] = []
+    joint: list[tuple[str, list[Passage]]] = []
+    where: list[tuple[int, int]] = []
+    for a, answer in enumerate(answers):
+        row: list[SentenceScore | None] = []
+        for s, sentence in enumerate(answer.sentences):
+            found, missing = answer.cited(sentence)
+            if not sentence.citations:
+                row.append(SentenceScore(Verdict(False, 0.0, None, "cites no passage", "no-citation"), []))
+            elif missing:
+                reason = f"cites {', '.join(missing)}, which is not among the {len(answer.passages)} retrieved passages"
+                row.append(SentenceScore(Verdict(False, 0.0, None, reason, "bad-citation"), []))
+            else:
+                used = found if max_citations <= 0 else found[:max_citations]
+                row.append(None)
+                joint.append((sentence.text, used))
+                where.append((a, s))
+        plans.append(row)
+    for (a, s), verdict, (_, used) in zip(where, judge_many(joint), joint):
+        ignored = [c for c in answers[a].sentences[s].citations if c not in {p.id for p in used}]
+        plans[a][s] = SentenceScore(verdict, [p.id for p in used], ignored=ignored)
+
+    # Precision, condition A: does each citation alone entail the sentence?
+    singles: list[tuple[str, list[Passage]]] = []
+    single_at: list[tuple[int, int, int]] = []
+    for a, answer in enumerate(answers):
+        for s, score in enumerate(plans[a]):
+            assert score is not None
+            if score.entailed and len(score.used) > 1:
+                for c, pid in enumerate(score.used):
+                    singles.append((answer.sentences[s].text, [answer.passage(pid)]))  # type: ignore[list-item]
+                    single_at.append((a, s, c))
+            else:
+                score.relevant = [score.entailed] * len(score.used)
+    alone = judge_many(singles) if singles else []
+    relevant: dict[tuple[int, int, int], bool] = {}
+    # Condition B: for a citation that does not entail alone, do the others still entail?
+    rest: list[tuple[str, list[Passage]]] = []
+    rest_at: list[tuple[int, int, int]] = []
+    for (a, s, c), verdict in zip(single_at, alone):
+        if verdict.supported is True:
+            relevant[(a, s, c)] = True
+            continue
+        score = plans[a][s]
+        assert score is not None
+        others = [answers[a].passage(pid) for i, pid in enumerate(score.used) if i != c]
+        rest.append((answers[a].sentences[s].text, others))  # type: ignore[arg-type]
+        rest_at.append((a, s, c))
+    for key, verdict in zip(rest_at, judge_many(rest) if rest else []):
+        relevant[key] = verdict.supported is not True
+    for a, s, c in single_at:
+        score = plans[a][s]
+        assert score is not None
+        if len(score.relevant) < len(score.used):
+            score.relevant = [relevant[(a, s, i)] for i in range(len(score.used))]
+
+    results: list[AnswerScore | None] = []
+    for row in plans:
+        sentences = [s for s in row if s is not None]
+        if not sentences:
+            results.append(None)
+            continue
+        recall = sum(s.entailed for s in sentences) / len(sentences)
+        cited = [ok for s in sentences for ok in s.relevant]
+        precision = sum(cited) / len(cited) if cited else 0.0
+        results.append(AnswerScore(recall, precision, sentences))
+    return results
+
+
+# --- the tier ---------------------------------------------------------------------------------
+
+class ALCETier:
+    """Evaluates one answered case: ALCE citation recall/precision with the NLI judge.
+
+    An item passes when citation recall >= ``recall`` (default 1.0: every sentence is entailed by
+    its citations) and citation precision >= ``precision`` (default 0.0: over-citing is reported,
+    not failed).
+    """
+
+    name = "alce"
+
+    def __init__(self, judge: Any, recall: float = 1.0, precision: float = 0.0,
+                 max_citations: int = MAX_CITATIONS) -> None:
+        self.judge = judge
+        self.recall = recall
+        self.precision = precision
+        self.max_citations = max_citations
+        self.prefetch: Callable[[], list[Answer]] | None = None  # answers to warm up at the first item
+
+    def settings(self) -> dict[str, Any]:
+        return {"judge": self.judge.settings(), "max_citations": self.max_citations,
+                "recall": self.recall, "precision": self.precision}
+
+    def warm(self, answers: list[Answer]) -> None:
+        """Score many answers at once so that their pairs share batches (results are memoised
+        by the judge; evaluate() then reads them back)."""
+        score_answers(answers, self.judge.judge_many, self.max_citations)
+
+    def evaluate(self, item: GoldenItem) -> TierResult:
+        answer = item.answer
+        assert answer is not None
+        asked: list[tuple[str, list[Passage]]] = []
+
+        def judge_many(pairs: list[tuple[str, list[Passage]]]) -> list[Verdict]:
+            asked.extend(pairs)
+            return self.judge.judge_many(pairs)
+
+        score = self._guarded(lambda: score_answers([answer], judge_many, self.max_citations)[0])
+        if score is None:
+            note = "the answer has no sentences (ALCE skips such answers)"
+            return TierResult(None, {"citation_recall": [None], "citation_precision": [None]}, note=note)
+        rows = []
+        for sentence, s in zip(answer.sentences, score.sentences):
+            row = sentence_row(sentence, s.verdict, answer)
+            irrelevant = [pid for pid, ok in zip(s.used, s.relevant) if not ok and s.entailed]
+            if irrelevant:
+                row["irrelevant_citations"] = irrelevant
+            if s.ignored:
+                row["ignored_citations"] = s.ignored
+            rows.append(row)
+        metrics: dict[str, list[Any]] = {
+            "citation_recall": [score.recall],
+            "citation_precision": [score.precision],
+            "citation_recall_sentence": [s.entailed for s in score.sentences],
+            "citation_precision_citation": score.citations,
+        }
+        passed = score.recall >= self.recall and score.precision >= self.precision
+        describe = getattr(self.judge, "describe_pairs", None)
+        extra = describe(asked) if describe is not None else {}
+        message = "" if passed else self._message(item, score, rows)
+        return TierResult(passed, metrics, rows, message, extra=extra)
+
+    def _guarded(self, run: Callable[[], Any]) -> Any:
+        """Run the judge (after the first item's batched warm-up); a model whose weights fail to
+        load at first use fails the item with one line, not a traceback."""
+        from ..collect import SproutFailure
+        from .nli import NLIModelError
+
+        try:
+            if self.prefetch is not None:
+                prefetch, self.prefetch = self.prefetch, None
+                self.warm(prefetch())
+            return run()
+        except NLIModelError as exc:
+            raise SproutFailure(f"--nli-model: {exc}") from None
+
+    def _message(self, item: GoldenItem, score: AnswerScore, rows: list[dict[str, Any]]) -> str:
+        case, answer = item.case, item.answer
+        assert answer is not None
+        entailed = sum(s.entailed for s in score.sentences)
+        problems = []
+        if score.recall < self.recall:
+            problems.append(f"citation recall {score.recall:.2f} ({entailed} of {len(score.sentences)} sentences entailed by their citations)")
+        if score.precision < self.precision:
+            cited = score.citations
+            problems.append(f"citation precision {score.precision:.2f} < {self.precision:.2f} ({sum(cited)} of {len(cited)} citations relevant)")
+        lines = [f"{case.id} ({case.source or case.suite}): " + "; ".join(problems), f"  question: {case.question}"]
+        lines.extend(describe_sentences(rows, answer))
+        for i, row in enumerate(rows):
+            if row.get("irrelevant_citations"):
+                lines.append(f"  ~ sentence {i + 1}: irrelevant citation(s) {', '.join(row['irrelevant_citations'])}")
+        return "\n".join(lines)
+
+
+def prepare(session: Any, items: Sequence[Any]) -> None:
+    """After collection, before any test runs, when alce items are selected: build the tier, so
+    that a model that is not found or has no entailment label is one usage error rather than a
+    failure per item (the weights themselves load at the first pair that needs them). On a plain
+    run (not on xdist workers, which must only ask the system about their own cases) the first
+    alce item then scores every selected alce answer in one batched pass."""
+    from ..session import is_controller
+
+    config = session.config
+    cases = [item.case for item in items if getattr(item, "tier", None) == "alce" and hasattr(item, "case")]
+    if not cases or config.option.collectonly or session.tier_unavailable("alce"):
+        return
+    if not is_controller(config):
+        try:
+            session.tier("alce")
+        except pytest.UsageError as exc:  # raised on an xdist worker it would be an INTERNALERROR
+            config.stash[LOAD_ERROR] = str(exc)
+        return
+    tier = session.tier("alce")
+    if len(cases) > 1:
+        tier.prefetch = lambda: answered(session, cases)
+
+
+def answered(session: Any, cases: Sequence[Any]) -> list[Answer]:
+    """The answers to judge for these cases (refusals and system errors have nothing to judge)."""
+    golden = [session.answer(case) for case in cases]
+    return [g.answer for g in golden if g.answer is not None and not g.answer.refused]
+
+
+def make_tier(session: Any) -> ALCETier:
+    """The tier and its NLIJudge, once per process. A model that cannot be used is a
+    pytest.UsageError; on an xdist worker, where that would crash the worker, each alce item
+    fails with the message instead."""
+    from ..collect import SproutFailure
+    from .nli import NLIJudge, NLIModelError
+
+    config = session.config
+    if LOAD_ERROR in config.stash:
+        raise SproutFailure(config.stash[LOAD_ERROR])
+    cache = getattr(config, "cache", None)  # None with -p no:cacheprovider: no disk cache
+    cache_dir = None
+    if cache is not None and not session.option("nli_no_cache"):
+        try:
+            cache_dir = cache.mkdir("sprout-nli")
+        except OSError:
+            cache_dir = None
+    name = session.option("nli_model")
+    try:
+        judge = NLIJudge(
+            name,
+            device=session.option("nli_device"),
+            batch_size=session.option("nli_batch_size"),
+            max_length=session.option("nli_max_length"),
+            window=session.option("nli_window"),
+            threshold=session.threshold("alce", "entailment", 0.5),
+            cache_dir=cache_dir,
+            threads=worker_threads(config),
+        )
+    except NLIModelError as exc:
+        raise pytest.UsageError(f"--nli-model: {exc}") from None
+    max_citations = int(session.threshold("alce", "max_citations", MAX_CITATIONS))
+    return ALCETier(judge, recall=session.threshold("alce", "recall", 1.0),
+                    precision=session.threshold("alce", "precision", 0.0), max_citations=max_citations)
+
+
+def worker_threads(config: Any) -> int | None:
+    """CPU threads per xdist worker: the cores shared out, so that workers do not oversubscribe
+    them. None (torch's default) outside xdist or when OMP_NUM_THREADS is set."""
+    workerinput = getattr(config, "workerinput", None)
+    if workerinput is None or os.environ.get("OMP_NUM_THREADS"):
+        return None
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return max(1, cores // max(1, int(workerinput.get("workercount", 1))))

@@ -1,0 +1,320 @@
+"""The `llm` tier: Ragas' and DeepEval's LLM-judged metrics against a user-given OpenAI-compatible
+endpoint (``--llm-base-url``, ``--llm-model``).
+
+Per item it runs Ragas ``Faithfulness``, ``AnswerRelevancy``, ``ContextPrecision`` and
+``ContextRecall`` (through Instructor on an async OpenAI client) and DeepEval's
+``FaithfulnessMetric``, ``AnswerRelevancyMetric``, ``ContextualPrecisionMetric`` and
+``ContextualRecallMetric`` (through a ``DeepEvalBaseLLM`` adapter on the same client). The four
+precision/recall metrics need a reference answer: the case's expected facts; a case without any
+does not get them.
+
+Every score is continuous (0..1) and passes at its threshold (``--sprout-threshold
+llm.ragas_faithfulness=0.7``; default 0.5). A judge error (timeout, HTTP error after retries,
+invalid JSON, a refusal, NaN) makes that metric *unscored* for the item: it is counted apart,
+never as a pass or a fail. An item with no scored metric is reported as unscored.
+
+pytest runs items one after another, so to keep ``--llm-concurrency`` calls in flight the first
+llm item judges every llm item selected in this process at once and the others read their
+results. On an xdist worker, which does not know its next items in advance, each item is judged
+when it runs (its metrics still run concurrently).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import warnings
+from pathlib import Path
+from typing import Any, Awaitable, Callable
+
+from ..model import GoldenItem
+from . import TierResult, clip
+from ._deps import load, missing
+
+RAGAS_METRICS = ("ragas_faithfulness", "ragas_answer_relevancy", "ragas_context_precision", "ragas_context_recall")
+DEEPEVAL_METRICS = (
+    "deepeval_faithfulness", "deepeval_answer_relevancy", "deepeval_contextual_precision", "deepeval_contextual_recall",
+)
+METRICS = RAGAS_METRICS + DEEPEVAL_METRICS
+NEEDS_REFERENCE = frozenset(
+    {"ragas_context_precision", "ragas_context_recall", "deepeval_contextual_precision", "deepeval_contextual_recall"}
+)
+NEEDS_CONTEXT = frozenset(METRICS) - {"ragas_answer_relevancy", "deepeval_answer_relevancy"}
+DEFAULT_THRESHOLD = 0.5
+DIGITS = 9  # scores are rounded to 9 places: Ragas' 1e-10 epsilons (0.9999999999) go, nothing else
+
+
+def unavailable(config: Any) -> str | None:
+    from .. import options
+
+    lacking = missing("llm")
+    if lacking:
+        return lacking
+    if not options.get(config, "llm_base_url"):
+        return "the llm tier needs a judge endpoint: set --llm-base-url (or sprout_llm_base_url in the ini file)"
+    if not options.get(config, "llm_model"):
+        return "the llm tier needs a model name at the endpoint: set --llm-model (or sprout_llm_model in the ini file)"
+    if options.get(config, "llm_concurrency") < 1:
+        return f"--llm-concurrency must be at least 1, got {options.get(config, 'llm_concurrency')}"
+    if not options.get(config, "llm_timeout") > 0:
+        return f"--llm-timeout must be a positive number of seconds, got {options.get(config, 'llm_timeout')}"
+    return None
+
+
+def reference_text(facts: tuple[str, ...]) -> str:
+    """The case's expected facts as a reference answer, one sentence per fact."""
+    return " ".join(f if f.rstrip().endswith((".", "!", "?")) else f"{f.rstrip()}." for f in facts)
+
+
+def make_deepeval_judge(client: Any) -> Any:
+    """A DeepEval model that sends every prompt to the shared endpoint client."""
+    from deepeval.models import DeepEvalBaseLLM
+
+    from ._llm_client import JudgeRefused
+
+    class EndpointJudge(DeepEvalBaseLLM):
+        """DeepEval's judge interface on pytest-sprout's shared OpenAI-compatible client."""
+
+        def __init__(self) -> None:
+            self.client = client
+            super().__init__(client.model)
+
+        def load_model(self) -> Any:
+            return self.client.openai
+
+        async def a_generate(self, prompt: str, schema: Any = None) -> str:
+            extra = {"response_format": {"type": "json_object"}} if schema is not None else {}
+            completion = await self.client.openai.chat.completions.create(
+                model=self.client.model,
+                messages=[{"role": "user", "content": prompt}],
+                temperature=0,
+                **extra,
+            )
+            message = completion.choices[0].message
+            if not message.content:  # (a refusal never gets here: the transport raises it)
+                raise JudgeRefused("an empty answer")
+            return message.content  # DeepEval parses (and tolerates) the JSON itself
+
+        def generate(self, prompt: str, schema: Any = None) -> str:
+            return self.client.run(self.a_generate(prompt, schema))
+
+        def get_model_name(self) -> str:
+            return f"{self.client.model} at {self.client.base_url}"
+
+    return EndpointJudge()
+
+
+class LLMTier:
+    name = "llm"
+
+    def __init__(
+        self,
+        client: Any,
+        thresholds: dict[str, float] | None = None,
+        selected: Callable[[], list[GoldenItem]] | None = None,
+    ) -> None:
+        self.client = client
+        self.thresholds = {name: DEFAULT_THRESHOLD for name in METRICS}
+        self.thresholds.update(thresholds or {})
+        self._selected = selected  # the items to judge together on the first call, or None
+        self._results: dict[GoldenItem, TierResult] = {}
+        load("ragas", "llm")
+        deepeval = load("deepeval", "llm")
+        from deepeval.metrics import (
+            AnswerRelevancyMetric,
+            ContextualPrecisionMetric,
+            ContextualRecallMetric,
+            FaithfulnessMetric,
+        )
+        from ragas.embeddings import OpenAIEmbeddings
+        from ragas.llms import llm_factory
+        from ragas.metrics.collections import AnswerRelevancy, ContextPrecision, ContextRecall, Faithfulness
+
+        # max_retries=1: one Instructor attempt per prompt. Its default (3) repeats a call after
+        # any error, timeouts and HTTP errors included, on top of the transport's retries; here a
+        # reply that does not parse is reported as unscored, as DeepEval's are.
+        llm = llm_factory(client.model, provider="openai", client=client.openai, max_retries=1)
+        embeddings = OpenAIEmbeddings(client=client.openai, model=client.model)
+        self.ragas = {
+            "ragas_faithfulness": Faithfulness(llm=llm),
+            "ragas_answer_relevancy": AnswerRelevancy(llm=llm, embeddings=embeddings),
+            "ragas_context_precision": ContextPrecision(llm=llm),
+            "ragas_context_recall": ContextRecall(llm=llm),
+        }
+        self.deepeval_classes = {
+            "deepeval_faithfulness": FaithfulnessMetric,
+            "deepeval_answer_relevancy": AnswerRelevancyMetric,
+            "deepeval_contextual_precision": ContextualPrecisionMetric,
+            "deepeval_contextual_recall": ContextualRecallMetric,
+        }
+        self.deepeval_judge = make_deepeval_judge(client)
+        self._versions = {"deepeval": str(getattr(deepeval, "__version__", "?"))}
+
+    def settings(self) -> dict[str, Any]:
+        import ragas
+
+        return {
+            "base_url": self.client.base_url,
+            "model": self.client.model,
+            "thresholds": self.thresholds,
+            "ragas": ragas.__version__,
+            **self._versions,
+        }
+
+    # --- judging ------------------------------------------------------------------------------
+    def evaluate(self, item: GoldenItem) -> TierResult:
+        if item not in self._results:
+            batch = [item]
+            if self._selected is not None:  # first call in this process: judge the whole selection
+                batch += [other for other in self._selected() if other != item]
+                self._selected = None
+            with warnings.catch_warnings():  # Instructor warns about its own deprecated modes on every call
+                warnings.filterwarnings("ignore", category=DeprecationWarning, module="instructor")
+                self._results.update(self.client.run(self.judge_many(batch)))
+        return self._results.pop(item)
+
+    async def judge_many(self, items: list[GoldenItem]) -> dict[GoldenItem, TierResult]:
+        results = await asyncio.gather(*(self.judge_item(item) for item in items))
+        return dict(zip(items, results))
+
+    async def judge_item(self, item: GoldenItem) -> TierResult:
+        case, answer = item.case, item.answer
+        assert answer is not None
+        question = case.question
+        response = " ".join(s.text for s in answer.sentences)
+        contexts = [p.text for p in answer.passages]
+        reference = reference_text(case.expected_facts)
+        calls: dict[str, Awaitable[tuple[float, list[str]]]] = {}
+        skipped: dict[str, str] = {}
+        for name in METRICS:
+            if name in NEEDS_REFERENCE and not reference:
+                continue  # not applicable: the case has no expected facts
+            if name in NEEDS_CONTEXT and not contexts:
+                skipped[name] = "the system retrieved no passage"
+            elif not response:
+                skipped[name] = "the answer is empty"
+            elif name in self.ragas:
+                calls[name] = self._ragas(name, question, response, contexts, reference)
+            else:
+                calls[name] = self._deepeval(name, question, response, contexts, reference)
+        outcomes = await asyncio.gather(*(self._guard(call) for call in calls.values()))
+        scored = dict(zip(calls, outcomes))
+        for name, why in skipped.items():
+            scored[name] = (None, why, [])
+        return self._result(item, {name: scored[name] for name in METRICS if name in scored})
+
+    async def _ragas(self, name: str, question: str, response: str, contexts: list[str], reference: str) -> tuple[float, list[str]]:
+        metric = self.ragas[name]
+        if name == "ragas_faithfulness":
+            result = await metric.ascore(user_input=question, response=response, retrieved_contexts=contexts)
+        elif name == "ragas_answer_relevancy":
+            result = await metric.ascore(user_input=question, response=response)
+        else:
+            result = await metric.ascore(user_input=question, reference=reference, retrieved_contexts=contexts)
+        return float(result.value), []
+
+    async def _deepeval(self, name: str, question: str, response: str, contexts: list[str], reference: str) -> tuple[float, list[str]]:
+        from deepeval.test_case import LLMTestCase
+
+        # A fresh metric per item: DeepEval keeps each measurement's state on the metric object.
+        metric = self.deepeval_classes[name](
+            threshold=self.thresholds[name], model=self.deepeval_judge, include_reason=False, async_mode=True
+        )
+        case = LLMTestCase(
+            input=question, actual_output=response, retrieval_context=contexts, expected_output=reference or None
+        )
+        await metric.a_measure(case, _show_indicator=False)
+        reasons = [
+            str(v.reason) for v in (getattr(metric, "verdicts", None) or [])
+            if str(getattr(v, "verdict", "")).lower().endswith("no") and getattr(v, "reason", None)
+        ]
+        return float(metric.score), reasons
+
+    async def _guard(self, call: Awaitable[tuple[float, list[str]]]) -> tuple[float | None, str | None, list[str]]:
+        """(score, None, details) or (None, why unscored, [])."""
+        from ._llm_client import describe_error
+
+        try:
+            value, details = await call
+        except Exception as exc:  # any judge failure is this metric's, never the run's
+            return None, describe_error(exc, self.client.timeout), []
+        if math.isnan(value):
+            return None, "the metric came out NaN", []
+        if not 0.0 <= value <= 1.0:
+            return None, f"score {value!r} is outside 0..1", []
+        return round(value, DIGITS), None, details
+
+    def _result(self, item: GoldenItem, scored: dict[str, tuple[float | None, str | None, list[str]]]) -> TierResult:
+        metrics: dict[str, list[Any]] = {}
+        failed: list[str] = []
+        details: list[str] = []
+        unscored: dict[str, str] = {}
+        for name, (value, why, reasons) in scored.items():
+            metrics[name] = [value]
+            if value is None:
+                unscored[name] = why or "unscored"
+            elif value < self.thresholds[name]:
+                failed.append(f"{name} {value:.2f} < {self.thresholds[name]:.2f}")
+                details += [f"  {name}: {clip(r, 200)}" for r in reasons[:3]]
+        has_score = any(v[0] is not None for v in metrics.values())
+        passed = (not failed) if has_score else None
+        note = ", ".join(f"{k} ({v})" for k, v in unscored.items())
+        if note and has_score:  # an item with nothing scored is reported as "unscored: <note>"
+            note = f"unscored: {note}"
+        message = ""
+        if failed:
+            case, answer = item.case, item.answer
+            assert answer is not None
+            lines = [f"{case.id} ({case.source or case.suite}): " + "; ".join(failed), f"  question: {case.question}"]
+            lines += details
+            if unscored:
+                lines.append(f"  {note}")
+            lines.append(f"  answer: {clip(answer.render(), 400)}")
+            message = "\n".join(lines)
+        extra = {"scores": {k: v[0] for k, v in metrics.items()}}
+        if unscored:
+            extra["unscored"] = unscored
+        return TierResult(passed=passed, metrics=metrics, message=message, note=note, extra=extra)
+
+
+def selected_items(session: Any) -> Callable[[], list[GoldenItem]] | None:
+    """The llm items pytest will run in this process, as golden items to judge together; None on
+    an xdist worker, which is handed its items one at a time."""
+    config = session.config
+    if hasattr(config, "workerinput"):
+        return None
+
+    def collect() -> list[GoldenItem]:
+        pytest_session = config.pluginmanager.get_plugin("session")  # pytest registers its Session
+        out: dict[str, GoldenItem] = {}
+        for item in getattr(pytest_session, "items", None) or []:
+            case = getattr(item, "case", None)
+            if getattr(item, "tier", None) != "llm" or case is None or case.id in out:
+                continue
+            golden = session.answer(case)
+            if golden.answer is not None and not golden.answer.refused:
+                out[case.id] = golden
+        return list(out.values())
+
+    return collect
+
+
+def make_tier(session: Any) -> LLMTier:
+    import os
+
+    load("openai", "llm")
+    from ._llm_client import LLMClient
+
+    cache = getattr(session.config, "cache", None)
+    cache_dir = Path(cache.mkdir("sprout-llm")) if cache is not None else None
+    client = LLMClient(
+        session.option("llm_base_url"),
+        session.option("llm_model"),
+        api_key=session.option("llm_api_key") or os.environ.get("SPROUT_LLM_API_KEY"),
+        timeout=session.option("llm_timeout"),
+        concurrency=session.option("llm_concurrency"),
+        cache_dir=cache_dir,
+    )
+    session.config.add_cleanup(client.close)
+    thresholds = {name: session.threshold("llm", name, DEFAULT_THRESHOLD) for name in METRICS}
+    return LLMTier(client, thresholds, selected_items(session))

@@ -1,0 +1,233 @@
+"""metaeval.py: the statistics against hand-worked values, the three readers on small fixtures in
+tests/data, the command line on a labelled fixture whose answers are known, and the NLI path."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pytest_sprout import metaeval
+from pytest_sprout.judges.lexical import LexicalJudge
+from pytest_sprout.metaeval import (
+    DataError, Rate, balanced_accuracy, load, majority, parse_label, read_lfqa, read_wice, roc_auc,
+)
+from pytest_sprout.stats import wilson_interval
+
+DATA = Path(__file__).parent / "data"
+SMALL = DATA / "metaeval_small.jsonl"
+
+
+# --- statistics ----------------------------------------------------------------------------------
+
+
+def test_roc_auc_and_its_hanley_mcneil_interval_by_hand() -> None:
+    """Scores 0.1, 0.4 (unsupported) and 0.35, 0.8 (supported): of the 4 supported/unsupported
+    pairs, 3 are ordered right, so AUC = 0.75. Hanley and McNeil: Q1 = 0.75/1.25 = 0.6,
+    Q2 = 2*0.5625/1.75 = 0.642857; variance = (0.75*0.25 + 1*(0.6-0.5625) + 1*(0.642857-0.5625))/4
+    = 0.305357/4 = 0.076339, SE 0.276296."""
+    auc, low, high = roc_auc([0.1, 0.4, 0.35, 0.8], [False, False, True, True])
+    assert auc == pytest.approx(0.75)
+    se = math.sqrt(0.305357 / 4)
+    assert low == pytest.approx(max(0.0, 0.75 - 1.959964 * se), abs=1e-5) and high == 1.0
+    assert roc_auc([0.5, 0.5, 0.5], [True, False, True])[0] == pytest.approx(0.5)  # ties count half
+    assert roc_auc([0.9, 0.1], [False, True])[0] == 0.0
+    assert roc_auc([0.2, 0.3], [True, True]) is None
+
+
+def test_balanced_accuracy_is_the_mean_of_the_class_recalls_with_a_mover_interval() -> None:
+    ba, low, high = balanced_accuracy(Rate(30, 40), Rate(10, 20))
+    assert ba == pytest.approx((0.75 + 0.5) / 2)
+    l1, u1 = wilson_interval(30, 40)
+    l2, u2 = wilson_interval(10, 20)
+    assert low == pytest.approx(ba - math.hypot(0.75 - l1, 0.5 - l2) / 2)
+    assert high == pytest.approx(ba + math.hypot(u1 - 0.75, u2 - 0.5) / 2)
+    assert balanced_accuracy(Rate(3, 3), Rate(0, 0)) is None
+
+
+def test_paired_bootstrap_of_a_balanced_accuracy_difference() -> None:
+    labels = [True] * 10 + [False] * 10
+    same = [True] * 10 + [False] * 10
+    assert metaeval.paired_ba_difference(labels, same, same) == {
+        "value": 0.0, "ci_low": 0.0, "ci_high": 0.0, "resamples": 2000, "seed": 0,
+    }
+    # the second judge misses half the unsupported claims: 0.25 worse, on every resample at least 0
+    worse = [True] * 10 + [True] * 5 + [False] * 5
+    d = metaeval.paired_ba_difference(labels, same, worse)
+    assert d["value"] == pytest.approx(0.25) and 0.0 < d["ci_low"] <= 0.25 <= d["ci_high"] <= 0.5
+    assert d == metaeval.paired_ba_difference(labels, same, worse)  # fixed seed
+    assert metaeval.paired_ba_difference([True, True], [True, True], [True, False]) is None
+
+
+@pytest.mark.parametrize("value, expected", [
+    ("supported", True), ("SUPPORTED", True), (1, True), (True, True),
+    ("not_supported", False), ("partially_supported", False), ("partially", False), (0, False),
+])
+def test_labels(value: object, expected: bool) -> None:
+    assert parse_label(value, "x") is expected
+
+
+def test_majority_label() -> None:
+    assert majority(["supported", "supported", "partially"]) == "supported"
+    assert majority(["supported", "partially", "not_supported"]) is None
+
+
+# --- the generic JSONL, with known answers ---------------------------------------------------------
+
+
+def test_lexical_judge_on_the_small_labelled_fixture() -> None:
+    """Three verbatim claims and a paraphrase are supported by the human labels; a negation, a
+    changed number, an unrelated premise and a claim with added content are not. The lexical judge
+    passes the verbatim ones and the added content (5 of its 8 words are covered), and rejects the
+    paraphrase: 3 of 4 right on each side."""
+    examples = load(SMALL)
+    verdicts = metaeval.run_judge(LexicalJudge(), examples)
+    result = metaeval.evaluate(examples, verdicts)
+    o = result["overall"]
+    assert (result["n"], result["unscored"], o["supported"], o["unsupported"]) == (8, 0, 4, 4)
+    assert o["confusion"] == {"unsupported_caught": 3, "unsupported_passed": 1, "supported_passed": 3, "supported_flagged": 1}
+    assert o["balanced_accuracy"]["value"] == pytest.approx(0.75)
+    assert (o["precision_unsupported"]["k"], o["precision_unsupported"]["n"]) == (3, 4)
+    assert (o["recall_unsupported"]["k"], o["recall_unsupported"]["n"]) == (3, 4)
+    assert (o["accuracy"]["k"], o["accuracy"]["n"]) == (6, 8)
+    # AUC, counted pair by pair here rather than by ranks
+    sup = [v.score for e, v in zip(examples, verdicts) if e.supported]
+    uns = [v.score for e, v in zip(examples, verdicts) if not e.supported]
+    pairs = sum(1.0 if s > u else 0.5 if s == u else 0.0 for s in sup for u in uns)
+    assert o["auc"]["value"] == pytest.approx(pairs / 16)
+    cats = {c["category"]: c for c in result["categories"]}
+    assert cats["verbatim"]["recall_supported"]["k"] == 3 and cats["added content"]["recall_unsupported"]["k"] == 0
+    assert cats["verbatim"]["balanced_accuracy"] is None  # one class only
+    sweep = {s["threshold"]: s for s in result["sweep"]}
+    assert sweep[0.0]["recall_unsupported"]["k"] == 0 and sweep[0.0]["recall_supported"]["k"] == 4
+
+
+def test_command_line_prints_every_number_with_n_and_interval(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    out = tmp_path / "r.json"
+    assert metaeval.main(["--judge", "lexical", "--data", str(SMALL), "--tune", "coverage=0.5,0.9", "--json", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "8 examples (4 supported, 4 unsupported by the human labels), 0 unscored" in text
+    assert "balanced accuracy             n=8  0.750 [0.432, 0.895]" in text
+    assert "recall, unsupported class     3/4  0.750 [0.301, 0.954]" in text
+    assert "threshold sweep on the score alone" in text
+    assert "coverage=0.5" in text and "best balanced accuracy: coverage=" in text
+    assert "vs the judge as run above (paired bootstrap)" in text
+    data = json.loads(out.read_text())
+    assert data["overall"]["balanced_accuracy"]["value"] == pytest.approx(0.75)
+    assert [row["value"] for row in data["tune"]] == [0.5, 0.9] and data["format"] == "jsonl"
+    assert data["tune"][0]["ba_difference"]["seed"] == 0
+
+
+@pytest.mark.parametrize("line, message", [
+    ('{"premise": "p", "label": "supported"}', "bad.jsonl:2: field 'claim' is missing"),
+    ('{"premise": "p", "claim": "c"}', "bad.jsonl:2: field 'label' is missing"),
+    ('{"premise": "p", "claim": "c", "label": "maybe"}', "bad.jsonl:2: field 'label' must be supported/unsupported"),
+    ('{"premise": "", "claim": "c", "label": 1}', "bad.jsonl:2: field 'premise' must be a non-empty string"),
+    ("{not json", "bad.jsonl:2: not valid JSON"),
+    ("[1, 2]", "bad.jsonl:2: expected a JSON object, got list"),
+])
+def test_bad_input_names_file_line_and_field(tmp_path: Path, capsys: pytest.CaptureFixture[str], line: str, message: str) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"premise": "p", "claim": "c", "label": 1}\n' + line + "\n")
+    assert metaeval.main(["--judge", "lexical", "--data", str(bad), "--format", "jsonl"]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def test_other_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert metaeval.main(["--judge", "lexical", "--data", str(tmp_path / "missing.jsonl")]) == 2
+    assert "missing.jsonl: no such file or folder" in capsys.readouterr().err
+    assert metaeval.main(["--judge", "lexical", "--data", str(SMALL), "--tune", "coverage"]) == 2
+    assert "--tune expects NAME=V1,V2" in capsys.readouterr().err
+    assert metaeval.main(["--judge", "lexical", "--data", str(SMALL), "--coverage", "2"]) == 2
+    assert "coverage must be a number in (0, 1]" in capsys.readouterr().err
+    assert metaeval.main(["--judge", "nli", "--data", str(SMALL)]) == 2
+    assert "--judge nli needs --nli-model" in capsys.readouterr().err
+
+
+# --- the WiCE and LFQA-Verification readers ------------------------------------------------------
+
+
+def test_wice_reader_uses_gold_sentences_and_oracle_chunks_when_there_are_none() -> None:
+    a, b, c = read_wice(DATA / "wice" / "claim_mini.jsonl")
+    assert a.premise == ("Ada Lovelace wrote the first published algorithm.",) and a.supported and a.category == "supported"
+    assert b.premise == ("She was born in 1815.",) and not b.supported  # partially supported counts as unsupported
+    assert c.premise == ("Charles Babbage designed the Analytical Engine. It was never finished.", "Babbage met Lovelace in 1833.")
+    assert c.category == "not_supported (no gold sentences; oracle chunks)" and c.id == "mini-c"
+    whole = read_wice(DATA / "wice" / "claim_mini.jsonl", premise="article")
+    assert whole[0].premise == (" ".join(json.loads((DATA / "wice" / "claim_mini.jsonl").read_text().splitlines()[0])["evidence"]),)
+    assert metaeval.detect_format(DATA / "wice" / "claim_mini.jsonl") == "wice"
+
+
+def test_wice_without_an_oracle_file_falls_back_to_the_whole_article(tmp_path: Path) -> None:
+    claims = tmp_path / "claim_x.jsonl"
+    claims.write_text((DATA / "wice" / "claim_mini.jsonl").read_text())
+    c = read_wice(claims)[2]
+    assert c.category == "not_supported (no gold sentences; whole article)" and "Lord Byron" in c.premise[0]
+    claims.write_text('{"label": "supported", "supporting_sentences": [[9]], "claim": "x", "evidence": ["a"]}\n')
+    with pytest.raises(DataError, match=r"claim_x.jsonl:1: field 'supporting_sentences' has an index outside 'evidence'"):
+        read_wice(claims)
+
+
+def test_lfqa_reader_takes_the_majority_label_and_every_document_of_the_question() -> None:
+    dropped: list[str] = []
+    examples = read_lfqa(DATA / "lfqa", dropped)
+    assert dropped == ["webgpt:7:1"]  # three different labels
+    assert [(e.claim, e.supported) for e in examples] == [
+        ("Cats purr when content.", True), ("Cats purr at 25 Hz.", False), ("Blue light scatters more.", False),
+    ]
+    assert examples[0].premise == ("Cats purr when they are content.", "Some think purring helps bones heal.")
+    assert {e.category for e in examples} == {"webgpt"}
+    assert load(DATA / "lfqa" / "annotations-webgpt.json") == examples
+
+
+def test_lfqa_reader_errors(tmp_path: Path) -> None:
+    (tmp_path / "annotations-mystery.json").write_text("[]")
+    with pytest.raises(DataError, match="unknown LFQA-Verification system 'mystery'"):
+        read_lfqa(tmp_path / "annotations-mystery.json")
+    folder = tmp_path / "l"
+    folder.mkdir()
+    (folder / "docs-webgpt.json").write_text("[]")
+    (folder / "annotations-webgpt.json").write_text('[{"question_id": 3, "annotations": []}]')
+    with pytest.raises(DataError, match="question 0: question_id 3 is not in docs-webgpt.json"):
+        read_lfqa(folder)
+
+
+# --- the NLI path, with a tiny model that says yes to everything ----------------------------------
+
+
+@pytest.fixture(scope="module")
+def yes_model(request: pytest.FixtureRequest) -> Path:
+    """A tiny classifier forced to ENTAILMENT (tests/tiny_models.py), cached between runs."""
+    from tiny_models import classifier
+
+    folder = request.config.cache.mkdir("sprout-tiny-entailment")
+    if not (folder / "config.json").is_file():
+        classifier(folder, force="ENTAILMENT")
+    return folder
+
+
+def test_nli_judge_path_from_the_command_line(yes_model: Path, tmp_path: Path) -> None:
+    """As a user runs it, in its own process (which also keeps torch out of this one)."""
+    out = tmp_path / "nli.json"
+    env = {**os.environ, "HF_HUB_OFFLINE": "1"}
+
+    def metaeval_cli(*args: str) -> subprocess.CompletedProcess[str]:
+        cmd = [sys.executable, "-m", "pytest_sprout.metaeval", "--judge", "nli", "--nli-device", "cpu", "--data", str(SMALL), *args]
+        return subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=Path(__file__).parent.parent)
+
+    done = metaeval_cli("--nli-model", str(yes_model), "--json", str(out))
+    assert done.returncode == 0, done.stderr
+    assert '"judge": "nli"' in done.stdout
+    o = json.loads(out.read_text())["overall"]
+    # Saying yes to everything: every supported claim passes, no unsupported one is caught.
+    assert o["balanced_accuracy"]["value"] == 0.5
+    assert (o["recall_supported"]["k"], o["recall_unsupported"]["k"]) == (4, 0)
+    missing = metaeval_cli("--nli-model", str(tmp_path / "nope"))
+    assert missing.returncode == 2 and "metaeval: error:" in missing.stderr and "nope" in missing.stderr
+    assert "Traceback" not in missing.stderr

@@ -1,0 +1,344 @@
+"""mutate.py without pytester: each operator on hand-picked sentences, the reviewed fixture, property
+tests over generated passages, and the kill-rate accounting."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pytest_sprout.judges.lexical import LexicalJudge
+from pytest_sprout.model import Answer, Passage, Sentence, Verdict
+from pytest_sprout.mutate import (
+    ANTONYMS, NO_JUDGE, OPERATORS, QUANTIFIER_CHANGES, TEXT_OPERATORS, append_clause, change_number,
+    change_quantifier, entities, headline, kill_rows, kill_tally, move_citation, mutant_rows,
+    mutate_sentence, mutate_text, mutation_report, overlap, summary_lines, swap_entities,
+)
+from pytest_sprout.stats import MetricRow, wilson_interval
+from pytest_sprout.strategies import mutated_claims
+
+REVIEWED = Path(__file__).parent / "data" / "mutants_reviewed.jsonl"
+
+
+def reviewed() -> list[dict[str, Any]]:
+    return [json.loads(line) for line in REVIEWED.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+# --- the reviewed fixture ------------------------------------------------------------------------
+
+
+def test_reviewed_fixture_covers_every_operator_with_a_rationale() -> None:
+    rows = reviewed()
+    for op in OPERATORS:
+        assert sum(r["operator"] == op for r in rows) >= 2, op
+    for r in rows:
+        assert r["rationale"].strip() and r["sentence"] in r["passage"]
+        assert r["mutant"] != r["sentence"] or r["citations"] != [r["passage_id"]]
+
+
+@pytest.mark.parametrize("row", reviewed(), ids=lambda r: f"{r['operator']}:{r['sentence'][:30]}")
+def test_operators_still_make_the_reviewed_mutants(row: dict[str, Any]) -> None:
+    """Each mutant here was read by a person and judged unsupported (see its rationale); an operator
+    change that alters one of them needs a new review, not a new expected value."""
+    answer = Answer(
+        sentences=(Sentence(row["sentence"], (row["passage_id"],)),),
+        passages=(Passage(row["passage_id"], row["passage"]), Passage(row["other_passage_id"], row["other_passage"])),
+    )
+    mutants = mutate_sentence(answer, 0, [row["operator"]])
+    assert [(m.sentence.text, list(m.sentence.citations)) for m in mutants] == [(row["mutant"], row["citations"])]
+
+
+# --- operators on hand-picked sentences ------------------------------------------------------------
+
+PASSAGE = "Snake plants tolerate low light. Water them every 2 to 3 weeks. Keep them above 10°C."
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Snake plants are hardy.", "Snake plants are not hardy."),
+    ("Snake plants aren't fussy.", "Snake plants are fussy."),
+    ("Snake plants do not need much water.", "Snake plants do need much water."),
+    ("Snake plants can survive drought.", "Snake plants cannot survive drought."),
+    ("Snake plants have thick leaves.", "Snake plants do not have thick leaves."),
+    ("Snake plants have grown in offices.", "Snake plants have not grown in offices."),
+    ("It tolerates low light.", "It does not tolerate low light."),
+    ("They grow slowly.", "They do not grow slowly."),
+    ("Keep the soil dry.", "Do not keep the soil dry."),
+    ("Some plants can grow from a leaf.", "It is not true that some plants can grow from a leaf."),
+    ("The plant will not only survive but thrive.", "It is not true that the plant will not only survive but thrive."),
+])
+def test_negation(text: str, expected: str) -> None:
+    assert mutate_text("negation", text, [PASSAGE]) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Water them every 2 to 3 weeks.", "Water them every 20 to 30 weeks."),
+    ("Keep them above 10°C.", "Keep them above 100°C."),
+    ("It opened in 1889.", "It opened in 1882."),
+    ("About 40% of them flower.", "About 60% of them flower."),
+    ("Water them every few weeks.", "Water them every few months."),
+    ("It needs two hours of sun.", "It needs twenty hours of sun."),
+    ("It came 2nd in the show.", None),
+    ("Snake plants tolerate low light.", None),
+])
+def test_number_or_unit(text: str, expected: str | None) -> None:
+    assert mutate_text("number", text, [PASSAGE]) == expected
+
+
+def test_number_never_picks_a_value_the_passage_has() -> None:
+    assert change_number("Water every 2 weeks.", ["Water every 2 or 20 weeks."])[0] == "Water every 7 weeks."
+
+
+def test_entities_skip_sentence_starts_and_function_words() -> None:
+    text = "From November to February the Royal Society meets in Paris. Paris is cold. Water the plant."
+    assert entities(text) == ["November", "February", "Royal Society", "Paris"]
+    assert entities("The University of the Ryukyus opened.") == ["University of the Ryukyus"]
+
+
+def test_entity_swap_exchanges_two_names_or_replaces_one_of_the_same_kind() -> None:
+    passage = "From November to February the cacti rest. The Boston fern and the African violet are safe."
+    assert swap_entities("From November to February the cacti rest.", [passage])[0] == "From February to November the cacti rest."
+    assert swap_entities("The Boston fern is safe.", [passage])[0] == "The African fern is safe."
+    # Names in a list ("A, B and C") are never exchanged: in many lists the order carries no
+    # meaning. Here no other name of the same kind is left to replace one with, so no mutant.
+    assert swap_entities("The Boston fern and the African violet are safe.", [passage]) is None
+
+
+def test_entity_swap_leaves_aliases_alone() -> None:
+    passage = "Pothos (Epipremnum aureum) trails. The Marble Queen variety fades in low light."
+    assert swap_entities("The Marble Queen variety fades in low light.", [passage]) is None
+
+
+@pytest.mark.parametrize("text, passage, expected", [
+    ("Snake plants tolerate low light.", PASSAGE, "Snake plants tolerate high light."),
+    ("Wash your hands after pruning.", "Wash your hands after pruning.", "Wash your hands before pruning."),
+    ("It grows in low and high light.", "It grows in low and high light.", None),  # both words in the passage
+    ("Leave the cut to dry.", "Leave the cut to dry.", None),  # a verb: "to wet" would not parse
+])
+def test_antonym(text: str, passage: str, expected: str | None) -> None:
+    assert mutate_text("antonym", text, [passage]) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Most ferns like humidity.", "All ferns like humidity."),
+    ("Ferns usually like humidity.", "Ferns always like humidity."),
+    ("Dogs may chew leaves.", "Dogs must chew leaves."),
+    ("Treat for at least 3 weeks.", "Treat for at most 3 weeks."),
+    ("Never reuse old soil.", "Always reuse old soil."),
+    ("This is the most common pest.", None),  # a superlative
+    ("Water every 2 weeks.", None),  # a frequency
+])
+def test_quantifier(text: str, expected: str | None) -> None:
+    assert mutate_text("quantifier", text, ["Ferns like humidity."]) == expected
+
+
+def test_quantifier_skips_a_change_the_passage_would_support() -> None:
+    assert change_quantifier("Ferns usually like humidity.", ["Ferns always like humidity."]) is None
+
+
+def test_unsupported_clause_avoids_names_the_passages_mention() -> None:
+    text = "Ferns like humidity."
+    plain = append_clause(text, [])[0]
+    assert plain.startswith("Ferns like humidity, ") and plain.endswith(".")
+    mentions_all = ["Oslo Sweden Swedish Chile Royal Portugal University Meteorological Society"]
+    assert append_clause(text, mentions_all) is None
+
+
+def answer_of(*passages: str, cites: str = "a") -> Answer:
+    plist = tuple(Passage(pid, text) for pid, text in zip("abc", passages))
+    return Answer(sentences=(Sentence("Snake plants tolerate low light.", (cites,)),), passages=plist)
+
+
+def test_citation_move_picks_an_unrelated_passage_or_nothing() -> None:
+    answer = answer_of(PASSAGE, "Snake plants tolerate low light well.", "The museum opens at noon.")
+    moved, _ = move_citation(answer.sentences[0], answer)
+    assert moved.citations == ("c",) and moved.text == answer.sentences[0].text
+    assert move_citation(answer_of(PASSAGE).sentences[0], answer_of(PASSAGE)) is None  # nothing else retrieved
+    close = answer_of(PASSAGE, "Low light suits snake plants.")
+    assert move_citation(close.sentences[0], close) is None  # the only other passage could support it
+
+
+def test_citation_drop_and_mutate_sentence_order() -> None:
+    answer = answer_of(PASSAGE, "The museum opens at noon.")
+    mutants = mutate_sentence(answer, 0)
+    assert [m.operator for m in mutants] == [op for op in OPERATORS if op in {m.operator for m in mutants}]
+    drop = next(m for m in mutants if m.operator == "citation_drop")
+    assert drop.sentence == Sentence("Snake plants tolerate low light.", ())
+    assert mutate_sentence(answer, 0) == mutants  # deterministic
+    with pytest.raises(ValueError, match="unknown operator 'shuffle'"):
+        mutate_sentence(answer, 0, ["shuffle"])
+    with pytest.raises(ValueError, match="unknown text operator"):
+        mutate_text("citation_drop", "x", [])
+
+
+# --- properties over generated passages ----------------------------------------------------------
+
+_NEG = re.compile(r"\b(not|cannot|never|no)\b|n't\b", re.IGNORECASE)
+
+
+def _numbers(text: str) -> list[str]:
+    return re.findall(r"\d+", text)
+
+
+@settings(max_examples=150, deadline=None)
+@given(mutated_claims(operators=TEXT_OPERATORS))
+def test_every_text_mutant_adds_something_the_passage_lacks(case: tuple[str, str, str]) -> None:
+    passage, claim, operator = case
+    sentences = [s.strip() + "." for s in passage.split(".") if s.strip()]
+    assert claim not in sentences
+    if operator == "negation":
+        assert len(_NEG.findall(claim)) != len(_NEG.findall(passage)) or claim.startswith("It is not true that")
+    elif operator == "number":
+        assert set(_numbers(claim)) - set(_numbers(passage))
+    elif operator == "antonym":
+        added = set(w.strip(".").lower() for w in claim.split()) - set(w.strip(".").lower() for w in passage.split())
+        assert added and all(w in ANTONYMS for w in added)
+    elif operator == "quantifier":
+        added = set(w.strip(".").lower() for w in claim.split()) - set(w.strip(".").lower() for w in passage.split())
+        assert added and added <= set(QUANTIFIER_CHANGES.values())
+    elif operator == "entity_swap":
+        # the claim now pairs its fact with a place that belongs to another fact of the passage
+        named = [n for n in entities(passage) if n in claim]
+        assert len(named) == 1 and not any(claim.split(" near ")[0] in s and named[0] in s for s in sentences)
+    elif operator == "unsupported_clause":
+        assert claim.split(",")[0] + "." in sentences
+        assert not any(w in passage for w in re.findall(r"[A-Z][a-z]+", claim.split(",", 1)[1]))
+
+
+@settings(max_examples=50, deadline=None)
+@given(mutated_claims(operators=["citation_move"]))
+def test_a_moved_citation_points_at_a_passage_without_the_claims_words(case: tuple[str, str, str]) -> None:
+    passage, claim, _ = case
+    assert overlap(claim, passage) == 0.0
+
+
+@settings(max_examples=60, deadline=None)
+@given(mutated_claims(operators=["negation", "number", "quantifier", "citation_move"]))
+def test_the_lexical_judge_kills_generated_negation_number_quantifier_and_move_mutants(case: tuple[str, str, str]) -> None:
+    """What the lexical judge is built to see. Antonyms, entity swaps and most appended clauses are
+    what it cannot (the kill rates in docs/judging-the-judges.md)."""
+    passage, claim, operator = case
+    assert LexicalJudge().judge(claim, [passage]).supported is False, operator
+
+
+# --- judging mutants and the kill-rate accounting --------------------------------------------------
+
+
+class ScriptedJudge:
+    """Stands in for a judge whose verdicts a test must control (e.g. an LLM that cannot decide)."""
+
+    def __init__(self, supported: bool | None) -> None:
+        self.supported = supported
+        self.calls: list[tuple[str, list[Any]]] = []
+
+    def judge_many(self, pairs: Any) -> list[Verdict]:
+        pairs = list(pairs)
+        self.calls += pairs
+        return [Verdict(self.supported, 0.5, None, "scripted") for _ in pairs]
+
+
+class Tier:
+    def __init__(self, judge: Any) -> None:
+        self.judge = judge
+
+
+def test_mutant_rows_judge_only_supported_sentences_with_the_tiers_judge() -> None:
+    passages = (Passage("a", PASSAGE), Passage("b", "The museum opens at noon."))
+    answer = Answer(
+        sentences=(Sentence("Snake plants tolerate low light.", ("a",)), Sentence("Cacti need shade.", ("a",))),
+        passages=passages,
+    )
+    rows = [{"text": s.text, "supported": ok} for s, ok in zip(answer.sentences, (True, False))]
+    mutants = mutant_rows(Tier(LexicalJudge()), answer, rows)
+    assert mutants and {m["index"] for m in mutants} == {0}
+    judge = LexicalJudge()
+    for m in mutants:
+        cited = [p for p in passages if p.id in m["citations"]]
+        assert m["killed"] is (judge.judge(m["mutant"], cited).supported is False)
+        assert m["sentence"] == "Snake plants tolerate low light." and m["operator"] in OPERATORS
+    by_op = {m["operator"]: m["killed"] for m in mutants}
+    assert by_op["negation"] is True and by_op["citation_drop"] is True
+    scripted = ScriptedJudge(None)
+    assert {m["killed"] for m in mutant_rows(Tier(scripted), answer, rows)} == {None}  # unscored, not survived
+    assert len(scripted.calls) == len(mutants)  # one batch, one pair per mutant
+    assert mutant_rows(object(), answer, rows) is None
+
+
+def item(tier: str, outcomes: list[tuple[str, bool | None]], case: str = "c1") -> dict[str, Any]:
+    return {
+        "case_id": case, "tier": tier, "nodeid": f"s.yaml::{case}[{tier}]", "metrics": {},
+        "mutants": [
+            {"operator": op, "killed": k, "sentence": "s", "mutant": f"m{i}", "evidence": "e", "reason": "r", "score": 0.9}
+            for i, (op, k) in enumerate(outcomes)
+        ],
+    }
+
+
+def test_kill_tally_counts_per_tier_and_operator_and_keeps_unscored_apart() -> None:
+    items = [
+        item("groundedness", [("negation", True)] * 29 + [("negation", False), ("entity_swap", False), ("entity_swap", None)]),
+        item("groundedness", [("entity_swap", True)], case="c2"),
+        item("alce", [("negation", False)]),
+        {"case_id": "c3", "tier": "groundedness", "metrics": {}},
+    ]
+    tally = kill_tally(items)
+    assert tally.values("groundedness", "negation") == [True] * 29 + [False]
+    rows = {(r.tier, r.metric): r for r in kill_rows(tally)}
+    neg = rows[("groundedness", "negation")]
+    assert (neg.k, neg.n, neg.unscored) == (29, 30, 0)
+    assert (neg.ci_low, neg.ci_high) == wilson_interval(29, 30)
+    swap = rows[("groundedness", "entity_swap")]
+    assert (swap.k, swap.n, swap.unscored, swap.rate) == (1, 2, 1, 0.5)
+    assert [(r.tier, r.metric) for r in kill_rows(tally)] == [
+        ("groundedness", "negation"), ("groundedness", "entity_swap"), ("alce", "negation"),
+    ]
+
+
+def _metric(k: int, n: int) -> MetricRow:
+    low, high = wilson_interval(k, n)
+    return MetricRow("groundedness", "grounded", "rate", n, k, k / n, low, high, n < 30, k in (0, n))
+
+
+def test_headline_reads_like_the_issue() -> None:
+    kills = kill_rows(kill_tally([item("groundedness", [("negation", True)] * 97 + [("negation", False)] * 3
+                                        + [("entity_swap", True)] * 6 + [("entity_swap", False)] * 44)]))
+    line = headline("groundedness", kills, [_metric(98, 98)])
+    assert line == (
+        "groundedness: grounded saturated 1.000 (98/98), but kills 97% of 100 negations [92%, 99%] "
+        "and 12% of 50 entity swaps [6%, 24%]"
+    )
+    line = headline("groundedness", kills, [_metric(40, 50)])
+    assert line.startswith("groundedness: grounded 0.800 (40/50) [0.670, 0.888], and kills 97% of 100 negations")
+
+
+def test_summary_and_report_list_survivors_and_tiers_that_were_not_mutated() -> None:
+    items = [item("groundedness", [("negation", True), ("antonym", False)]),
+             {"case_id": "c1", "tier": "ragas", "nodeid": "s.yaml::c1[ragas]", "metrics": {}, "mutants_skipped": NO_JUDGE}]
+    lines = summary_lines(items, [_metric(1, 1)])
+    assert lines[0].startswith("mutation testing")
+    assert lines[1] == "groundedness: grounded saturated 1.000 (1/1), but kills 100% of 1 negations [21%, 100%] and 0% of 1 antonym swaps [0%, 79%]"
+    assert any(line.startswith("groundedness  negation") for line in lines)
+    assert f"ragas: {NO_JUDGE}" in lines
+    assert lines[-1] == "1 surviving mutants, each with its evidence, are listed in --sprout-report"
+    report = mutation_report(items)["mutation"]
+    assert [s["mutant"] for s in report["survivors"]] == ["m1"]
+    assert report["survivors"][0]["evidence"] == "e" and report["survivors"][0]["tier"] == "groundedness"
+    assert report["not_mutated"] == {"ragas": NO_JUDGE}
+    assert [r["operator"] for r in report["kill_rates"]] == ["negation", "antonym"]
+    assert summary_lines([{"case_id": "c", "tier": "groundedness", "metrics": {}}], []) == []
+    assert mutation_report([]) == {}
+
+
+@given(st.lists(st.sampled_from([True, False, None]), max_size=60))
+def test_kill_rate_arithmetic_matches_counting(outcomes: list[bool | None]) -> None:
+    rows = kill_rows(kill_tally([item("groundedness", [("number", k) for k in outcomes])]))
+    if not outcomes:
+        assert rows == []
+        return
+    (row,) = rows
+    assert row.k == outcomes.count(True) and row.n == outcomes.count(True) + outcomes.count(False)
+    assert row.unscored == outcomes.count(None)

@@ -1,0 +1,90 @@
+"""--sprout-mutate end to end through pytester: the kill-rate summary, the report rows and the
+survivors, and that mutants never touch the main metrics."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+
+from helpers import SUITE, SYSTEM_CONFTEST, make_project
+from pytest_sprout.judges.lexical import LexicalJudge
+from pytest_sprout.model import Passage
+
+# The stand-in system's answers and the suite's questions, read from the helpers' own text.
+_NS: dict[str, Any] = {}
+exec(SYSTEM_CONFTEST, _NS)
+ANSWERS: dict[str, tuple[str, list[str]]] = _NS["ANSWERS"]
+QUESTION_OF = dict(re.findall(r"- id: (\S+)\n\s+question: (.+)", SUITE))
+
+
+# Third-party plugins that only slow the inner runs down (deepeval's is covered in test_llm_tier).
+QUIET = ("-p", "no:randomly", "-p", "no:deepeval", "-p", "no:langsmith_plugin")
+
+
+def run(pytester: pytest.Pytester, *args: str) -> tuple[pytest.RunResult, dict[str, Any]]:
+    result = pytester.runpytest("-m", "groundedness", "--sprout-report=out.json", *QUIET, *args)
+    return result, json.loads((pytester.path / "out.json").read_text(encoding="utf-8"))
+
+
+def test_mutate_prints_kill_rates_and_reports_every_mutant(pytester: pytest.Pytester) -> None:
+    make_project(pytester)
+    result, report = run(pytester, "--sprout-mutate")
+    result.assert_outcomes(passed=3, failed=1)  # the same outcomes as without mutants
+    items = {row["case_id"]: row for row in report["items"]}
+    # Only sentences the judge supported are mutated: the pothos sentence failed, so it has none.
+    assert items["pothos-water"]["mutants"] == [] and items["taxes"]["mutants"] == []
+    snake = items["snake-light"]["mutants"]
+    assert {m["index"] for m in snake} == {0, 1}
+    negation = next(m for m in snake if m["operator"] == "negation" and m["index"] == 0)
+    assert {k: negation[k] for k in ("sentence", "mutant", "citations", "change", "killed", "evidence")} == {
+        "sentence": "Snake plants tolerate low light.", "mutant": "It is not true that Snake plants tolerate low light.",
+        "citations": ["1"], "change": "prefixed 'It is not true that'", "killed": True,
+        "evidence": "Snake plants tolerate low light.",
+    }
+    # Every outcome is the groundedness judge's own verdict on the mutant and the passages it cites.
+    judge = LexicalJudge()
+    passages = {
+        case: [Passage(str(i + 1), text) for i, text in enumerate(ANSWERS[question][1])]
+        for case, question in QUESTION_OF.items()
+    }
+    mutants = [(case, m) for case, row in items.items() for m in row.get("mutants", [])]
+    assert len(mutants) >= 12
+    for case, m in mutants:
+        cited = [p for p in passages[case] if p.id in m["citations"]]
+        assert m["killed"] is (judge.judge(m["mutant"], cited).supported is False), m
+    # The summary: a headline, then one row per operator with the counts of the report.
+    rates = {r["operator"]: r for r in report["mutation"]["kill_rates"]}
+    assert rates["negation"]["k"] == rates["negation"]["n"] == 3 and rates["citation_drop"]["k"] == 3
+    lines = [
+        "*= sprout =*",
+        "groundedness*grounded *2/3*",
+        "mutation testing (mutants of supported sentences; never counted in the metrics above):",
+        "groundedness: grounded 0.667 (2/3) [[]0.208, 0.939[]], and kills * of * [[]*%, *%[]] and * of * [[]*%, *%[]]",
+        "tier*metric*k/n*rate*95% CI*flags",
+    ]
+    lines += [f"groundedness  {op}*{r['k']}/{r['n']}  {r['rate']:.3f}*" for op, r in rates.items()]
+    survivors = report["mutation"]["survivors"]
+    if survivors:
+        lines.append(f"{len(survivors)} surviving mutants, each with its evidence, are listed in --sprout-report")
+    result.stdout.fnmatch_lines(lines)
+    assert [s["mutant"] for s in survivors] == [m["mutant"] for _, m in sorted(mutants, key=lambda cm: items[cm[0]]["nodeid"]) if m["killed"] is False]
+    assert all(s["evidence"] and s["reason"] for s in survivors)
+    assert report["mutation"]["not_mutated"] == {}
+
+
+def test_mutants_never_count_in_the_main_metrics_and_xdist_gives_the_same_report(pytester: pytest.Pytester) -> None:
+    make_project(pytester)
+    plain_result, plain = run(pytester)
+    assert "mutation testing" not in plain_result.stdout.str()
+    assert "mutation" not in plain and all("mutants" not in row for row in plain["items"])
+    _, serial = run(pytester, "--sprout-mutate")
+    assert serial["metrics"] == plain["metrics"]
+    for a, b in zip(plain["items"], serial["items"]):
+        assert {k: v for k, v in b.items() if k != "mutants"} == a
+    result, parallel = run(pytester, "--sprout-mutate", "-n", "2")
+    result.stdout.fnmatch_lines(["groundedness: grounded 0.667 (2/3)*kills 100% of 3 negations*"])
+    assert parallel["mutation"] == serial["mutation"]
+    assert [row["mutants"] for row in parallel["items"]] == [row["mutants"] for row in serial["items"]]
