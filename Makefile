@@ -21,5 +21,7 @@ $(VENV)/.dev: $(VENV)/.core
 demo: $(VENV)/.core
 	-$(PY) -m pytest suites -m groundedness -q --sprout-report=sprout-report.json
 
+# The tests never reach a model hub or a telemetry endpoint: offline and opted out, whatever the shell has.
 test: $(VENV)/.dev
-	$(PY) -m pytest tests -n 2 -q
+	HF_HUB_OFFLINE=1 RAGAS_DO_NOT_TRACK=true DEEPEVAL_TELEMETRY_OPT_OUT=1 DEEPEVAL_DISABLE_DOTENV=1 \
+		$(PY) -m pytest tests -n 2 -q

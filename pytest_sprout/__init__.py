@@ -1,13 +1,13 @@
 """pytest-sprout: test whether a RAG system's answers are grounded in the passages they cite.
 
-Public API. Heavy judges (NLIJudge) load their dependencies only when used.
+Public API. The judges are imported on first use: this package is imported by every pytest
+session of every user, so it stays cheap.
 """
 
 from __future__ import annotations
 
 from typing import Any, Iterable
 
-from .judges.lexical import LexicalJudge
 from .model import Answer, Case, GoldenItem, Passage, Sentence, Verdict
 from .stats import Tally, is_underpowered, wilson_interval
 
@@ -35,7 +35,11 @@ def assert_grounded(answer: Any, passages: Iterable[Any] | None = None, judge: A
         raise AssertionError(f"the answer is a refusal, nothing is grounded: {answer.text!r}")
     if not answer.sentences:
         raise AssertionError("the answer has no sentences")
-    rows = judge_sentences(judge or LexicalJudge(), answer)
+    if judge is None:
+        from .judges.lexical import LexicalJudge
+
+        judge = LexicalJudge()
+    rows = judge_sentences(judge, answer)
     bad = [row for row in rows if row["supported"] is not True]
     if bad:
         lines = [f"{len(bad)} of {len(rows)} sentences are not grounded in their citations:"]
@@ -44,6 +48,10 @@ def assert_grounded(answer: Any, passages: Iterable[Any] | None = None, judge: A
 
 
 def __getattr__(name: str) -> Any:
+    if name == "LexicalJudge":
+        from .judges.lexical import LexicalJudge
+
+        return LexicalJudge
     if name == "NLIJudge":
         from .judges.nli import NLIJudge
 

@@ -6,8 +6,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Union
 
-import yaml
-
 from .model import EXPECTS, ID_PATTERN, TIERS, Case
 
 SUITE_KEYS = ("suite", "description", "defaults", "cases")
@@ -141,6 +139,8 @@ def _load_document(path: Path, rel: str) -> tuple[Any, Any]:
         raise _Invalid(None, f"line {line}: not UTF-8 (byte 0x{raw[exc.start]:02x} at offset {exc.start}); save the file as UTF-8") from None
     if not text.strip() or all(ln.strip().startswith("#") or not ln.strip() for ln in text.splitlines()):
         raise _Invalid(None, "the file is empty; a suite needs a 'cases:' list")
+    import yaml  # here, not at import: the plugin loads in every pytest session
+
     loader = yaml.SafeLoader(text)
     try:
         node = loader.get_single_node()
@@ -202,6 +202,8 @@ def load_suite(path: Path, rel: str | None = None) -> SuiteFile:
 
 
 def _case_nodes(node: Any) -> list[Any]:
+    import yaml
+
     if isinstance(node, yaml.MappingNode):
         for key, value in node.value:
             if getattr(key, "value", None) == "cases" and isinstance(value, yaml.SequenceNode):

@@ -82,10 +82,11 @@ class Sentence:
 
 _MARKER = re.compile(r"\[\s*(\d+(?:\s*,\s*\d+)*)\s*\]")
 _MARKERS_RUN = re.compile(r"(?:\s*\[\s*\d+(?:\s*,\s*\d+)*\s*\])+")
-# Words that end with a full stop without ending a sentence.
+# Words that end with a full stop without ending a sentence. Not "fig" (a plant, in this domain),
+# "no" or "min": they end sentences far more often than they abbreviate.
 ABBREVIATIONS = frozenset(
-    """e.g i.e etc vs dr mr mrs ms prof st no fig approx ca cf al jr sr inc ltd co mt ft
-    jan feb mar apr jun jul aug sep sept oct nov dec min max esp resp""".split()
+    """e.g i.e etc vs dr mr mrs ms prof st approx ca cf al jr sr inc ltd co mt ft
+    jan feb mar apr jun jul aug sep sept oct nov dec esp resp""".split()
 )
 _REFUSAL = re.compile(
     r"^\s*(?:i\s+(?:do\s+not|don't|cannot|can't|am\s+unable\s+to|am\s+not\s+able\s+to)\s+"

@@ -450,26 +450,36 @@ def change_quantifier(text: str, passages: Sequence[str] = ()) -> tuple[str, str
 
 # --- unsupported clause --------------------------------------------------------------------------
 
-CLAUSES: tuple[str, ...] = (
-    "according to researchers at the University of Oslo",
-    "which Swedish botanists were the first to report",
-    "as a survey of households in Chile confirmed",
-    "a finding the Royal Meteorological Society has disputed",
-    "which is why the practice was banned in Portugal",
+# Two kinds of unsupported addition, alternating so that the operator's choice rotates between them:
+# a source or event with a proper name, and a plain effect, reason or tip in lowercase common words.
+# Each clause comes with the stems that carry its claim: a retrieved passage that uses one of them
+# might support the clause, so the clause is not used with it. None has a number, quantifier, modal
+# or negation, so a judge can only catch one by noticing content its sources lack.
+CLAUSES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("according to researchers at the University of Oslo", ("University", "Oslo")),
+    ("which also doubles the growth rate", ("doubl",)),
+    ("which Swedish botanists were the first to report", ("Swedish", "Swede", "botanist")),
+    ("and this also keeps slugs away", ("slug",)),
+    ("as a survey of households in Chile confirmed", ("survey", "Chile")),
+    ("because the roots store extra sugar at night", ("sugar",)),
+    ("a finding the Royal Meteorological Society has disputed", ("Royal", "Meteorolog", "Society", "disput")),
+    ("a tip that greenhouse growers pass on to beginners", ("greenhouse", "beginner")),
 )
 
 
-def _clause_words(clause: str) -> list[str]:
-    return re.findall(r"[A-Z][a-z]+", clause)
+def _mentions(stem: str, texts: Iterable[str]) -> bool:
+    """Whether a text has a word that starts with ``stem`` (any case): "slug" finds "Slugs"."""
+    pattern = re.compile(rf"(?<![\w-]){re.escape(stem)}", re.IGNORECASE)
+    return any(pattern.search(t) for t in texts)
 
 
 def append_clause(text: str, passages: Sequence[str] = ()) -> tuple[str, str] | None:
-    """Append a clause whose names no retrieved passage mentions. The clauses carry no number, so
-    a judge can only catch them by seeing content that its sources lack."""
+    """Append one of CLAUSES, chosen by a hash of the sentence, skipping any whose key stems a
+    retrieved passage uses; None when every clause is used."""
     start = zlib.crc32(text.encode("utf-8")) % len(CLAUSES)
     for k in range(len(CLAUSES)):
-        clause = CLAUSES[(start + k) % len(CLAUSES)]
-        if any(_has_word(w, passages) for w in _clause_words(clause)):
+        clause, keys = CLAUSES[(start + k) % len(CLAUSES)]
+        if any(_mentions(key, passages) for key in keys):
             continue
         body, end = _split_end(text)
         return f"{body}, {clause}{end}", f"appended {clause!r}"

@@ -305,7 +305,8 @@ class SproutSession:
         lines = format_table(rows) if rows else ["no sprout metrics in this run"]
         errors = sum(1 for row in self.items if row.get("error"))
         if errors:
-            lines.append(f"{errors} items failed because the system raised (not counted in any metric)")
+            noun = "item" if errors == 1 else "items"
+            lines.append(f"{errors} {noun} failed because the system raised (not counted in any metric)")
         from . import agreement, mutate
 
         lines += mutate.summary_lines(self.items, rows) + agreement.summary_lines(self.items)

@@ -4,6 +4,7 @@ end through pytester with tiny real NLI models."""
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import textwrap
 from pathlib import Path
@@ -16,7 +17,7 @@ from hypothesis import strategies as st
 import tiny_models
 from helpers import SUITE, SYSTEM_CONFTEST, make_project
 from pytest_sprout.judges import nli  # imported here, so that pytester's in-process runs share it
-from pytest_sprout.judges.alce import MAX_CITATIONS, score_answers
+from pytest_sprout.judges.alce import MAX_CITATIONS, score_answers, worker_threads
 from pytest_sprout.model import Answer, Passage, Sentence, Verdict
 
 
@@ -377,6 +378,25 @@ def test_nli_judge_fixture_is_the_instance_the_items_use(pytester: pytest.Pytest
     '''))
     result = pytester.runpytest(f"--nli-model={models['entail']}", "suites", "test_own.py")
     result.assert_outcomes(passed=4, skipped=1)
+
+
+def test_nli_judge_fixture_skips_without_a_model(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(test_own="def test_judge(nli_judge):\n    assert False\n")
+    result = pytester.runpytest("-rs")
+    result.assert_outcomes(skipped=1)
+    result.stdout.fnmatch_lines(["SKIPPED*alce tier needs an NLI model*"])
+
+
+def test_xdist_workers_share_the_cores(monkeypatch: pytest.MonkeyPatch) -> None:
+    class WorkerConfig:  # stands in for an xdist worker's pytest config: only workerinput is read
+        workerinput = {"workercount": 2}
+
+    monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1, 2, 3}, raising=False)
+    assert worker_threads(WorkerConfig()) == 2
+    assert worker_threads(object()) is None  # not a worker: torch's default
+    monkeypatch.setenv("OMP_NUM_THREADS", "1")
+    assert worker_threads(WorkerConfig()) is None
 
 
 def test_verdicts_are_cached_on_disk_unless_disabled(pytester: pytest.Pytester, models: dict[str, Path]) -> None:

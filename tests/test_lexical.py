@@ -125,23 +125,34 @@ def test_negation_is_checked_clause_by_clause() -> None:
     assert judge("Water weekly in winter.", unrelated).rule == "negation"
 
 
+def test_it_is_not_true_that_negates_what_follows() -> None:
+    passage = "If you love a decorative pot, use it as a cachepot."
+    verdict = judge("It is not true that if you love a decorative pot, use it as a cachepot.", passage)
+    assert verdict.rule == "negation" and "('not')" in verdict.reason
+
+
 def test_double_negation_and_litotes_are_not_negations() -> None:
     passage = "Never use a pot without a drainage hole."
     assert judge("Always use a pot with a drainage hole.", passage).rule != "negation"
-    assert judge("It is usual for athletes to have a slow heart rate.", "It is not unusual for athletes to have a slow heart rate.").supported is True
-    assert judge("Snake plants not only tolerate shade but also drought.", "Snake plants tolerate shade and drought.").supported is True
+    litotes = "It is not unusual for athletes to have a slow heart rate."
+    assert judge("It is usual for athletes to have a slow heart rate.", litotes).supported is True
+    not_only = "Snake plants not only tolerate shade but also drought."
+    assert judge(not_only, "Snake plants tolerate shade and drought.").supported is True
 
 
 @pytest.mark.parametrize(
     ("claim", "reason"),
     [
-        ("Water a snake plant every 4 weeks in summer.", "number '4 weeks' of the claim is not in the evidence (evidence has '2 to 3 weeks')"),
-        ("Repot in spring every 15 months.", "number '15 months' of the claim is not in the evidence (evidence has '10-15 months')"),
+        ("Water a snake plant every 4 weeks in summer.",
+         "number '4 weeks' of the claim is not in the evidence (evidence has '2 to 3 weeks')"),
+        ("Repot in spring every 15 months.",
+         "number '15 months' of the claim is not in the evidence (evidence has '10-15 months')"),
         ("Keep it above 15°C.", "number 'above 15°c' of the claim is not in the evidence (evidence has 'above 10°c')"),
         ("Keep it below 10°C.", "claim says 'below 10°c' but evidence says 'above 10°c'"),
         ("Give it at most 6 hours of sun a day.", "claim says 'at most 6 hours' but evidence says 'at least 6 hours'"),
         ("Give it at least 6 hours of sun a week.", "number 'a week' of the claim is not in the evidence (evidence has 'a day')"),
-        ("Snake plants do not need fertiliser in winter for 3 years.", "number '3 years' of the claim is not in the evidence (it has no numbers)"),
+        ("Snake plants do not need fertiliser in winter for 3 years.",
+         "number '3 years' of the claim is not in the evidence (it has no numbers)"),
     ],
 )
 def test_every_number_date_percentage_and_unit_must_be_in_the_evidence(claim: str, reason: str) -> None:
@@ -165,6 +176,17 @@ def test_every_number_date_percentage_and_unit_must_be_in_the_evidence(claim: st
 def test_numbers_are_normalised(claim: str, evidence: str) -> None:
     verdict = judge(claim, evidence)
     assert verdict.supported is True, verdict.reason
+
+
+def test_a_number_without_a_unit_matches_only_when_it_stands_alone() -> None:
+    assert judge("Cut the stems to 10 cm.", "Cut the stems to 10, 12 or 15 cm.").supported is True
+    verdict = judge("The label gives three numbers within 3 weeks.", "The label gives three numbers.")
+    assert verdict.rule == "number" and "'within 3 weeks'" in verdict.reason
+
+
+def test_bounds_on_small_number_words_count() -> None:
+    verdict = judge("Use pots with at most one drainage hole.", "Use pots with at least one drainage hole.")
+    assert (verdict.rule, verdict.reason) == ("number", "claim says 'at most one' but evidence says 'at least one'")
 
 
 def test_units_must_agree() -> None:
@@ -282,7 +304,11 @@ def test_empty_passages_give_a_coverage_verdict() -> None:
     assert (verdict.supported, verdict.rule, verdict.evidence) == (False, "coverage", None)
 
 
-@pytest.mark.parametrize(("kwargs", "message"), [({"coverage": 0}, "coverage"), ({"coverage": 1.5}, "coverage"), ({"coverage": "0.6"}, "coverage"), ({"window": 0}, "window"), ({"window": 1.5}, "window")])
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [({"coverage": 0}, "coverage"), ({"coverage": 1.5}, "coverage"), ({"coverage": "0.6"}, "coverage"),
+     ({"window": 0}, "window"), ({"window": 1.5}, "window")],
+)
 def test_bad_settings_are_clear_errors(kwargs: dict, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         LexicalJudge(**kwargs)

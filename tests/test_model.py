@@ -105,3 +105,12 @@ def test_rendered_markers_parse_back(parts: list[tuple[str, list[int]]]) -> None
     parsed = parse(text)
     assert [t for t, _ in parsed] == [s for s, _ in parts]
     assert [c for _, c in parsed] == [tuple(str(k) for k in ks) for _, ks in parts]
+
+
+def test_words_that_end_sentences_more_often_than_they_abbreviate() -> None:
+    assert split_sentences("Prune the fiddle-leaf fig. The cuts heal fast.") == [
+        "Prune the fiddle-leaf fig.", "The cuts heal fast."
+    ]
+    assert split_sentences("Is it toxic? No. Water for 10 min. Then drain.") == [
+        "Is it toxic?", "No.", "Water for 10 min.", "Then drain."
+    ]

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from pytest_sprout.judges.lexical import LexicalJudge
 from pytest_sprout.model import Answer, Passage, Sentence, Verdict
 from pytest_sprout.mutate import (
-    ANTONYMS, NO_JUDGE, OPERATORS, QUANTIFIER_CHANGES, TEXT_OPERATORS, append_clause, change_number,
+    ANTONYMS, CLAUSES, NO_JUDGE, OPERATORS, QUANTIFIER_CHANGES, TEXT_OPERATORS, append_clause, change_number,
     change_quantifier, entities, headline, kill_rows, kill_tally, move_citation, mutant_rows,
     mutate_sentence, mutate_text, mutation_report, overlap, summary_lines, swap_entities,
 )
@@ -36,6 +36,9 @@ def test_reviewed_fixture_covers_every_operator_with_a_rationale() -> None:
     rows = reviewed()
     for op in OPERATORS:
         assert sum(r["operator"] == op for r in rows) >= 2, op
+    clauses = [r["mutant"][len(r["sentence"]) - 1:] for r in rows if r["operator"] == "unsupported_clause"]
+    assert sum(bool(re.search(r"\b[A-Z]", c)) for c in clauses) >= 2  # with a proper name
+    assert sum(not re.search(r"\b[A-Z]", c) for c in clauses) >= 2  # lowercase words only
     for r in rows:
         assert r["rationale"].strip() and r["sentence"] in r["passage"]
         assert r["mutant"] != r["sentence"] or r["citations"] != [r["passage_id"]]
@@ -140,12 +143,25 @@ def test_quantifier_skips_a_change_the_passage_would_support() -> None:
     assert change_quantifier("Ferns usually like humidity.", ["Ferns always like humidity."]) is None
 
 
-def test_unsupported_clause_avoids_names_the_passages_mention() -> None:
+def test_unsupported_clause_rotates_named_and_plain_clauses_the_passages_never_mention() -> None:
+    """Half the clauses carry a proper name, half only lowercase words, so the kill rate is not
+    decided by a judge's name rule alone; a clause whose key stem a passage uses is skipped."""
+    named = [c for c, _ in CLAUSES if re.search(r"\b[A-Z]", c)]
+    assert 2 <= len(named) and 2 <= len(CLAUSES) - len(named)
+    words = ("high", "steady", "warm", "some", "moist", "constant", "even", "extra")
+    texts = [f"Ferns like {w} humidity." for w in words]
+    made = {append_clause(t, [])[0].split(", ", 1)[1] for t in texts}
+    assert any(re.search(r"\b[A-Z]", c) for c in made) and any(not re.search(r"\b[A-Z]", c) for c in made)
     text = "Ferns like humidity."
-    plain = append_clause(text, [])[0]
-    assert plain.startswith("Ferns like humidity, ") and plain.endswith(".")
-    mentions_all = ["Oslo Sweden Swedish Chile Royal Portugal University Meteorological Society"]
-    assert append_clause(text, mentions_all) is None
+    plain, change = append_clause(text, [])
+    i = next(i for i, (c, _) in enumerate(CLAUSES) if plain == f"Ferns like humidity, {c}.")
+    clause, keys = CLAUSES[i]
+    assert change == f"appended {clause!r}"
+    # A passage using a key stem (in any case or inflection) rules that clause out: the next one is used.
+    other, _ = append_clause(text, [f"{keys[0].capitalize()}s here."])
+    assert other == f"Ferns like humidity, {CLAUSES[(i + 1) % len(CLAUSES)][0]}."
+    every_key = " ".join(k for _, ks in CLAUSES for k in ks)
+    assert append_clause(text, [every_key]) is None
 
 
 def answer_of(*passages: str, cites: str = "a") -> Answer:
@@ -205,8 +221,10 @@ def test_every_text_mutant_adds_something_the_passage_lacks(case: tuple[str, str
         named = [n for n in entities(passage) if n in claim]
         assert len(named) == 1 and not any(claim.split(" near ")[0] in s and named[0] in s for s in sentences)
     elif operator == "unsupported_clause":
-        assert claim.split(",")[0] + "." in sentences
-        assert not any(w in passage for w in re.findall(r"[A-Z][a-z]+", claim.split(",", 1)[1]))
+        body, clause = claim.split(", ", 1)
+        assert body + "." in sentences
+        keys = dict(CLAUSES)[clause.rstrip(".")]
+        assert not any(re.search(rf"\b{k}", passage, re.IGNORECASE) for k in keys)
 
 
 @settings(max_examples=50, deadline=None)
@@ -219,7 +237,7 @@ def test_a_moved_citation_points_at_a_passage_without_the_claims_words(case: tup
 @settings(max_examples=60, deadline=None)
 @given(mutated_claims(operators=["negation", "number", "quantifier", "citation_move"]))
 def test_the_lexical_judge_kills_generated_negation_number_quantifier_and_move_mutants(case: tuple[str, str, str]) -> None:
-    """What the lexical judge is built to see. Antonyms, entity swaps and most appended clauses are
+    """What the lexical judge is built to see. Antonyms, entity swaps and appended clauses without a name are
     what it cannot (the kill rates in docs/judging-the-judges.md)."""
     passage, claim, operator = case
     assert LexicalJudge().judge(claim, [passage]).supported is False, operator

@@ -127,7 +127,7 @@ def test_system_exception_fails_only_that_case(pytester: pytest.Pytester) -> Non
     result.stdout.fnmatch_lines([
         "*the system raised while answering 'breaks'*",
         "*RuntimeError: retriever index is missing*",
-        "*1 items failed because the system raised*",
+        "*1 item failed because the system raised*",
     ])
     report = json.loads((pytester.path / "r.json").read_text())
     broken = next(i for i in report["items"] if i["case_id"] == "breaks")

@@ -19,7 +19,7 @@ sentences of one cited passage, among those that cover the most of the claim,
 A claim that cites nothing is unsupported -- rule "uncited". The rules run in that order. Only the
 windows of best coverage are judged (single sentences before pairs), so a window that covers
 less of the claim cannot rescue a claim the best one contradicts. Sentence analysis of passages
-is cached by passage text.
+is cached by passage text (the 4,096 most recent passages).
 """
 
 from __future__ import annotations
@@ -56,7 +56,14 @@ NEGATIONS = frozenset(
 # word -> (class, family). Words of one family are interchangeable.
 QUANTIFIERS: dict[str, tuple[str, str]] = {}
 for _cls, _families in {
-    "quantity": {"all": "all", "most": "most", "many": "many", "some": "some several a_few certain various", "few": "few", "none": "none"},
+    "quantity": {
+        "all": "all",
+        "most": "most",
+        "many": "many",
+        "some": "some several a_few certain various",
+        "few": "few",
+        "none": "none",
+    },
     "frequency": {
         "always": "always",
         "often": "often frequently usually generally typically normally commonly",
@@ -306,18 +313,19 @@ class Number:
     ("min" for "at least", "max" for "up to", "about", or None) and the words that wrote it.
     Vague amounts of a unit have negative values: "a few days" is -1 days, "several" -2."""
 
-    __slots__ = ("lo", "hi", "unit", "bound", "text")
+    __slots__ = ("lo", "hi", "unit", "bound", "text", "bare")
 
-    def __init__(self, lo: float, hi: float, unit: str | None, text: str, bound: str | None = None) -> None:
+    def __init__(
+        self, lo: float, hi: float, unit: str | None, text: str, bound: str | None = None, bare: bool = False
+    ) -> None:
         self.lo, self.hi, self.unit, self.text, self.bound = lo, hi, unit, text, bound
+        self.bare = bare  # no unit and no noun after it: "10" in "10, 12 or 15 cm"
 
     def same_amount(self, other: "Number") -> bool:
-        """Same value or range; units must agree when both sides give one."""
-        return (
-            self.lo == other.lo
-            and self.hi == other.hi
-            and (self.unit is None or other.unit is None or self.unit == other.unit)
-        )
+        """Same value or range, and the same unit; a bare number goes with any unit."""
+        if self.lo != other.lo or self.hi != other.hi:
+            return False
+        return self.unit == other.unit or (self.unit is None and self.bare) or (other.unit is None and other.bare)
 
     def matches(self, other: "Number") -> bool:
         """The same amount, and not "at least" on one side where the other says "at most"."""
@@ -430,10 +438,11 @@ def find_numbers(words: list[str], starts: Sequence[int] | None = None, periods:
         elif unit is None and i > 0 and words[i - 1] in MONTHS:
             unit, first = MONTHS[words[i - 1]], i - 1
         done = max(j, after)
-        if words[i] in _WEAK_NUMBER_WORDS and (unit is None or unit in MONTH_NAMES):
-            continue
         bound, first = _bound_before(words, first)
-        numbers.append(Number(min(lo, hi), max(lo, hi), unit, _spell(words[first:max(j, after)]), bound))
+        if words[i] in _WEAK_NUMBER_WORDS and (unit is None or unit in MONTH_NAMES) and bound is None:
+            continue  # "one of them", but "at least one hole"
+        bare = unit is None and (j >= n or (_LEXICON.get(words[j]) or _classify(words[j]))[0] not in (CONTENT, PERIOD))
+        numbers.append(Number(min(lo, hi), max(lo, hi), unit, _spell(words[first:max(j, after)]), bound, bare))
         consumed.update(range(first, max(j, after)))
     for i in periods:  # "a day", "every week", "a few hours", "weekly"
         if i in consumed:
@@ -460,6 +469,7 @@ def find_numbers(words: list[str], starts: Sequence[int] | None = None, periods:
 _NAME = re.compile(r"\b[A-Z][^\W\d_]+")
 _SENTENCE_OPENERS = frozenset(".!?:;\"'“‘([-–—")
 _ARTICLES = frozenset({"the", "a", "an"})
+_TRUTH_WORDS = frozenset({"true", "case", "correct"})
 _LIST_JOINERS = frozenset({",", "and", "or", "&", "the", "a", "an", "as", "well", "also", "plus"})
 # Words between two neighbours that make their order matter ("from November to February").
 _RELATIONS = frozenset({"to", "than", "into", "onto", "from", "before", "after", "versus", "vs", "over"})
@@ -524,7 +534,7 @@ class Sentence:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.words = words = words_of(text)
+        words = words_of(text)
         numerals: list[int] = []
         periods: list[int] = []
         content: list[tuple[str, int]] = []
@@ -542,6 +552,8 @@ class Sentence:
                     continue
                 after_number = False
             if kind == CONTENT:
+                if w in _TRUTH_WORDS and not filled and cue_seen and words[idx + 1 : idx + 2] == ["that"]:
+                    continue  # "it is not true that X": the negation is X's
                 content.append((key, idx))
                 clauses.append(clause)
                 filled = True
@@ -581,16 +593,18 @@ class Sentence:
                     content.append((stem(w), idx))  # the month: "May 2021", "3 May"
                     clauses.append(clause)
                     filled = True
-                elif not ((w == "most" and prev == "the") or (w == "all" and (prev in _ALL_IDIOM_PREV or (
-                        idx + 1 < len(words) and words[idx + 1] in _ALL_IDIOM_NEXT)))):  # superlative, idiom
+                elif not ((w == "most" and prev in ("the", "at")) or (w == "all" and (prev in _ALL_IDIOM_PREV or (
+                        idx + 1 < len(words) and words[idx + 1] in _ALL_IDIOM_NEXT)))):  # superlative, bound, idiom
                     cues.append((QUANT, "a few" if w == "few" and prev == "a" else w, clause, idx))
                     cue_seen = True
-        self.numbers = find_numbers(words, numerals, periods) if numerals or periods else []
-        self.content = content
+        # Tuples, not lists: tuples of strings and ints drop out of the garbage collector's walks.
+        self.words = tuple(words)
+        self.numbers = tuple(find_numbers(words, numerals, periods)) if numerals or periods else ()
+        self.content = tuple(content)
         self.seq = tuple(k for k, _ in content)
         self.keys = frozenset(self.seq)
-        self._clause_of = clauses
-        self._cues = cues
+        self._clause_of = tuple(clauses)
+        self._cues = tuple(cues)
         self._clauses: tuple[Clause, ...] | None = None
         self._names: dict[str, str] | None = None
         self.has_negation = any(c[0] == NEG for c in cues)
@@ -671,7 +685,6 @@ class _Prepared:
 
 
 _prepare_passage = lru_cache(maxsize=4096)(_Prepared)
-_analyse_claim = lru_cache(maxsize=65536)(Sentence)
 
 
 # --- rules -------------------------------------------------------------------------------------
@@ -719,10 +732,18 @@ def align(claim: Sentence, window: Sequence[Sentence]) -> list[tuple[Clause, lis
     """
     ours = claim.clauses()
     theirs = [c for s in window for c in s.clauses()]
-    table = [[_similarity(a.keys, b.keys) for b in theirs] for a in ours]
-    best_theirs = [max((row[j] for row in table), default=0.0) for j in range(len(theirs))]
+    table: list[list[float]] | None = None
+    best_theirs: list[float] = []
     out = []
-    for a, row in zip(ours, table):
+    for k, a in enumerate(ours):
+        same = [b for b in theirs if b.keys == a.keys]
+        if same:  # the same words: as close as clauses get, so the pairing is mutual
+            out.append((a, same, same))
+            continue
+        if table is None:
+            table = [[_similarity(c.keys, b.keys) for b in theirs] for c in ours]
+            best_theirs = [max(row[j] for row in table) for j in range(len(theirs))]
+        row = table[k]
         best = max(row, default=0.0)
         closest = [(b, x == top) for b, x, top in zip(theirs, row, best_theirs) if x and x == best]
         out.append((a, [b for b, _ in closest], [b for b, mutual in closest if mutual]))
@@ -909,15 +930,14 @@ class LexicalJudge:
             raise ValueError(f"window must be a whole number of sentences >= 1, got {window!r}")
         self.coverage = float(coverage)
         self.window = window
-        self._prepare = _prepare_passage
-        self._analyse = _analyse_claim
+        self._prepare = _prepare_passage  # claims are analysed afresh: they rarely repeat
 
     def settings(self) -> dict:
         """What decides the verdicts, as JSON-able values (part of every cache key)."""
         return {"coverage": self.coverage, "window": self.window, "rules_version": RULES_VERSION}
 
     def judge_many(self, pairs: Iterable[tuple[str, Sequence[Passage | str]]]) -> list[Verdict]:
-        """``judge`` on each (claim, sources) pair; passages shared by pairs are analysed once."""
+        """``judge`` on each (claim, sources) pair; a passage cited by several is analysed once."""
         return [self.judge(claim, sources) for claim, sources in pairs]
 
     def judge(self, claim: str, sources: Sequence[Passage | str]) -> Verdict:
@@ -929,7 +949,7 @@ class LexicalJudge:
         texts = [s if isinstance(s, str) else Passage.coerce(s, i).text for i, s in enumerate(sources)]
         if not texts:
             return Verdict(False, 0.0, None, "the sentence cites no passage", "uncited")
-        ours = self._analyse(claim)
+        ours = Sentence(claim)
         keys = ours.keys or ours.allkeys()
         if not keys:  # only symbols ("* * *"): supported where they are written in a cited passage
             for text in texts:

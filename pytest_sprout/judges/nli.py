@@ -33,7 +33,6 @@ import json
 import os
 import re
 import sqlite3
-import sys
 import threading
 import warnings
 from dataclasses import dataclass

@@ -198,6 +198,14 @@ class ReferenceSystem:
         digest = hashlib.sha256(json.dumps([guard, min_coverage, k, max_sentences, keep_ratio]).encode())
         for d in self.documents:
             digest.update(json.dumps([d.id, d.title, d.sentences]).encode())
+        # The code that shapes the answers is part of the version too: the answer cache is keyed by
+        # it, so an edit to this file or to the guard's judge never serves yesterday's answers.
+        from .. import model
+        from ..judges import lexical
+
+        for source in (__file__, lexical.__file__, model.__file__):
+            with open(source, "rb") as handle:
+                digest.update(handle.read())
         self.version = f"1.0+{digest.hexdigest()[:8]}"
 
     def retrieve(self, question: str) -> list[tuple[int, float]]:
