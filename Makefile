@@ -19,7 +19,7 @@ $(VENV)/.dev: $(VENV)/.core
 	touch $@
 
 demo: $(VENV)/.core
-	-$(PY) -m pytest suites -m groundedness -q --sprout-report=sprout-report.json
+	-$(PY) -m pytest suites -m groundedness -q -rN --sprout-mutate --sprout-report=sprout-report.json --sprout-html=sprout-report.html
 
 # The tests never reach a model hub or a telemetry endpoint: offline and opted out, whatever the shell has.
 test: $(VENV)/.dev

@@ -129,9 +129,11 @@ def test_timeouts_leave_items_unscored(pytester: pytest.Pytester, fake: FakeLLMS
     data = report(pytester)
     assert data["items"]["snake-light"]["outcome"] == "unscored"
     assert all(row["n"] == 0 and row["unscored"] == ANSWERED for row in data["metrics"].values())
-    # The first call of each metric, given up after 0.2 s and not retried. DeepEval faithfulness
-    # asks two at once; when one times out it stops waiting and the other may never be sent.
-    assert 8 * ANSWERED <= fake.chat_calls <= 9 * ANSWERED
+    # The first call of each metric, given up after 0.2 s and not retried: at most 9 per item
+    # (DeepEval faithfulness asks two at once). No lower bound on what the stand-in saw: on a
+    # loaded machine the client can give up on a call before it reaches the server; the unscored
+    # counts above already show that every metric of every item was attempted.
+    assert 0 < fake.chat_calls <= 9 * ANSWERED
 
 
 def test_retries_429_and_500_then_succeeds(pytester: pytest.Pytester, fake: FakeLLMServer) -> None:

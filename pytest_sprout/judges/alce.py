@@ -180,7 +180,10 @@ class ALCETier:
         self.recall = recall
         self.precision = precision
         self.max_citations = max_citations
-        self.prefetch: Callable[[], list[Answer]] | None = None  # answers to warm up at the first item
+        # Answers worth scoring in one batch with an item's answer when it is not warmed yet:
+        # every selected one on a plain run, those of this worker's queued items on xdist.
+        self.upcoming: Callable[[], list[Answer]] | None = None
+        self._warmed: set[int] = set()  # id() of answers already warmed (the session keeps them alive)
 
     def settings(self) -> dict[str, Any]:
         return {"judge": self.judge.settings(), "max_citations": self.max_citations,
@@ -200,7 +203,7 @@ class ALCETier:
             asked.extend(pairs)
             return self.judge.judge_many(pairs)
 
-        score = self._guarded(lambda: score_answers([answer], judge_many, self.max_citations)[0])
+        score = self._guarded(answer, lambda: score_answers([answer], judge_many, self.max_citations)[0])
         if score is None:
             note = "the answer has no sentences (ALCE skips such answers)"
             return TierResult(None, {"citation_recall": [None], "citation_precision": [None]}, note=note)
@@ -225,16 +228,17 @@ class ALCETier:
         message = "" if passed else self._message(item, score, rows)
         return TierResult(passed, metrics, rows, message, extra=extra)
 
-    def _guarded(self, run: Callable[[], Any]) -> Any:
-        """Run the judge (after the first item's batched warm-up); a model whose weights fail to
-        load at first use fails the item with one line, not a traceback."""
+    def _guarded(self, answer: Answer, run: Callable[[], Any]) -> Any:
+        """Run the judge (after warming this answer in a batch with the upcoming ones); a model
+        whose weights fail to load at first use fails the item with one line, not a traceback."""
         from ..collect import SproutFailure
         from .nli import NLIModelError
 
         try:
-            if self.prefetch is not None:
-                prefetch, self.prefetch = self.prefetch, None
-                self.warm(prefetch())
+            if self.upcoming is not None and id(answer) not in self._warmed:
+                batch = [answer, *(a for a in self.upcoming() if id(a) not in self._warmed and a is not answer)]
+                self._warmed.update(id(a) for a in batch)  # first: a load error is not retried per item
+                self.warm(batch)
             return run()
         except NLIModelError as exc:
             raise SproutFailure(f"--nli-model: {exc}") from None
@@ -261,8 +265,9 @@ def prepare(session: Any, items: Sequence[Any]) -> None:
     """After collection, before any test runs, when alce items are selected: build the tier, so
     that a model that is not found or has no entailment label is one usage error rather than a
     failure per item (the weights themselves load at the first pair that needs them). On a plain
-    run (not on xdist workers, which must only ask the system about their own cases) the first
-    alce item then scores every selected alce answer in one batched pass."""
+    run the first alce item then scores every selected alce answer in one batched pass; an xdist
+    worker, which must only ask the system about its own cases, batches the alce items that the
+    controller has already handed it (see queued_cases)."""
     from ..session import is_controller
 
     config = session.config
@@ -271,13 +276,39 @@ def prepare(session: Any, items: Sequence[Any]) -> None:
         return
     if not is_controller(config):
         try:
-            session.tier("alce")
+            tier = session.tier("alce")
         except pytest.UsageError as exc:  # raised on an xdist worker it would be an INTERNALERROR
             config.stash[LOAD_ERROR] = str(exc)
+            return
+        tier.upcoming = lambda: answered(session, queued_cases(config, items))
         return
     tier = session.tier("alce")
     if len(cases) > 1:
-        tier.prefetch = lambda: answered(session, cases)
+        tier.upcoming = lambda: answered(session, cases)
+
+
+# xdist modes in which the items queued on a worker stay there until it runs them (worksteal
+# takes queued items back). "no" is what a worker parses from `-n N` alone, which means load.
+KEEPS_QUEUE = {"no", "load", "loadscope", "loadfile", "loadgroup"}
+
+
+def queued_cases(config: Any, items: Sequence[Any]) -> list[Any]:
+    """On an xdist worker, the cases of the alce items the controller has already handed it and
+    it has not run yet ([] elsewhere, or when the dist mode may take them back).
+
+    Reads xdist's WorkerInteractor: ``torun`` (item indices into ``session.items``, read under its
+    lock and not changed) and ``nextitem_index`` (already taken from the queue, runs next). The
+    worker overwrites ``config.option.dist``, so the mode comes from the parsed command line.
+    """
+    dist = getattr(getattr(config, "known_args_namespace", None), "dist", None)
+    interactor = next((p for p in config.pluginmanager.get_plugins() if hasattr(p, "torun")), None)
+    if interactor is None or dist not in KEEPS_QUEUE:
+        return []
+    with interactor.torun.lock() as queued:
+        indices = list(queued)
+    indices.append(getattr(interactor, "nextitem_index", None))
+    picked = [items[i] for i in indices if isinstance(i, int) and 0 <= i < len(items)]
+    return [item.case for item in picked if getattr(item, "tier", None) == "alce" and hasattr(item, "case")]
 
 
 def answered(session: Any, cases: Sequence[Any]) -> list[Answer]:
