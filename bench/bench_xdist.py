@@ -89,42 +89,10 @@ def write_project(folder: Path, n: int, tier: str) -> Path:
 
 
 def deberta_base_shaped(folder: Path, corpus: list[str]) -> Path:
-    """A randomly initialised DeBERTa-v3-base-shaped NLI classifier, with a WordPiece tokenizer
-    trained on the benchmark's own text (about one token per word, as the real one gives)."""
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    import torch
-    from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, processors, trainers
-    from transformers import DebertaV2Config, DebertaV2ForSequenceClassification, PreTrainedTokenizerFast
-    from transformers.utils import logging
+    """A randomly initialised DeBERTa-v3-base-shaped NLI classifier (see deberta_shaped.py)."""
+    import deberta_shaped
 
-    logging.disable_progress_bar()
-    logging.set_verbosity_error()
-
-    tok = Tokenizer(models.WordPiece(unk_token="[UNK]"))
-    tok.normalizer = normalizers.BertNormalizer(lowercase=True)
-    tok.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
-    specials = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
-    tok.train_from_iterator(corpus, trainers.WordPieceTrainer(vocab_size=4000, special_tokens=specials))
-    tok.post_processor = processors.TemplateProcessing(
-        single="[CLS] $A [SEP]", pair="[CLS] $A [SEP] $B:1 [SEP]:1",
-        special_tokens=[("[CLS]", tok.token_to_id("[CLS]")), ("[SEP]", tok.token_to_id("[SEP]"))],
-    )
-    tokenizer = PreTrainedTokenizerFast(
-        tokenizer_object=tok, unk_token="[UNK]", pad_token="[PAD]", cls_token="[CLS]", sep_token="[SEP]",
-        mask_token="[MASK]", model_max_length=512,
-    )
-    labels = {0: "entailment", 1: "neutral", 2: "contradiction"}
-    config = DebertaV2Config(  # microsoft/deberta-v3-base's config.json, with an NLI head
-        vocab_size=128100, hidden_size=768, num_hidden_layers=12, num_attention_heads=12, intermediate_size=3072,
-        hidden_act="gelu", max_position_embeddings=512, type_vocab_size=0, layer_norm_eps=1e-7,
-        relative_attention=True, position_buckets=256, norm_rel_ebd="layer_norm", share_att_key=True,
-        pos_att_type=["p2c", "c2p"], max_relative_positions=-1, position_biased_input=False,
-        pad_token_id=tokenizer.pad_token_id, num_labels=3, id2label=labels, label2id={v: k for k, v in labels.items()},
-    )
-    torch.manual_seed(0)
-    DebertaV2ForSequenceClassification(config).save_pretrained(folder)
-    tokenizer.save_pretrained(folder)
-    return folder
+    return deberta_shaped.build(folder, corpus, vocab_size=4000)
 
 
 def intra_op_speedup(model_dir: Path, answers: dict, rounds: int, batch: int = 16) -> float:

@@ -55,6 +55,21 @@ cases:
     expect: refuse
 """
 
+# A suite on which every case passes with the lookup system above.
+PASSING_SUITE = """
+suite: care
+cases:
+  - id: snake-light
+    question: How much light does a snake plant need?
+    expected_facts: ["low light"]
+  - id: lily-cats
+    question: Is a peace lily toxic to cats?
+    expected_facts: ["toxic to cats"]
+  - id: taxes
+    question: How do I file my taxes?
+    expect: refuse
+"""
+
 
 def make_project(pytester: pytest.Pytester, suite: str = SUITE, conftest: str = SYSTEM_CONFTEST,
                  name: str = "care", tiers: str = "[groundedness]") -> None:

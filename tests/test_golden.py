@@ -7,26 +7,13 @@ from pathlib import Path
 
 import pytest
 
+from helpers import PASSING_SUITE as SUITE
 from helpers import SYSTEM_CONFTEST, make_project
 from pytest_sprout.golden import build, entry, load
 from pytest_sprout.model import Answer, Case, GoldenItem
 from pytest_sprout.report import write_json
 from pytest_sprout.snapshot import SnapshotError
 
-# Every case passes with the lookup system of helpers.SYSTEM_CONFTEST.
-SUITE = """
-suite: care
-cases:
-  - id: snake-light
-    question: How much light does a snake plant need?
-    expected_facts: ["low light"]
-  - id: lily-cats
-    question: Is a peace lily toxic to cats?
-    expected_facts: ["toxic to cats"]
-  - id: taxes
-    question: How do I file my taxes?
-    expect: refuse
-"""
 
 # The same lookup system, switched off by a file: a replay that called it would fail.
 GUARDED_CONFTEST = SYSTEM_CONFTEST.replace(

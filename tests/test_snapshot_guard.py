@@ -8,22 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from helpers import PASSING_SUITE as SUITE
 from helpers import SYSTEM_CONFTEST, make_project
 
-# Every case passes with the lookup system of helpers.SYSTEM_CONFTEST.
-SUITE = """
-suite: care
-cases:
-  - id: snake-light
-    question: How much light does a snake plant need?
-    expected_facts: ["low light"]
-  - id: lily-cats
-    question: Is a peace lily toxic to cats?
-    expected_facts: ["toxic to cats"]
-  - id: taxes
-    question: How do I file my taxes?
-    expect: refuse
-"""
 
 RUN = ("-m", "groundedness", "-p", "no:deepeval")
 CHAIN = ("--sprout-update-snapshot", "--sprout-record=golden.json", "--sprout-report=sprout.json")
