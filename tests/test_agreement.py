@@ -134,17 +134,6 @@ def test_one_tier_gives_no_agreement_and_an_undefined_kappa_is_said_in_words() -
 # --- a real run: the lexical judge against an NLI model that says yes to everything ---------------
 
 
-@pytest.fixture(scope="module")
-def yes_model(request: pytest.FixtureRequest) -> Path:
-    """A tiny classifier forced to ENTAILMENT (tests/tiny_models.py), cached between runs."""
-    from tiny_models import classifier
-
-    folder = request.config.cache.mkdir("sprout-tiny-entailment")
-    if not (folder / "config.json").is_file():
-        classifier(folder, force="ENTAILMENT")
-    return folder
-
-
 def test_groundedness_and_alce_agreement_and_mutants_in_one_run(
     pytester: pytest.Pytester, yes_model: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -201,17 +201,6 @@ def test_lfqa_reader_errors(tmp_path: Path) -> None:
 # --- the NLI path, with a tiny model that says yes to everything ----------------------------------
 
 
-@pytest.fixture(scope="module")
-def yes_model(request: pytest.FixtureRequest) -> Path:
-    """A tiny classifier forced to ENTAILMENT (tests/tiny_models.py), cached between runs."""
-    from tiny_models import classifier
-
-    folder = request.config.cache.mkdir("sprout-tiny-entailment")
-    if not (folder / "config.json").is_file():
-        classifier(folder, force="ENTAILMENT")
-    return folder
-
-
 def test_nli_judge_path_from_the_command_line(yes_model: Path, tmp_path: Path) -> None:
     """As a user runs it, in its own process (which also keeps torch out of this one)."""
     out = tmp_path / "nli.json"
