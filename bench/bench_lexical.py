@@ -1,28 +1,38 @@
 """Throughput of LexicalJudge, with baselines measured in the same run.
 
-    .venv/bin/python bench/bench_lexical.py [--claims 20000] [--repeat 5] [--seed 7]
+    .venv/bin/python bench/bench_lexical.py [--claims 20000] [--repeat 7] [--seed 7]
 
-Workloads (claims never repeat within one, so no claim is judged twice):
+Workloads:
+  demo   the demo golden set: every sentence the reference system answers to the cases of
+         suites/, with the passages it cites (what `pytest -m groundedness` judges in `make demo`);
+         extractive, so most claims are sentences of their passage. The set is judged 20 times
+         over in each timed run, to time about 10,000 claims: the judge keeps no verdicts, so a
+         repeated claim costs what it cost the first time;
   short  synthetic plant-care passages of 100-200 words, claims of ~14 words: verbatim,
          paraphrased, shortened, negated, a number or a quantifier changed, entities swapped,
          or a sentence of another passage;
   ref    the same kinds of claims over the reference system's documents
          (pytest_sprout/reference/docs.jsonl), when that file exists;
   long   passages of ~2,000 words (13 synthetic passages joined), the same kinds of claims.
+In the synthetic workloads no claim repeats, so no claim is judged twice.
 
-Per workload it prints claims/s on one core (CPU time, best of --repeat runs) for:
+Per workload it prints claims/s on one core (CPU time, best of --repeat runs, the three judges
+taking turns) for:
   lexical    LexicalJudge as shipped, passages already analysed (cached by passage text),
              every claim analysed (claims are not cached),
   uncached   the same judge analysing the cited passage again for every claim,
   tokenset   a naive judge: share of the claim's words found anywhere in the passage, no rules,
 and the ratios lexical/uncached and lexical/tokenset, which are what to compare across machines:
-all three run in one process on the same claims. Last, the share of each kind of claim judged
+all three run in one process on the same claims. With --against FILE, a fourth judge takes its
+turn too: the LexicalJudge of another copy of pytest_sprout/judges/lexical.py (for example an older
+one, from `git show REV:pytest_sprout/judges/lexical.py > FILE`), with the ratio lexical/against. Last, the share of each kind of claim judged
 supported, a check that the workload exercises the rules.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import random
 import re
@@ -146,6 +156,22 @@ def workload(rng: random.Random, passages: Sequence[str], n: int) -> list[tuple[
     return list(seen.values())
 
 
+def demo_golden_set() -> list[tuple[str, list[str], str]]:
+    """Every sentence of the reference system's answers to the cases of suites/, with the texts of
+    the passages it cites, as the groundedness tier judges them."""
+    from pytest_sprout.cases import load_suites
+    from pytest_sprout.model import Answer
+    from pytest_sprout.reference import make_system
+
+    system = make_system()
+    out = []
+    for case in load_suites(ROOT / "suites").cases:
+        answer = Answer.coerce(system(case.question))
+        for sentence in answer.sentences:
+            out.append((sentence.text, [p.text for p in answer.cited(sentence)[0]], "golden"))
+    return out
+
+
 class TokenSetJudge:
     """The naive baseline: share of the claim's lower-cased words found anywhere in the passages."""
 
@@ -167,29 +193,47 @@ def uncached_judge() -> LexicalJudge:
     return judge
 
 
-def rate(judge, pairs, repeat: int) -> float:
-    """Claims per CPU second, best of ``repeat`` runs. A first, untimed run analyses every passage
-    once: the steady state of a test session, where each retrieved passage is cited by many
-    sentences. Claims are analysed in every run (the judge does not cache them)."""
-    best = float("inf")
-    judge.judge_many(pairs)
-    for _ in range(repeat):
-        start = time.process_time()
+def load_judge_module(path: str):
+    """A copy of pytest_sprout/judges/lexical.py loaded as a module of its own."""
+    spec = importlib.util.spec_from_file_location("lexical_against", path)
+    if spec is None or spec.loader is None:
+        raise SystemExit(f"--against: cannot load {path}")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def rates(runs: dict[str, tuple[object, list]], repeat: int) -> dict[str, float]:
+    """Claims per CPU second of each (judge, pairs), best of ``repeat`` runs. The judges take turns
+    (A B C A B C ...), so a slow spell of the machine falls on all of them alike. A first, untimed
+    run analyses every passage once: the steady state of a test session, where each retrieved
+    passage is cited by many sentences. Claims are analysed in every run (the judge keeps none)."""
+    best = {name: float("inf") for name in runs}
+    for judge, pairs in runs.values():
         judge.judge_many(pairs)
-        best = min(best, time.process_time() - start)
-    return len(pairs) / best
+    for _ in range(repeat):
+        for name, (judge, pairs) in runs.items():
+            start = time.process_time()
+            judge.judge_many(pairs)
+            best[name] = min(best[name], time.process_time() - start)
+    return {name: len(runs[name][1]) / best[name] for name in runs}
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--claims", type=int, default=20000, help="claims per workload (long: a fifth)")
-    ap.add_argument("--repeat", type=int, default=5, help="timed runs per judge; the best counts")
+    ap.add_argument("--repeat", type=int, default=7, help="timed runs per judge; the best counts")
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--against", metavar="FILE", help="another lexical.py to time in the same runs")
     args = ap.parse_args()
+    other = load_judge_module(args.against) if args.against else None
     rng = random.Random(args.seed)
 
+    workloads = {}
+    if (ROOT / "suites").is_dir():
+        workloads["demo"] = demo_golden_set() * 20
     short = [make_passage(rng, rng.randint(100, 200)) for _ in range(600)]
-    workloads = {"short": workload(rng, short, args.claims)}
+    workloads["short"] = workload(rng, short, args.claims)
     docs_path = ROOT / "pytest_sprout" / "reference" / "docs.jsonl"
     if docs_path.exists():
         lines = docs_path.read_text(encoding="utf-8").splitlines()
@@ -206,18 +250,24 @@ def main() -> None:
     for name, triples in workloads.items():
         pairs = [(claim, sources) for claim, sources, _ in triples]
         claim_words = sum(len(c.split()) for c, _ in pairs) / len(pairs)
-        passage_words = sum(len(p[0].split()) for _, p in pairs) / len(pairs)
-        fast = rate(judge, pairs, args.repeat)
-        slow = rate(uncached_judge(), pairs[: max(200, len(pairs) // 10)], args.repeat)
-        naive = rate(TokenSetJudge(), pairs, args.repeat)
+        cited = [p[0] for _, p in pairs if p]
+        passage_words = sum(len(p.split()) for p in cited) / max(1, len(cited))
+        runs = {"lexical": (judge, pairs), "uncached": (uncached_judge(), pairs[: max(200, len(pairs) // 10)]),
+                "tokenset": (TokenSetJudge(), pairs)}
+        if other is not None:
+            runs["against"] = (other.LexicalJudge(), pairs)
+        got = rates(runs, args.repeat)
+        fast, slow, naive = got["lexical"], got["uncached"], got["tokenset"]
         verdicts = judge.judge_many(pairs)
         supported = sum(v.supported for v in verdicts) / len(pairs)
         print(f"{name:8} {len(pairs):7d} {claim_words:11.1f} {passage_words:13.0f} {fast:8.0f} {slow:8.0f}"
-              f" {naive:8.0f} {fast / slow:10.1f}x {fast / naive:10.2f}x {supported:9.1%}")
+              f" {naive:8.0f} {fast / slow:10.1f}x {fast / naive:10.2f}x {supported:9.1%}"
+              + (f"   against {got['against']:.0f}/s, lexical/against {fast / got['against']:.2f}x" if other else ""))
         by_kind: dict[str, list[bool]] = {}
         for (_, _, kind), v in zip(triples, verdicts):
             by_kind.setdefault(kind, []).append(bool(v.supported))
-        agreement[name] = {k: sum(vs) / len(vs) for k, vs in by_kind.items()}
+        if name != "demo":  # the golden set has no kinds of claim
+            agreement[name] = {k: sum(vs) / len(vs) for k, vs in by_kind.items()}
     print("\nshare judged supported, by kind of claim (sanity check: the first three should be high,")
     print("the others low; a changed sentence can still be true of another sentence of the passage)")
     print(f"{'workload':8} " + " ".join(f"{k:>10}" for k in KINDS))

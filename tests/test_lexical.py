@@ -8,7 +8,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from pytest_sprout.judges.lexical import LexicalJudge, Sentence, stem, words_of
+from pytest_sprout.judges.lexical import LexicalJudge, Sentence, _Prepared, stem, words_of
 from pytest_sprout.model import Passage, Verdict, split_sentences
 
 CARE = (
@@ -478,3 +478,71 @@ def test_judge_many_equals_judge_on_each_pair(pairs) -> None:
     j = LexicalJudge()
     assert j.judge_many(pairs) == [j.judge(claim, sources) for claim, sources in pairs]
     assert j.judge_many(iter(pairs)) == j.judge_many(pairs)
+
+
+# --- the judge's shortcuts decide what the full search would decide ------------------------------
+
+SENTENCES = st.one_of(any_sentence(), positive_sentence().map(lambda p: p[0]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(SENTENCES)
+def test_every_rule_holds_for_a_sentence_against_itself(text: str) -> None:
+    """A claim that is a sentence of its passage is judged supported without running the rules
+    (the judge reuses the passage's analysis of it); that is exact because no rule can fail a
+    sentence against itself, whether analysed once or twice."""
+    sentence = Sentence(text)
+    assert LexicalJudge._rules(sentence, (sentence,)) is None
+    assert LexicalJudge._rules(Sentence(text), (sentence,)) is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(SENTENCES, min_size=1, max_size=8), SENTENCES)
+def test_cover_masks_match_their_definition(sentences: list[str], claim: str) -> None:
+    prepared = _Prepared(passage_of(sentences))
+    keys = Sentence(claim).keys
+    assume(keys)
+    cover = prepared.cover(keys)
+    pairs = prepared.pair_cover(keys, cover)
+    sets = [s.keys for s in prepared.sentences]
+    assert [bool(cover >> i & 1) for i in range(len(sets))] == [keys <= s for s in sets]
+    assert cover >> len(sets) == 0
+    expected = [keys <= a | b and not keys <= a and not keys <= b for a, b in zip(sets, sets[1:])]
+    assert [bool(pairs >> i & 1) for i in range(len(sets) - 1)] == expected
+    assert pairs >> max(0, len(sets) - 1) == 0
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(SENTENCES, min_size=1, max_size=6), min_size=1, max_size=3), st.data())
+def test_when_a_sentence_covers_the_claim_the_best_windows_are_the_covering_ones(passages, data) -> None:
+    """The judge takes the best windows straight from the cover masks when one sentence covers the
+    whole claim; the general search over every window must find the same ones, in the same order."""
+    prepared = [_Prepared(passage_of(p)) for p in passages]
+    claim = data.draw(st.one_of(SENTENCES, st.sampled_from([s.text for p in prepared for s in p.sentences])))
+    keys = Sentence(claim).keys
+    assume(keys)
+    covers = [p.cover(keys) for p in prepared]
+    assume(any(covers))
+    judge = LexicalJudge()
+    hits, windows = judge._best_windows(keys, True, [(p, judge._hits(keys, True, p)) for p in prepared])
+    singles = [p.sentences[i : i + 1] for p, c in zip(prepared, covers) for i in range(len(p.sentences)) if c >> i & 1]
+    pairs = [p.sentences[i : i + 2] for p, c in zip(prepared, covers) for i in range(len(p.sentences) - 1)
+             if p.pair_cover(keys, c) >> i & 1]
+    assert (hits, windows) == (len(keys), singles + pairs)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(SENTENCES, min_size=1, max_size=30), SENTENCES)
+def test_long_and_short_passages_count_hits_alike(sentences: list[str], claim: str) -> None:
+    """Short passages intersect the claim's words with each sentence's; long ones go through the
+    passage's word index. Both must count the same."""
+    prepared = _Prepared(passage_of(sentences))
+    keys = Sentence(claim).keys
+    assume(keys)
+    counts = LexicalJudge._hits(keys, True, prepared)
+    assert counts == [len(keys & s.keys) for s in prepared.sentences]
+    by_index = [0] * len(prepared.sentences)
+    for key in keys:
+        for i in prepared.index.get(key, ()):
+            by_index[i] += 1
+    assert counts == by_index

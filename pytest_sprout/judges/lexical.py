@@ -20,12 +20,21 @@ A claim that cites nothing is unsupported -- rule "uncited". The rules run in th
 windows of best coverage are judged (single sentences before pairs), so a window that covers
 less of the claim cannot rescue a claim the best one contradicts. Sentence analysis of passages
 is cached by passage text (the 4,096 most recent passages).
+
+Speed (bench/bench_lexical.py; docs/BENCHMARKS.md): each cached passage keeps, per word, a bit
+mask of the sentences that hold it, so the sentences that cover a whole claim are one AND over
+the claim's words. A claim judged supported by such a sentence (the common case) never needs the
+search over windows, and a claim copied from its passage reuses the passage's analysis and skips
+the rules, which cannot fail a sentence against itself. Rule outcomes are shared between the
+first pass and the search. None of this changes a verdict: tests/test_lexical.py checks each
+shortcut against the search it replaces.
 """
 
 from __future__ import annotations
 
 import re
 from functools import lru_cache
+from operator import itemgetter
 from typing import Iterable, NamedTuple, Sequence
 
 from pytest_sprout.model import Passage, Verdict, split_sentences
@@ -252,6 +261,8 @@ def words_of(text: str) -> list[str]:
     """
     if "[" in text:
         text = _MARKERS.sub(" ", text)
+    if text.endswith("."):  # a full stop is never a token: the last word takes the fast path below
+        text = text[:-1]
     text = text.lower()
     if "\u2019" in text or "\u2018" in text:
         text = text.replace("\u2019", "'").replace("\u2018", "'")
@@ -289,6 +300,7 @@ _BOUNDS: dict[tuple[str, ...], str] = {
     ("below",): "max", ("within",): "max", ("about",): "about", ("around",): "about",
     ("approximately",): "about", ("roughly",): "about", ("nearly",): "about", ("almost",): "about",
 }
+_BOUND_LAST = frozenset(words[-1] for words in _BOUNDS)
 # Periods that count as an amount without a numeral, after these words ("every week").
 _PERIODS = frozenset("hour hours day days week weeks month months year years decade decades".split())
 _PERIOD_WORDS_BEFORE = frozenset({"a", "an", "each", "every", "per"})
@@ -300,6 +312,8 @@ _PERIOD_ADVERBS = {"hourly": "hour", "daily": "day", "nightly": "day", "weekly":
 
 def _bound_before(words: list[str], first: int) -> tuple[str | None, int]:
     """The bound written just before words[first], and where its words start."""
+    if not first or words[first - 1] not in _BOUND_LAST:
+        return None, first
     for size in (3, 2, 1):
         if first >= size:
             bound = _BOUNDS.get(tuple(words[first - size : first]))
@@ -313,13 +327,19 @@ class Number:
     ("min" for "at least", "max" for "up to", "about", or None) and the words that wrote it.
     Vague amounts of a unit have negative values: "a few days" is -1 days, "several" -2."""
 
-    __slots__ = ("lo", "hi", "unit", "bound", "text", "bare")
+    __slots__ = ("lo", "hi", "unit", "bound", "bare", "_words")
 
     def __init__(
-        self, lo: float, hi: float, unit: str | None, text: str, bound: str | None = None, bare: bool = False
+        self, lo: float, hi: float, unit: str | None, words: tuple[str, ...], bound: str | None = None,
+        bare: bool = False,
     ) -> None:
-        self.lo, self.hi, self.unit, self.text, self.bound = lo, hi, unit, text, bound
+        self.lo, self.hi, self.unit, self.bound = lo, hi, unit, bound
         self.bare = bare  # no unit and no noun after it: "10" in "10, 12 or 15 cm"
+        self._words = words  # the tokens that wrote it; spelled out only for a failure message
+
+    @property
+    def text(self) -> str:
+        return _spell(self._words)
 
     def same_amount(self, other: "Number") -> bool:
         """Same value or range, and the same unit; a bare number goes with any unit."""
@@ -342,7 +362,7 @@ class Number:
         return f"#{value}{self.unit or ''}"
 
 
-def _spell(words: list[str]) -> str:
+def _spell(words: Sequence[str]) -> str:
     """Tokens back to text: "10 - 15 cm" -> "10-15 cm", "15 ° c" -> "15°c"."""
     out = ""
     for w in words:
@@ -360,7 +380,7 @@ def _number_at(words: list[str], i: int) -> tuple[float, int] | None:
     """The number written from words[i] on, and the index after it; None if there is none."""
     w = words[i]
     if "0" <= w[0] <= "9":
-        value = float(w.replace(",", ""))
+        value = float(w.replace(",", "") if "," in w else w)
         j = i + 1
     elif w in NUMBER_WORDS:
         value = float(NUMBER_WORDS[w])
@@ -381,6 +401,11 @@ def _number_at(words: list[str], i: int) -> tuple[float, int] | None:
 
 def _unit_at(words: list[str], j: int) -> tuple[str | None, int]:
     """The unit written at words[j] ("cm", "°C", "per cent", a month), and the index after it."""
+    w = words[j] if j < len(words) else ""
+    if w not in _UNIT_STARTS:  # most numbers: no unit, or a plain one
+        return None, j
+    if w in _PLAIN_UNITS:
+        return UNITS[w], j + 1
     start = j
     if j < len(words) and words[j] == "-":  # "10-year", "5-cm"
         j += 1
@@ -403,6 +428,10 @@ def _unit_at(words: list[str], j: int) -> tuple[str | None, int]:
     return None, start
 
 
+_PLAIN_UNITS = frozenset(UNITS) - {"°", "degree", "degrees"}
+_UNIT_STARTS = frozenset(UNITS) | frozenset(MONTHS) | {"-", "per"}
+
+
 def find_numbers(words: list[str], starts: Sequence[int] | None = None, periods: Sequence[int] = ()) -> list[Number]:
     """The numbers of a sentence, with their ranges, units and bounds.
 
@@ -417,10 +446,14 @@ def find_numbers(words: list[str], starts: Sequence[int] | None = None, periods:
     for i in range(n) if starts is None else starts:
         if i < done:
             continue
-        found = _number_at(words, i)
-        if found is None:
-            continue
-        lo, j = found
+        w = words[i]
+        if "0" <= w[0] <= "9" and (i + 1 == n or words[i + 1] not in _MULTIPLIERS):  # most numbers: digits
+            lo, j = float(w.replace(",", "") if "," in w else w), i + 1
+        else:
+            found = _number_at(words, i)
+            if found is None:
+                continue
+            lo, j = found
         hi = lo
         if j + 1 < n and (words[j] in _RANGE_WORDS or (words[j] == "and" and i > 0 and words[i - 1] == "between")):
             second = _number_at(words, j + 1)
@@ -442,14 +475,17 @@ def find_numbers(words: list[str], starts: Sequence[int] | None = None, periods:
         if words[i] in _WEAK_NUMBER_WORDS and (unit is None or unit in MONTH_NAMES) and bound is None:
             continue  # "one of them", but "at least one hole"
         bare = unit is None and (j >= n or (_LEXICON.get(words[j]) or _classify(words[j]))[0] not in (CONTENT, PERIOD))
-        numbers.append(Number(min(lo, hi), max(lo, hi), unit, _spell(words[first:max(j, after)]), bound, bare))
-        consumed.update(range(first, max(j, after)))
+        if hi < lo:
+            lo, hi = hi, lo
+        numbers.append(Number(lo, hi, unit, tuple(words[first:done]), bound, bare))
+        if periods:
+            consumed.update(range(first, done))
     for i in periods:  # "a day", "every week", "a few hours", "weekly"
         if i in consumed:
             continue
         w = words[i]
         if w in _PERIOD_ADVERBS:
-            numbers.append(Number(1.0, 1.0, _PERIOD_ADVERBS[w], w, _bound_before(words, i)[0]))
+            numbers.append(Number(1.0, 1.0, _PERIOD_ADVERBS[w], (w,), _bound_before(words, i)[0]))
             continue
         prev = words[i - 1]
         if prev in _VAGUE:  # "a few days"
@@ -460,7 +496,7 @@ def find_numbers(words: list[str], starts: Sequence[int] | None = None, periods:
             value, start = -3.0, i
         bound, first = _bound_before(words, start)
         first = min(first, i - 1) if value == -3.0 else first
-        numbers.append(Number(value, value, UNITS[w], _spell(words[first : i + 1]), bound))
+        numbers.append(Number(value, value, UNITS[w], tuple(words[first : i + 1]), bound))
     return numbers
 
 
@@ -474,6 +510,7 @@ _LIST_JOINERS = frozenset({",", "and", "or", "&", "the", "a", "an", "as", "well"
 # Words between two neighbours that make their order matter ("from November to February").
 _RELATIONS = frozenset({"to", "than", "into", "onto", "from", "before", "after", "versus", "vs", "over"})
 
+_FIRST = itemgetter(0)
 # Token kinds, from one dictionary lookup per token.
 CONTENT, STOP, NEG, QUANT, BREAK, AND, OTHER, NUMERAL, PERIOD = range(9)
 _LEXICON: dict[str, tuple[int, str]] = {}
@@ -529,8 +566,8 @@ class Sentence:
     to the next one.
     """
 
-    __slots__ = ("text", "words", "content", "seq", "keys", "numbers", "has_negation", "has_quantifier", "_clause_of",
-                 "_cues", "_clauses", "_names")
+    __slots__ = ("text", "words", "content", "seq", "keys", "numbers", "has_negation", "has_quantifier", "has_cue",
+                 "_starts", "_cues", "_clauses", "_names", "_once")
 
     def __init__(self, text: str) -> None:
         self.text = text
@@ -538,11 +575,12 @@ class Sentence:
         numerals: list[int] = []
         periods: list[int] = []
         content: list[tuple[str, int]] = []
-        clauses: list[int] = []  # clause number of each content token
+        starts: list[int] = []  # where each clause's content begins in ``content``; clause k is starts[k]
         cues: list[tuple[int, str, int, int]] = []  # (kind, word, clause, token index)
         clause = 0
         filled = False  # the clause has content words
         cue_seen = cue_open = False  # "and" ends a clause once a cue has been followed by content
+        has_negation = has_quantifier = False
         lexicon = _LEXICON
         after_number = False  # units right after a number are the number rule's, not content
         for idx, w in enumerate(words):
@@ -552,22 +590,23 @@ class Sentence:
                     continue
                 after_number = False
             if kind == CONTENT:
-                if w in _TRUTH_WORDS and not filled and cue_seen and words[idx + 1 : idx + 2] == ["that"]:
+                if cue_seen and not filled and w in _TRUTH_WORDS and words[idx + 1 : idx + 2] == ["that"]:
                     continue  # "it is not true that X": the negation is X's
+                if not filled:  # a clause ends only once it has content, so clause k starts starts[k]
+                    starts.append(len(content))
+                    filled = True
                 content.append((key, idx))
-                clauses.append(clause)
-                filled = True
-                if cue_seen:
-                    cue_open = True
+                cue_open = cue_seen  # (cue_open implies cue_seen)
             elif kind == STOP or kind == OTHER:
                 continue
             elif kind == NUMERAL:
                 numerals.append(idx)
                 after_number = True
             elif kind == PERIOD:  # content, and maybe an amount: "every week", "weekly"
+                if not filled:
+                    starts.append(len(content))
+                    filled = True
                 content.append((key, idx))
-                clauses.append(clause)
-                filled = True
                 prev = words[idx - 1] if idx else ""
                 if w in _PERIOD_ADVERBS or prev in _PERIOD_WORDS_BEFORE or prev in _VAGUE or (
                         prev in _BARE_PERIOD_AFTER and w[-1] == "s"):
@@ -584,31 +623,37 @@ class Sentence:
                 if not (nxt in _NEGATION_EXEMPT_NEXT or (nxt.startswith(("un", "non")) and len(nxt) > 5) or (
                         nxt in _COMPARATIVES and words[idx + 2 : idx + 3] == ["than"])):  # "no more than 3": a bound
                     cues.append((NEG, w, clause, idx))
+                    has_negation = True
                     cue_seen = True
                 if w in QUANTIFIERS:
                     cues.append((QUANT, w, clause, idx))
+                    has_quantifier = True
             elif kind == QUANT:
                 prev = words[idx - 1] if idx else ""
                 if w == "may" and (prev[:1].isdigit() or (idx + 1 < len(words) and words[idx + 1][:1].isdigit())):
+                    if not filled:
+                        starts.append(len(content))
+                        filled = True
                     content.append((stem(w), idx))  # the month: "May 2021", "3 May"
-                    clauses.append(clause)
-                    filled = True
                 elif not ((w == "most" and prev in ("the", "at")) or (w == "all" and (prev in _ALL_IDIOM_PREV or (
                         idx + 1 < len(words) and words[idx + 1] in _ALL_IDIOM_NEXT)))):  # superlative, bound, idiom
                     cues.append((QUANT, "a few" if w == "few" and prev == "a" else w, clause, idx))
+                    has_quantifier = True
                     cue_seen = True
         # Tuples, not lists: tuples of strings and ints drop out of the garbage collector's walks.
         self.words = tuple(words)
         self.numbers = tuple(find_numbers(words, numerals, periods)) if numerals or periods else ()
         self.content = tuple(content)
-        self.seq = tuple(k for k, _ in content)
-        self.keys = frozenset(self.seq)
-        self._clause_of = tuple(clauses)
+        self.seq = seq = tuple(map(_FIRST, content))
+        self.keys = frozenset(seq)
+        self._starts = tuple(starts)
         self._cues = tuple(cues)
         self._clauses: tuple[Clause, ...] | None = None
         self._names: dict[str, str] | None = None
-        self.has_negation = any(c[0] == NEG for c in cues)
-        self.has_quantifier = any(c[0] == QUANT for c in cues)
+        self._once: frozenset[str] | None = None
+        self.has_negation = has_negation
+        self.has_quantifier = has_quantifier
+        self.has_cue = has_negation or has_quantifier
 
     def clauses(self) -> tuple[Clause, ...]:
         """The clauses that have content words (computed on first use).
@@ -617,9 +662,6 @@ class Sentence:
         without drainage" is positive); "nor" counts only when it is a clause's sole cue.
         """
         if self._clauses is None:
-            members: dict[int, list[tuple[str, int]]] = {}
-            for item, cl in zip(self.content, self._clause_of):
-                members.setdefault(cl, []).append(item)
             negs: dict[int, list[tuple[str, int]]] = {}
             quants: dict[int, list[tuple[str, str, str]]] = {}
             for kind, w, cl, at in self._cues:
@@ -628,12 +670,17 @@ class Sentence:
                 else:
                     quants.setdefault(cl, []).append((*QUANTIFIERS[w], w))
             out = []
-            for cl, items in members.items():
-                found = negs.get(cl, ())
+            words, content, seq = self.words, self.content, self.seq
+            for cl, (start, end) in enumerate(zip(self._starts, self._starts[1:] + (len(content),))):
+                items = content[start:end]
+                keys = frozenset(seq[start:end])
+                found = negs.get(cl)
+                if not found:
+                    out.append(Clause(keys, False, "", words[items[0][1]], tuple(quants.get(cl, ()))))
+                    continue
                 counted = [n for n in found if n[0] != "nor"] or found
-                cue, at = found[0] if found else ("", -1)
-                word = self.words[next((i for _, i in items if i > at), items[0][1])]
-                keys = frozenset(k for k, _ in items)
+                cue, at = found[0]
+                word = words[next((i for _, i in items if i > at), items[0][1])]
                 out.append(Clause(keys, len(counted) % 2 == 1, cue, word, tuple(quants.get(cl, ()))))
             self._clauses = tuple(out)
         return self._clauses
@@ -642,6 +689,9 @@ class Sentence:
         """Content keys written with a capital inside the sentence ("Boston fern"), to the word."""
         if self._names is None:
             self._names = {}
+            rest = self.text[1:]
+            if rest == rest.lower():  # no capital after the first character: no names
+                return self._names
             for m in _NAME.finditer(self.text):
                 before = self.text[: m.start()].rstrip()
                 if not before or before[-1] in _SENTENCE_OPENERS:  # a capital that starts a sentence
@@ -651,6 +701,19 @@ class Sentence:
                 if kind == CONTENT and key in self.keys:
                     self._names.setdefault(key, m.group())
         return self._names
+
+    def once(self) -> frozenset[str]:
+        """The content keys the sentence holds exactly once."""
+        if self._once is None:
+            if len(self.seq) == len(self.keys):
+                self._once = self.keys
+            else:
+                seen: set[str] = set()
+                twice: set[str] = set()
+                for key in self.seq:
+                    (twice if key in seen else seen).add(key)
+                self._once = frozenset(seen - twice)
+        return self._once
 
     def surface(self, key: str) -> str:
         """The word as written for a content key."""
@@ -667,14 +730,17 @@ class Sentence:
 class _Prepared:
     """A passage split into analysed sentences.
 
-    ``index`` maps a content key to the indices of the sentences holding it; ``shared[i]`` holds
-    the keys that sentences i and i+1 have in common.
+    ``index`` maps a content key to the indices of the sentences holding it, ``masks`` to the same
+    as a bit mask (bit i: sentence i) and ``pair_masks`` to the pairs of neighbours holding it
+    (bit i: sentence i or i+1); ``shared[i]`` holds the keys that sentences i and i+1 have in
+    common; ``by_text`` maps each sentence's text to its analysis.
     """
 
-    __slots__ = ("sentences", "keysets", "shared", "index")
+    __slots__ = ("sentences", "keysets", "shared", "index", "masks", "pair_masks", "by_text")
 
     def __init__(self, text: str) -> None:
         self.sentences = tuple(Sentence(s) for s in split_sentences(text))
+        self.by_text = {s.text: s for s in self.sentences}  # a claim copied from the passage is analysed already
         self.keysets = [s.keys for s in self.sentences]
         self.shared = [a & b for a, b in zip(self.keysets, self.keysets[1:])]
         index: dict[str, list[int]] = {}
@@ -682,15 +748,59 @@ class _Prepared:
             for key in keys:
                 index.setdefault(key, []).append(i)
         self.index = {key: tuple(where) for key, where in index.items()}
+        self.masks = {key: sum(1 << i for i in where) for key, where in index.items()}
+        last = (1 << (len(self.sentences) - 1)) - 1 if self.sentences else 0  # bit i: sentences i and i+1
+        self.pair_masks = {key: (mask | (mask >> 1)) & last for key, mask in self.masks.items()}
+
+    def cover(self, keys: frozenset[str]) -> int:
+        """Bit mask of the sentences that hold every one of ``keys`` (not empty)."""
+        masks = self.masks
+        common = -1
+        for key in keys:
+            common &= masks.get(key, 0)
+            if not common:
+                break
+        return common
+
+    def pair_cover(self, keys: frozenset[str], single: int) -> int:
+        """Bit mask of the pairs of neighbours (bit i: sentences i and i+1) that hold every one of
+        ``keys`` together where neither does alone (``single``: the mask from ``cover``)."""
+        masks = self.pair_masks
+        common = -1
+        for key in keys:
+            common &= masks.get(key, 0)
+            if not common:
+                return 0
+        return common & ~(single | (single >> 1))
+
+
+def _text(window: tuple[Sentence, ...]) -> str:
+    return window[0].text if len(window) == 1 else " ".join(s.text for s in window)
+
+
+def _bits(mask: int) -> list[int]:
+    """The positions of the bits set in ``mask``, lowest first."""
+    if not mask & (mask - 1):  # none, or one
+        return [mask.bit_length() - 1] if mask else []
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
 _prepare_passage = lru_cache(maxsize=4096)(_Prepared)
+# From this many sentences on, a passage's index of words finds the sentences that hold a claim's
+# words faster than intersecting the claim's words with each sentence's.
+_INDEX_FROM = 24
 
 
 # --- rules -------------------------------------------------------------------------------------
 
 Failure = tuple[str, str]  # (rule, reason)
 RULE_ORDER = ("entity", "number", "quantifier", "negation", "entity-swap")
+_RULE_RANK = {rule: rank for rank, rule in enumerate(RULE_ORDER)}
 
 
 def check_names(claim: Sentence, window: Sequence[Sentence]) -> Failure | None:
@@ -771,7 +881,12 @@ def check_quantifiers(claim: Sentence, window: Sequence[Sentence], pairs: Alignm
     return None
 
 
-def _quantifier_conflict(mine: Sequence[tuple[str, str, str]], theirs: Sequence[tuple[str, str, str]]) -> str | None:
+@lru_cache(maxsize=4096)  # a pure function of two small tuples, and few distinct pairs occur
+def _quantifier_conflict(
+    mine: tuple[tuple[str, str, str], ...], theirs: tuple[tuple[str, str, str], ...]
+) -> str | None:
+    if mine == theirs:
+        return None
     for cls in ("quantity", "frequency", "degree", "modality"):
         ours = {family: w for c, family, w in reversed(mine) if c == cls}
         other = {family: w for c, family, w in reversed(theirs) if c == cls}
@@ -822,18 +937,18 @@ def _transposition(claim: Sentence, window: Sequence[Sentence]) -> Failure | Non
     """Same words, two entities trading places: "cats are more sensitive than dogs" -> "dogs ...
     than cats"; an entity may be several words ("the aloe vera ... than the ZZ plant")."""
     evidence_keys = window[0].keys if len(window) == 1 else frozenset().union(*(s.keys for s in window))
-    if [k for k in claim.seq if k in evidence_keys] == [k for s in window for k in s.seq if k in claim.keys]:
+    evidence_seq = window[0].seq if len(window) == 1 else [k for s in window for k in s.seq]
+    if list(filter(evidence_keys.__contains__, claim.seq)) == list(filter(claim.keys.__contains__, evidence_seq)):
         return None  # the shared words come in the same order
-    evidence = [(key, si, idx) for si, s in enumerate(window) for key, idx in s.content]
-    ours: dict[str, int] = {}
-    for key, _ in claim.content:
-        ours[key] = ours.get(key, 0) + 1
-    theirs: dict[str, int] = {}
-    for key, _, _ in evidence:
-        theirs[key] = theirs.get(key, 0) + 1
-    shared = {k for k, c in ours.items() if c == 1 and theirs.get(k) == 1}
-    mine = [k for k, _ in claim.content if k in shared]
-    other = [e for e in evidence if e[0] in shared]
+    # The words that the claim and the evidence each hold exactly once.
+    if len(window) == 1:
+        theirs = window[0].once()
+    else:
+        theirs = frozenset().union(*(
+            s.once().difference(*(t.keys for t in window if t is not s)) for s in window))
+    shared = claim.once() & theirs
+    mine = [k for k in claim.seq if k in shared]
+    other = [(key, si, idx) for si, s in enumerate(window) for key, idx in s.content if key in shared]
     if len(mine) < 3 or len(mine) < 0.6 * len(claim.keys):
         return None  # too few shared words for word order to say anything
     diffs = [i for i, k in enumerate(mine) if k != other[i][0]]
@@ -841,12 +956,15 @@ def _transposition(claim: Sentence, window: Sequence[Sentence]) -> Failure | Non
         return None
     start, end = diffs[0], diffs[-1] + 1
     span = [k for k, _, _ in other[start:end]]
-    for x in range(1, len(span)):  # the evidence span is X + middle + Y, the claim's Y + middle + X
-        for y in range(1, len(span) - x + 1):
-            if mine[start:end] == span[len(span) - y :] + span[x : len(span) - y] + span[:x]:
-                found = _swap_failure(claim, window, other[start : start + x], other[end - y : end], x + y == len(span))
-                if found is not None:
-                    return found
+    # The evidence span is X + middle + Y, the claim's Y + middle + X. The shared words occur once
+    # on each side, so the claim's first word fixes where Y starts, and its last where X ends.
+    if mine[start] not in span or mine[end - 1] not in span:
+        return None
+    size = len(span)
+    y = size - span.index(mine[start])
+    x = span.index(mine[end - 1]) + 1
+    if x + y <= size and mine[start:end] == span[size - y :] + span[x : size - y] + span[:x]:
+        return _swap_failure(claim, window, other[start : start + x], other[end - y : end], x + y == size)
     return None
 
 
@@ -949,24 +1067,49 @@ class LexicalJudge:
         texts = [s if isinstance(s, str) else Passage.coerce(s, i).text for i, s in enumerate(sources)]
         if not texts:
             return Verdict(False, 0.0, None, "the sentence cites no passage", "uncited")
-        ours = Sentence(claim)
+        prepared = [self._prepare(text) for text in texts]
+        for p in prepared:  # a sentence copied from a cited passage: analysed already (analysis is pure)
+            ours = p.by_text.get(claim)
+            if ours is not None:
+                break
+        else:
+            ours = Sentence(claim)
         keys = ours.keys or ours.allkeys()
         if not keys:  # only symbols ("* * *"): supported where they are written in a cited passage
-            for text in texts:
-                found = next((s.text for s in self._prepare(text).sentences if claim.strip() in s.text), None)
+            for p in prepared:
+                found = next((s.text for s in p.sentences if claim.strip() in s.text), None)
                 if found is not None and claim.strip():
                     return Verdict(True, 1.0, found, "the claim has no words; its text is in the evidence")
             return Verdict(False, 0.0, None, "the claim has no words to check", "coverage")
         total = len(keys)
         need = self.coverage * total - 1e-9
         content = bool(ours.keys)
-        found = [(prepared, self._hits(keys, content, prepared)) for prepared in map(self._prepare, texts)]
+        judged: dict[tuple[int, int], Failure | None] = {}  # (id of its first sentence, size) -> rules' outcome
+        covers: list[int] = []  # per passage, the sentences that cover the whole claim (bit mask)
         if self.window >= 2:  # fast path: a single sentence covers the whole claim and passes
-            for prepared, counts in found:
-                for i in sorted(i for i, h in counts.items() if h == total):
-                    if self._rules(ours, prepared.sentences[i : i + 1]) is None:
-                        return self._supported(1.0, prepared.sentences[i : i + 1])
-        hits, windows = self._best_windows(keys, content, found)
+            for p in prepared:
+                if content:
+                    covers.append(p.cover(keys))
+                else:
+                    covers.append(sum(1 << i for i, h in enumerate(self._hits(keys, content, p)) if h == total))
+                for i in _bits(covers[-1]):
+                    window = p.sentences[i : i + 1]
+                    if window[0] is ours:  # the claim is this sentence: every rule holds
+                        return self._supported(1.0, window)
+                    failure = judged[id(window[0]), 1] = self._rules(ours, window)
+                    if failure is None:
+                        return self._supported(1.0, window)
+        if self.window == 2 and content and any(covers):
+            # The best windows cover the whole claim: those sentences, then the pairs of neighbours
+            # that cover it together where neither does alone.
+            hits = total
+            windows = [p.sentences[i : i + 1] for p, cover in zip(prepared, covers) for i in _bits(cover)]
+            windows += [
+                p.sentences[i : i + 2] for p, cover in zip(prepared, covers) for i in _bits(p.pair_cover(keys, cover))
+            ]
+        else:
+            found = [(p, self._hits(keys, content, p)) for p in prepared]
+            hits, windows = self._best_windows(keys, content, found)
         if not windows:
             return Verdict(False, 0.0, None, f"coverage 0.00 < {self.coverage:.2f}; the cited passages are empty", "coverage")
         score = hits / total
@@ -975,12 +1118,13 @@ class LexicalJudge:
             # that got furthest through the rules: it is the closest to supporting the claim.
             failures = []
             for window in windows:
-                found = self._rules(ours, window)
+                key = (id(window[0]), len(window))
+                found = judged[key] if key in judged else self._rules(ours, window)
                 if found is None:
                     return self._supported(score, window)
-                failures.append((-RULE_ORDER.index(found[0]), len(failures), window, found))
+                failures.append((-_RULE_RANK[found[0]], len(failures), window, found))
             _, _, window, (rule, reason) = min(failures)
-            return Verdict(False, score, " ".join(s.text for s in window), reason, rule)
+            return Verdict(False, score, _text(window), reason, rule)
         window = windows[0]
         if ours.keys:
             seen = frozenset().union(*(s.keys for s in window))
@@ -997,37 +1141,35 @@ class LexicalJudge:
 
     def _supported(self, score: float, window: tuple[Sentence, ...]) -> Verdict:
         return Verdict(
-            True, score, " ".join(s.text for s in window),
+            True, score, _text(window),
             f"coverage {score:.2f} >= {self.coverage:.2f}; numbers, quantifiers, negation agree",
         )
 
     @staticmethod
     def _rules(ours: Sentence, window: tuple[Sentence, ...]) -> Failure | None:
         failure = check_names(ours, window) or check_numbers(ours, window)
-        if failure is None and (ours.has_negation or ours.has_quantifier
-                                or any(s.has_negation or s.has_quantifier for s in window)):
+        if failure is None and (ours.has_cue or any(s.has_cue for s in window)):
             pairs = align(ours, window)  # shared by the two clause-level rules
             failure = check_quantifiers(ours, window, pairs) or check_negation(ours, window, pairs)
         return failure or check_swap(ours, window)
 
     @staticmethod
-    def _hits(keys: frozenset[str], content: bool, prepared: "_Prepared") -> dict[int, int]:
-        """How many of the claim's keys each sentence of the passage holds (sentences with none
-        left out)."""
-        counts: dict[int, int] = {}
-        if content:
-            index = prepared.index
-            for key in keys:
-                for i in index.get(key, ()):
-                    counts[i] = counts.get(i, 0) + 1
-        else:  # a claim without content words: match on every word and number
-            for i, s in enumerate(prepared.sentences):
-                if hit := len(keys & s.allkeys()):
-                    counts[i] = hit
+    def _hits(keys: frozenset[str], content: bool, prepared: "_Prepared") -> list[int]:
+        """How many of the claim's keys each sentence of the passage holds."""
+        if not content:  # a claim without content words: match on every word and number
+            return [len(keys & s.allkeys()) for s in prepared.sentences]
+        keysets = prepared.keysets
+        if len(keysets) <= _INDEX_FROM:  # a short passage: one set intersection per sentence
+            return [len(keys & other) for other in keysets]
+        counts = [0] * len(keysets)  # a long one: only the sentences that hold a key are visited
+        index = prepared.index
+        for key in keys:
+            for i in index.get(key, ()):
+                counts[i] += 1
         return counts
 
     def _best_windows(
-        self, keys: frozenset[str], content: bool, found: list[tuple["_Prepared", dict[int, int]]]
+        self, keys: frozenset[str], content: bool, found: list[tuple["_Prepared", list[int]]]
     ) -> tuple[int, list[tuple[Sentence, ...]]]:
         """The best coverage (claim keys found) and the windows that reach it, in passage order,
         single sentences first. A larger window counts only when it covers more than each of its
@@ -1042,30 +1184,36 @@ class LexicalJudge:
             n = len(sentences)
             if not n:
                 continue
-            windows: list[tuple[int, int, int]] = [(h, 1, i) for i, h in counts.items()]
-            if self.window >= 2:
-                for i, a in counts.items():
-                    b = counts.get(i + 1)
-                    if b and a + b >= best:
-                        shared = prepared.shared[i] if content else sentences[i].allkeys() & sentences[i + 1].allkeys()
-                        both = a + b - (len(keys & shared) if shared else 0)
-                        if both > a and both > b:
-                            windows.append((both, 2, i))
+            top = max(counts)
+            if not top:
+                if not tier and best == 0:
+                    tier.append((1, order, sentences[:1]))  # nothing matches: the first sentence, for the report
+                order += n
+                continue
+            if top > best:
+                best, tier = top, []
+            if top == best:
+                tier.extend((1, order + i, sentences[i : i + 1]) for i, h in enumerate(counts) if h == top)
+            # A larger window can only join the tier if its sentences' counts add up to the best.
+            if self.window >= 2 and n > 1:
+                for i in [i for i, (a, b) in enumerate(zip(counts, counts[1:])) if a and b and a + b >= best]:
+                    a, b = counts[i], counts[i + 1]
+                    shared = prepared.shared[i] if content else sentences[i].allkeys() & sentences[i + 1].allkeys()
+                    both = a + b - (len(keys & shared) if shared else 0)
+                    if both > a and both > b and both >= best:
+                        if both > best:
+                            best, tier = both, []
+                        tier.append((2, order + i, sentences[i : i + 2]))
                 for size in range(3, min(self.window, n) + 1):
                     for i in range(n - size + 1):
-                        inner = [counts.get(k, 0) for k in range(i, i + size)]
-                        if max(inner) and sum(inner) > max(inner):
+                        inner = counts[i : i + size]
+                        if max(inner) and sum(inner) > max(inner) and sum(inner) >= best:
                             sets = prepared.keysets if content else [s.allkeys() for s in sentences]
                             union = len(keys & frozenset().union(*sets[i : i + size]))
-                            if union > max(inner):
-                                windows.append((union, size, i))
-            if not windows and not tier and best == 0:
-                tier.append((1, order, sentences[:1]))  # nothing matches: the first sentence, for the report
-            for hits, size, i in windows:
-                if hits > best:
-                    best, tier = hits, []
-                if hits == best:
-                    tier.append((size, order + i, sentences[i : i + size]))
+                            if union > max(inner) and union >= best:
+                                if union > best:
+                                    best, tier = union, []
+                                tier.append((size, order + i, sentences[i : i + size]))
             order += n
         tier.sort(key=lambda w: (w[0], w[1]))
         return best, [w for _, _, w in tier]
