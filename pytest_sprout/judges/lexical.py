@@ -22,12 +22,12 @@ less of the claim cannot rescue a claim the best one contradicts. Sentence analy
 is cached by passage text (the 4,096 most recent passages).
 
 Speed (bench/bench_lexical.py; docs/BENCHMARKS.md): each cached passage keeps, per word, a bit
-mask of the sentences that hold it, so the sentences that cover a whole claim are one AND over
-the claim's words. A claim judged supported by such a sentence (the common case) never needs the
-search over windows, and a claim copied from its passage reuses the passage's analysis and skips
-the rules, which cannot fail a sentence against itself. Rule outcomes are shared between the
-first pass and the search. None of this changes a verdict: tests/test_lexical.py checks each
-shortcut against the search it replaces.
+mask of the sentences that hold it (and of the pairs of neighbours), so the sentences that cover a
+whole claim are one AND over the claim's words. When one exists, the best windows are known without
+the search over every window: a claim supported by such a sentence (the common case) costs its
+analysis and one pass of the rules. A claim copied from its passage reuses the passage's analysis
+and skips the rules, which cannot fail a sentence against itself. None of this changes a verdict:
+tests/test_lexical.py checks each shortcut against what it replaces.
 """
 
 from __future__ import annotations
@@ -1084,9 +1084,9 @@ class LexicalJudge:
         total = len(keys)
         need = self.coverage * total - 1e-9
         content = bool(ours.keys)
-        judged: dict[tuple[int, int], Failure | None] = {}  # (id of its first sentence, size) -> rules' outcome
         covers: list[int] = []  # per passage, the sentences that cover the whole claim (bit mask)
-        if self.window >= 2:  # fast path: a single sentence covers the whole claim and passes
+        failures: list[tuple[tuple[Sentence, ...], Failure]] = []  # windows judged so far, with the rule each fails
+        if self.window >= 2:  # first pass: a single sentence that covers the whole claim and passes
             for p in prepared:
                 if content:
                     covers.append(p.cover(keys))
@@ -1096,35 +1096,38 @@ class LexicalJudge:
                     window = p.sentences[i : i + 1]
                     if window[0] is ours:  # the claim is this sentence: every rule holds
                         return self._supported(1.0, window)
-                    failure = judged[id(window[0]), 1] = self._rules(ours, window)
+                    failure = self._rules(ours, window)
                     if failure is None:
                         return self._supported(1.0, window)
-        if self.window == 2 and content and any(covers):
-            # The best windows cover the whole claim: those sentences, then the pairs of neighbours
-            # that cover it together where neither does alone.
-            hits = total
-            windows = [p.sentences[i : i + 1] for p, cover in zip(prepared, covers) for i in _bits(cover)]
-            windows += [
-                p.sentences[i : i + 2] for p, cover in zip(prepared, covers) for i in _bits(p.pair_cover(keys, cover))
-            ]
-        else:
-            found = [(p, self._hits(keys, content, p)) for p in prepared]
-            hits, windows = self._best_windows(keys, content, found)
+                    failures.append((window, failure))
+        if failures and self.window == 2 and content:
+            # The best windows cover the whole claim: the sentences above, which all failed, then the
+            # pairs of neighbours that cover it together where neither does alone.
+            for p, cover in zip(prepared, covers):
+                for i in _bits(p.pair_cover(keys, cover)):
+                    window = p.sentences[i : i + 2]
+                    failure = self._rules(ours, window)
+                    if failure is None:
+                        return self._supported(1.0, window)
+                    failures.append((window, failure))
+            return self._furthest(1.0, failures)
+        found = [(p, self._hits(keys, content, p)) for p in prepared]
+        hits, windows = self._best_windows(keys, content, found)
         if not windows:
             return Verdict(False, 0.0, None, f"coverage 0.00 < {self.coverage:.2f}; the cited passages are empty", "coverage")
         score = hits / total
         if hits >= need:
-            # The windows of best coverage, single sentences first. When all fail, report the one
-            # that got furthest through the rules: it is the closest to supporting the claim.
+            # The windows of best coverage, single sentences first (those of the first pass again,
+            # when a wider window than two is allowed).
+            judged = {id(window[0]): failure for window, failure in failures}
             failures = []
             for window in windows:
-                key = (id(window[0]), len(window))
-                found = judged[key] if key in judged else self._rules(ours, window)
-                if found is None:
+                known = len(window) == 1 and id(window[0]) in judged
+                failure = judged[id(window[0])] if known else self._rules(ours, window)
+                if failure is None:
                     return self._supported(score, window)
-                failures.append((-_RULE_RANK[found[0]], len(failures), window, found))
-            _, _, window, (rule, reason) = min(failures)
-            return Verdict(False, score, _text(window), reason, rule)
+                failures.append((window, failure))
+            return self._furthest(score, failures)
         window = windows[0]
         if ours.keys:
             seen = frozenset().union(*(s.keys for s in window))
@@ -1138,6 +1141,13 @@ class LexicalJudge:
             False, score, " ".join(s.text for s in window),
             f"coverage {score:.2f} < {self.coverage:.2f}; missing: {shown}", "coverage",
         )
+
+    @staticmethod
+    def _furthest(score: float, failures: list[tuple[tuple[Sentence, ...], Failure]]) -> Verdict:
+        """The verdict for windows that all failed: the one that got furthest through the rules (the
+        first such), as it is the closest to supporting the claim."""
+        window, (rule, reason) = max(failures, key=lambda f: _RULE_RANK[f[1][0]])
+        return Verdict(False, score, _text(window), reason, rule)
 
     def _supported(self, score: float, window: tuple[Sentence, ...]) -> Verdict:
         return Verdict(
