@@ -19,14 +19,16 @@ In the synthetic workloads no claim repeats, so no claim is judged twice.
 Per workload it prints claims/s on one core (CPU time, best of --repeat runs, the three judges
 taking turns) for:
   lexical    LexicalJudge as shipped, passages already analysed (cached by passage text),
-             every claim analysed (claims are not cached),
+             every claim analysed (claims are not cached; a claim that is a sentence of its
+             passage reuses the passage's analysis of it, as it would in a test session),
   uncached   the same judge analysing the cited passage again for every claim,
   tokenset   a naive judge: share of the claim's words found anywhere in the passage, no rules,
 and the ratios lexical/uncached and lexical/tokenset, which are what to compare across machines:
 all three run in one process on the same claims. With --against FILE, a fourth judge takes its
 turn too: the LexicalJudge of another copy of pytest_sprout/judges/lexical.py (for example an older
-one, from `git show REV:pytest_sprout/judges/lexical.py > FILE`), with the ratio lexical/against. Last, the share of each kind of claim judged
-supported, a check that the workload exercises the rules.
+one, from `git show REV:pytest_sprout/judges/lexical.py > FILE`), with the ratio lexical/against.
+Last, the share of each kind of claim judged supported, a check that the workload exercises the
+rules.
 """
 
 from __future__ import annotations
