@@ -26,6 +26,15 @@ OPERATORS: tuple[str, ...] = (
     "citation_move", "citation_drop",
 )
 TEXT_OPERATORS: tuple[str, ...] = OPERATORS[:6]
+# Operators that change what a sentence cites, not what it says. A judge that reads citations kills
+# them by construction (the lexical judge rejects an uncited sentence before judging it, and a moved
+# citation keeps at most a third of the sentence's words against its 0.6 coverage threshold): they
+# check the wiring, not the judge's reading, and stay out of the headline.
+STRUCTURAL: tuple[str, ...] = ("citation_move", "citation_drop")
+STRUCTURAL_NOTE = (
+    "structural (citation_move, citation_drop): they change what a sentence cites, not what it says;"
+    " a judge that reads citations kills them by construction, so they stay out of the headline."
+)
 # How the summary names a group of mutants: "kills 97% of 120 negations".
 PLURALS: dict[str, str] = {
     "negation": "negations",
@@ -149,7 +158,8 @@ def negate(text: str, passages: Sequence[str] = ()) -> tuple[str, str] | None:
         base = _NEGATED_CONTRACTIONS.get(m.group(1).lower().replace("\u2019", "'"))
         if base:
             return text[: m.start()] + _match_case(base, m.group(1)) + text[m.end():], f"{m.group(1)!r} -> {base!r}"
-    m = re.search(r"\s\bnot\b(?!\s+(?:only|just|merely|simply)\b)", text, re.IGNORECASE)
+    # "whether or not", "if not" and "not only" are not negations of the sentence: dropping them keeps it true.
+    m = re.search(r"(?<!\bor)(?<!\bif)\s\bnot\b(?!\s+(?:only|just|merely|simply|to mention)\b)", text, re.IGNORECASE)
     if m:
         return text[: m.start()] + text[m.end():], "dropped 'not'"
     words = list(_WORD.finditer(text))
@@ -163,6 +173,10 @@ def negate(text: str, passages: Sequence[str] = ()) -> tuple[str, str] | None:
     ):
         return "Do not " + first.lower() + text[words[0].end():], "imperative: prefixed 'Do not'"
     # "Some plants can X" -> "Some plants cannot X" could both be true: negate the whole claim.
+    # A "not" inserted after "whether" leaves the sentence as true as before: only look before it.
+    whether = re.search(r"\bwhether\b", text, re.IGNORECASE)
+    if whether:
+        words = [w for w in words if w.end() <= whether.start()]
     found = None if first in _QUANTIFIED_SUBJECTS or text.startswith("A few ") else _insert_not(text, words)
     if found is not None:
         return found
@@ -179,6 +193,12 @@ _NUMBER_WORDS = {
     "seven": "seventy", "eight": "eighty", "nine": "ninety", "ten": "a hundred", "twelve": "forty",
     "twenty": "two", "dozen": "hundred", "hundred": "thousand", "thousand": "million",
 }
+_WORD_VALUES = {
+    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
+    "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "a hundred": 100, "dozen": 12, "hundred": 100,
+    "thousand": 1000, "million": 10**6,
+}
 _UNIT_SWAPS = {
     "second": "minute", "seconds": "minutes", "minute": "hour", "minutes": "hours", "hour": "day",
     "hours": "days", "day": "week", "days": "weeks", "week": "month", "weeks": "months",
@@ -191,6 +211,145 @@ _UNIT_SWAPS = {
     "celsius": "Fahrenheit", "fahrenheit": "Celsius", "°c": "°F", "°f": "°C", "cm": "m", "mm": "cm",
     "kg": "g", "km": "m",
 }
+# The other direction, tried when a bound forbids the first (see _forbidden): "within a week" can
+# only become "within a day", never "within a month", which the original implies.
+_UNIT_SWAPS_BACK: dict[str, str] = {}
+for _old, _new in _UNIT_SWAPS.items():
+    _UNIT_SWAPS_BACK.setdefault(_new.lower(), _old)
+# Each unit's size in its dimension's base unit, to tell whether a swap makes the quantity larger.
+# Frequency words are counted as events per day, so "daily" -> "weekly" makes it smaller.
+_UNIT_SIZE = {
+    **dict.fromkeys(("second", "seconds", "s"), 1), **dict.fromkeys(("minute", "minutes"), 60),
+    **dict.fromkeys(("hour", "hours", "h"), 3600), **dict.fromkeys(("day", "days"), 86400),
+    **dict.fromkeys(("week", "weeks"), 604800), **dict.fromkeys(("month", "months"), 2629800),
+    **dict.fromkeys(("year", "years"), 31557600), **dict.fromkeys(("decade", "decades"), 315576000),
+    "daily": 1, "weekly": 1 / 7, "monthly": 1 / 30, "yearly": 1 / 365, "annually": 1 / 365,
+    **dict.fromkeys(("millimetres", "millimeters", "mm"), 0.001), **dict.fromkeys(("centimetres", "centimeters", "cm"), 0.01),
+    **dict.fromkeys(("metres", "meters", "m"), 1.0), **dict.fromkeys(("kilometres", "kilometers", "km"), 1000.0),
+    "miles": 1609.3, "inches": 0.0254, "feet": 0.3048, "yards": 0.9144,
+    **dict.fromkeys(("mg",), 0.001), **dict.fromkeys(("grams", "g"), 1.0), **dict.fromkeys(("kilograms", "kg"), 1000.0),
+    "tonnes": 1e6, **dict.fromkeys(("millilitres", "milliliters", "ml"), 0.001), **dict.fromkeys(("litres", "liters", "l"), 1.0),
+    # The same number of degrees Fahrenheit is colder than of degrees Celsius (above -40).
+    "celsius": 1.8, "°c": 1.8, "fahrenheit": 1.0, "°f": 1.0,
+}
+
+# Words before a quantity that make it a bound. A claim with a larger upper bound, or a smaller lower
+# bound, follows from the original ("within a day" -> "within a week"): such a change is not made.
+_UPPER = re.compile(
+    r"(?<!\bno )(?<!\bnot )\b(?:within|up to|under|below|less than|fewer than|at most|at the most|no more than|not more than|"
+    r"a maximum of|maximum of|max|no later than|no longer than|before|until|till|shorter than|"
+    r"lower than|colder than|cooler than|younger than|as few as|as little as|in as little as)\s*$",
+    re.IGNORECASE,
+)
+_LOWER = re.compile(
+    r"(?<!\bno )(?<!\bnot )\b(?:at least|at the least|more than|over|above|no less than|not less than|no fewer than|"
+    r"a minimum of|minimum of|min|upwards of|in excess of|exceeding|beyond|after|since|"
+    r"longer than|higher than|warmer than|hotter than|older than|greater than|as many as|as much as)\s*$",
+    re.IGNORECASE,
+)
+_UPPER_AFTER = re.compile(r"\s*(?:or (?:less|fewer|under|below|shorter|sooner|earlier|lower)\b|at (?:the )?most\b|max(?:imum)?\b)", re.IGNORECASE)
+_LOWER_AFTER = re.compile(r"\s*(?:or (?:more|longer|over|above|higher|later|greater)\b|\+|at (?:the )?least\b|and (?:up|over|above)\b|min(?:imum)?\b)", re.IGNORECASE)
+# Inside a quantity: numbers, number words, approximations, and words that make it a frequency.
+_QUANTITY_WORDS = frozenset(
+    """a an of the few couple several half one two three four five six seven eight nine ten eleven
+    twelve twenty thirty forty fifty sixty seventy eighty ninety hundred thousand million dozen
+    about around roughly approximately some just only every per once twice thrice times""".split()
+)
+_FREQUENCY_WORDS = frozenset("every per once twice thrice times".split())
+_RANGE_WORDS = frozenset("to or and - \u2013".split())
+# A negation, or the condition of a rule, reverses which changes a claim implies ("never below
+# 10°C" implies "never below 5°C"; "if it drops below 10°C" covers "if it drops below 5°C").
+_DOWNWARD = re.compile(
+    r"\b(?:not|never|no|nor|neither|without|avoid|avoids|avoiding|prevent|prevents|cannot|unless|if|"
+    r"when|whenever|whether|too|away from|protect from|protect against|free (?:of|from)|instead of|rather than)\b|"
+    r"n['\u2019]t\b",
+    re.IGNORECASE,
+)
+# A relative clause on the subject ("a plant that drops many leaves ... is", "cats that are not
+# treated ..."), before any verb of its clause, or a participle right before a bound ("treatment
+# started within 6 hours improves ..."): the word may restrict what the claim is about, where a
+# stronger word is implied. A relative pronoun that opens its clause (", which can ...") or follows
+# a verb ("is a plant that can ...") is not counted.
+_RELATIVE = re.compile(r"\b(?:that|which|who|whose|whom)\b", re.IGNORECASE)
+_VERB_BEFORE_RELATIVE = re.compile(r"\b(?:is|are|was|were|be|been|has|have|had|can|could|may|might|must|should|will|would)\b", re.IGNORECASE)
+_PARTICIPLE_BOUND = re.compile(r"\b\w{2,}(?<!e)ed\s+(?:[\w-]+\s+){0,3}$", re.IGNORECASE)
+_TOKENS = re.compile(r"\d+(?:[.,]\d+)*|[A-Za-z]+|[-\u2013]")
+
+
+def _clause_before(text: str, start: int) -> str:
+    """The text of the clause that ``start`` lies in, up to ``start``."""
+    head = text[:start]
+    cut = max(head.rfind(c) for c in ",;:()")
+    return head[cut + 1:]
+
+
+# Negative words that belong to a bound or a focus phrase, not a negation of the clause.
+_NOT_NEGATION = re.compile(
+    r"\b(?:no|not) (?:more|less|fewer|later|earlier|longer|sooner) than\b|\bnot (?:only|just|merely|simply)\b|"
+    r"\bwhether or not\b",
+    re.IGNORECASE,
+)
+
+
+def downward(text: str, start: int) -> bool:
+    """Whether ``start`` may lie after a negation, inside a condition or in the subject of its
+    clause: there a stronger claim can be implied by a weaker one ("never below 10°C" implies "never
+    below 5°C"), so the operators make no change whose direction depends on it."""
+    clause = _clause_before(text, start)
+    if _DOWNWARD.search(_NOT_NEGATION.sub(" ", clause)):
+        return True
+    for m in _RELATIVE.finditer(clause):
+        head = clause[: m.start()]
+        if head.strip() and not _VERB_BEFORE_RELATIVE.search(head):
+            return True
+    return False
+
+
+def _forbidden(text: str, start: int, end: int, unit: bool = False) -> set[str]:
+    """The directions ("larger", "smaller") in which changing the quantity text[start:end] would give a
+    claim that the original implies: a larger upper bound ("within a day" -> "a week"), a smaller lower
+    bound, the far end of a range ("a few weeks to a couple of months" -> "years"); reversed for a
+    frequency ("at least once a week") and after a negation or inside a condition."""
+    tokens = list(_TOKENS.finditer(text[:start]))
+    i = len(tokens)
+    upper = lower = frequency = False
+
+    def quantity_word(k: int) -> bool:
+        word = tokens[k].group().lower()
+        return word[0].isdigit() or word in _QUANTITY_WORDS or word in _UNIT_SIZE
+
+    while i > 0:
+        word = tokens[i - 1].group().lower()
+        if quantity_word(i - 1):
+            frequency = frequency or word in _FREQUENCY_WORDS
+            i -= 1
+        elif word in _RANGE_WORDS and i > 1 and quantity_word(i - 2):
+            if not unit or tokens[i - 2].group().lower() in _UNIT_SIZE:
+                upper = True  # "2 to 4 weeks", "a few weeks to a couple of months": the range's upper end
+            i -= 1
+        else:
+            break
+    # The bound phrase right before the quantity's first word.
+    cut = tokens[i].start() if i < len(tokens) else start
+    before = text[:cut]
+    upper = upper or bool(_UPPER.search(before))
+    lower = bool(_LOWER.search(before))
+    after = text[end:]
+    upper = upper or bool(_UPPER_AFTER.match(after))
+    lower = lower or bool(_LOWER_AFTER.match(after))
+    joiner = re.match(r"\s*(?:to|-|\u2013|or)\s+", after)
+    if joiner:
+        for word in _TOKENS.findall(after[joiner.end():])[:5]:
+            if word.lower() in _UNIT_SIZE:
+                lower = True  # "a few weeks to a couple of months": "weeks" is the range's lower end
+                break
+            if not (word[0].isdigit() or word.lower() in _QUANTITY_WORDS):
+                break
+    if (upper or lower) and (downward(text, cut) or _PARTICIPLE_BOUND.search(_clause_before(text, cut))):
+        return {"larger", "smaller"}  # a bound whose direction the context may reverse: leave it
+    if frequency:
+        upper, lower = lower, upper
+    return ({"larger"} if upper else set()) | ({"smaller"} if lower else set())
 
 
 def _numbers_in(texts: Iterable[str]) -> set[str]:
@@ -212,16 +371,38 @@ def _new_values(value: float, is_year: bool, percent: bool) -> list[float]:
         return [100 - value, value + 25, value / 2, value + 7]
     if value == 0:
         return [7, 12]
-    return [value * 10, value * 3 + 1, value + 17, value * 7 + 3]
+    # Larger values first; then smaller ones, for a quantity that may only shrink (_whole_enough).
+    return [value * 10, value * 3 + 1, value + 17, value * 7 + 3, value / 10, value / 5, value / 4, value / 2, value - 1]
 
 
-_RANGE_TAIL = re.compile(r"(\s*(?:to|-|\u2013|and)\s*)(\d+(?:\.\d+)?)(?![\d.])")
+def _whole_enough(old: float, new: float) -> bool:
+    """A smaller value stays a count of at least 2, whole when the old one was ("2 weeks" never
+    becomes "1 weeks" or "0.2 weeks")."""
+    return new >= old or (new >= 2 and (new == int(new) or old != int(old)))
+
+
+_RANGE_TAIL = re.compile(r"(\s*(?:to|-|\u2013|and|or)\s*)(\d+(?:\.\d+)?)(?![\d.])")
+
+
+def _direction(old: float, new: float) -> str:
+    return "larger" if new > old else "smaller"
+
+
+def _article(head: str, word: str) -> str:
+    """``head`` with its closing "a "/"an " fitted to the word that follows: "a day" -> "an hour"."""
+    m = re.search(r"\b(an?|An?) $", head)
+    if not m:
+        return head
+    article = "an" if word[:1].lower() in "aeiou" or word.lower().startswith("hour") else "a"
+    return head[: m.start()] + _match_case(article, m.group(1)) + " "
 
 
 def change_number(text: str, passages: Sequence[str] = ()) -> tuple[str, str] | None:
     """Change the sentence's first number (both ends of a range: "2 to 3" -> "20 to 30") to values
     the passages do not contain; with no number, change a unit of time or measure ("weeks" ->
-    "months") or a number word ("two" -> "twenty")."""
+    "months") or a number word ("two" -> "twenty"). A change that the original implies is never
+    made: an upper bound only shrinks ("within 2 weeks" -> "within 2 days"), a lower bound only grows
+    (see _forbidden)."""
     taken = _numbers_in([*passages, text])
     for m in _NUMBER.finditer(text):
         suffix = (m.group(3) or "").strip()
@@ -234,26 +415,50 @@ def change_number(text: str, passages: Sequence[str] = ()) -> tuple[str, str] | 
         is_year = m.group(2) is None and "," not in m.group(1) and len(whole) == 4 and 1000 <= value <= 2100
         end = m.end(2) if m.group(2) else m.end(1)
         tail = None if suffix else _RANGE_TAIL.match(text, end)
+        quantity_end = tail.end() if tail else m.end()
+        unit = re.match(r"\s*([A-Za-z\u00b0]+)", text[quantity_end:])
+        if unit and unit.group(1).lower() in _UNIT_SIZE:
+            quantity_end += unit.end()
+        forbidden = _forbidden(text, m.start(), quantity_end)
         firsts = _new_values(value, is_year, suffix == "%")
-        seconds = _new_values(float(tail.group(2)), is_year, False) if tail else [None] * len(firsts)
+        value2 = float(tail.group(2)) if tail else None
+        seconds = _new_values(value2, is_year, False) if value2 is not None else [None] * len(firsts)
         for new, new2 in zip(firsts, seconds):
             if new < 0 or _fmt(new) in taken or (new2 is not None and _fmt(new2) in taken):
                 continue
+            if _direction(value, new) in forbidden or not _whole_enough(value, new):
+                continue
+            if new2 is not None and not _whole_enough(value2, new2):
+                continue
+            if new2 is not None and (_direction(value2, new2) != _direction(value, new) or new2 <= new):
+                continue  # both ends of a range move the same way, and it stays a range
             if tail is None:
                 return text[: m.start()] + _fmt(new) + text[end:], f"{text[m.start():end]!r} -> {_fmt(new)!r}"
             replaced = f"{_fmt(new)}{tail.group(1)}{_fmt(new2)}"
             return text[: m.start()] + replaced + text[tail.end():], f"{text[m.start():tail.end()]!r} -> {replaced!r}"
     for w in _WORD.finditer(text):
         low = w.group().lower()
-        swap = _NUMBER_WORDS.get(low) or _UNIT_SWAPS.get(low)
         if low in _NUMBER_WORDS and re.search(r"\bor\s*$", text[: w.start()]):
             continue  # "one or two": changing the upper end leaves the lower one true
-        if swap and not _has_word(swap, passages):
-            return text[: w.start()] + _match_case(swap, w.group()) + text[w.end():], f"{w.group()!r} -> {swap!r}"
+        swaps = [s for s in (_NUMBER_WORDS.get(low) or _UNIT_SWAPS.get(low), _UNIT_SWAPS_BACK.get(low)) if s]
+        if not swaps:
+            continue
+        unit = re.match(r"\s*([A-Za-z\u00b0]+)", text[w.end():])
+        end = w.end() + (unit.end() if low in _NUMBER_WORDS and unit and unit.group(1).lower() in _UNIT_SIZE else 0)
+        forbidden = _forbidden(text, w.start(), end, unit=low not in _NUMBER_WORDS)
+        for swap in swaps:
+            if low in _NUMBER_WORDS:
+                direction = _direction(_WORD_VALUES[low], _WORD_VALUES.get(swap, 0))
+            else:
+                direction = _direction(_UNIT_SIZE.get(low, 0), _UNIT_SIZE.get(swap.lower(), 0))
+            if direction in forbidden or _has_word(swap, passages):
+                continue
+            return _article(text[: w.start()], swap) + _match_case(swap, w.group()) + text[w.end():], f"{w.group()!r} -> {swap!r}"
     m = re.search(r"°\s*([CF])\b", text)
     if m:
         new = "°F" if m.group(1) == "C" else "°C"
-        if not any(new in p for p in passages):
+        direction = "smaller" if new == "°F" else "larger"
+        if not any(new in p for p in passages) and direction not in _forbidden(text, m.start(), m.end()):
             return text[: m.start()] + new + text[m.end():], f"{m.group()!r} -> {new!r}"
     return None
 
@@ -271,8 +476,25 @@ _MONTH_NAMES = frozenset(
     "January February March April May June July August September October November December".split()
 )
 _ALIAS = re.compile(r"\(|\b(?:also|called|known|aka|sold|formerly|renamed|or|i\.e|e\.g)\b", re.IGNORECASE)
-# Text between two names that makes them a list or a symmetric pair: swapping them says the same.
-_LIST_LIKE = re.compile(r",|&|/|\b(?:and|or|nor|with|vs|versus|between)\b", re.IGNORECASE)
+# Text between two names that makes them a list or a symmetric pair: swapping them says the same
+# ("A and B", "between A and B", "A is as hardy as B", "A, like B, ...", "A resembles B").
+_LIST_LIKE = re.compile(
+    r",|&|/|\b(?:and|or|nor|with|vs|versus|between|as|like|alike|similar|same|resembl\w*|related|compared)\b",
+    re.IGNORECASE,
+)
+# Two names that the passage joins in one list ("A, B and C are safe"): what the passage says of
+# one it may say of the other, so replacing one by the other can keep the claim true.
+_LISTED_BETWEEN = re.compile(r"^(?:[^.;:!?()]{0,60}?(?:,|&|/|\band\b|\bor\b|\bnor\b)){1,}[^.;:!?()]{0,25}$", re.IGNORECASE)
+
+
+def _listed_together(passage: str, a: str, b: str) -> bool:
+    """Whether the passage names ``a`` and ``b`` in one list ("A, B and C"; "A or B")."""
+    for x, y in ((a, b), (b, a)):
+        for m in _occurrences(x, passage):
+            for n in _occurrences(y, passage):
+                if 0 < n.start() - m.end() <= 120 and _LISTED_BETWEEN.match(passage[m.end(): n.start()]):
+                    return True
+    return False
 
 
 def entities(text: str) -> list[str]:
@@ -326,8 +548,9 @@ def _occurrences(name: str, text: str) -> list[re.Match[str]]:
 
 def swap_entities(text: str, passages: Sequence[str] = ()) -> tuple[str, str] | None:
     """Swap two entities of the cited passage: when the sentence names two of them (not in a plain
-    list like "A and B"), exchange their places; otherwise replace the one it names by another
-    entity of the same passage that is not an alias of it."""
+    list like "A and B", nor in a symmetric relation like "A is as hardy as B"), exchange their
+    places; otherwise replace the one it names by another entity of the same passage that is
+    neither an alias of it nor listed with it ("A and B are toxic": "B" may do for "A")."""
     for passage in passages:
         names = entities(passage)
         present = [n for n in names if _occurrences(n, text)]
@@ -348,7 +571,7 @@ def swap_entities(text: str, passages: Sequence[str] = ()) -> tuple[str, str] | 
                     continue
                 if all(passage[: o.start()].endswith("(") for o in _occurrences(other, passage)):
                     continue  # only ever an alias in parentheses
-                if _aliases(passage, name, other):
+                if _aliases(passage, name, other) or _listed_together(passage, name, other):
                     continue
                 if _has_word(other, [text]):
                     continue
@@ -372,11 +595,14 @@ thick thin | wide narrow | deep shallow | tall short
 acidic alkaline | sunny shady | shade sun | rich poor | upper lower | inner outer | summer winter
 spring autumn | morning evening | ancient modern | annual perennial | evergreen deciduous
 majority minority | similar different | cheap expensive | loud quiet | soft hard | dark bright
-alive dead | present absent | possible impossible | likely unlikely | able unable | known unknown
-official unofficial | internal external | imports exports | bought sold | buys sells | allows prevents
+alive dead | present absent | possible impossible | likely unlikely | able unable
+official unofficial | internal external | imports exports | allows prevents
 includes excludes | including excluding | love hate | loves hates | open closed | dense sparse
 fertile barren | native introduced | sweet bitter | heat cold | humid dry | frequent rare
 """
+# Left out on purpose, because the swap can keep the meaning: the two sides of one exchange
+# ("long sold as Sansevieria" = "long bought as"; buys/sells), and known/unknown ("known as" names
+# an alias, and "unknown as" says nothing the original denies).
 ANTONYMS: dict[str, str] = {}
 for _pair in _ANTONYM_PAIRS.replace("\n", " | ").split("|"):
     if _pair.strip():
@@ -395,6 +621,8 @@ def antonym(text: str, passages: Sequence[str] = ()) -> tuple[str, str] | None:
         before = text[: w.start()].split()[-1:]
         if before and before[0].lower() in _VERB_BEFORE:
             continue  # "left to dry": a verb, whose antonym adjective would not parse
+        if w.group().lower() == "old" and before and before[0].lower().rstrip("s") in ("year", "month", "week", "day"):
+            continue  # "two years old": an age, not the opposite of new
         if new and not _has_word(new, passages):
             new = _match_case(new, w.group())
             return text[: w.start()] + new + text[w.end():], f"{w.group()!r} -> {new!r}"
@@ -422,7 +650,8 @@ _QUANTIFIER = re.compile(
 
 def change_quantifier(text: str, passages: Sequence[str] = ()) -> tuple[str, str] | None:
     """Change the first quantifier, frequency adverb or modal to a stronger or opposite one that
-    the cited passages do not use."""
+    the cited passages do not use; none after a negation or inside a condition, where a stronger
+    word gives a claim the original implies (see ``downward``)."""
     for m in _QUANTIFIER.finditer(text):
         old = m.group(1)
         before = text[: m.start()].split()[-1:]
@@ -440,6 +669,9 @@ def change_quantifier(text: str, passages: Sequence[str] = ()) -> tuple[str, str
             continue  # "every 2 weeks", "every other day": a frequency, not a quantity
         if old.lower() in ("can", "could") and " ".join(text[: m.start()].split()[-2:-1]).lower() == "as":
             continue  # "as much as you can"
+        bound = old.lower() in ("more than", "less than", "fewer than") and re.search(r"\bno $", text[: m.start()], re.IGNORECASE)
+        if not bound and downward(text, m.start()):
+            continue  # "do not usually" implies "do not always"; "if most leaves fall" covers "if all do"
         new = QUANTIFIER_CHANGES[old.lower()]
         if _has_word(new, passages):
             continue
@@ -662,27 +894,35 @@ def _kills(r: MetricRow) -> str:
 
 
 def headline(tier: str, kills: Sequence[MetricRow], metrics: Sequence[MetricRow]) -> str:
-    """"groundedness: grounded saturated 1.000 (3/3), but kills 97% of 120 negations [93%, 99%]
-    and 12% of 50 entity swaps [5%, 24%]": the tier's main metric, then its best and worst kill rate."""
+    """"groundedness: grounded saturated 1.000 (3/3), but its weakest text operator kills 12% of 50
+    entity swaps [5%, 24%]; its strongest, 97% of 120 negations [93%, 99%]": the tier's main metric,
+    then its weakest and its strongest kill rate among the operators that change what a sentence
+    says. The STRUCTURAL operators stay out of this line: they change what a sentence cites, and a
+    judge that reads citations kills them by construction (a 100% there says nothing about meaning)."""
     mine = [m for m in metrics if m.tier == tier]
     main = next((m for name in ("grounded", "citation_recall") for m in mine if m.metric == name), mine[0] if mine else None)
-    scored = [k for k in kills if k.n]
+    scored = [k for k in kills if k.n and k.metric not in STRUCTURAL]
     if not scored:
-        return f"{tier}: no mutant could be scored"
-    best = max(scored, key=lambda k: (k.rate, k.n))
+        structural = [k for k in kills if k.n]
+        if not structural:
+            return f"{tier}: no mutant could be scored"
+        return f"{tier}: no text mutant could be scored; only structural ones ({', '.join(_kills(k) for k in structural)})"
     worst = min(scored, key=lambda k: (k.rate, -k.n))
-    kills_text = _kills(best) if best is worst else f"{_kills(best)} and {_kills(worst)}"
+    best = max(scored, key=lambda k: (k.rate, k.n))
+    kills_text = f"its weakest text operator kills {_kills(worst)}"
+    if best is not worst:
+        kills_text += f"; its strongest, {_kills(best)}"
     if main is None or main.rate is None:
-        return f"{tier}: kills {kills_text}"
+        return f"{tier}: {kills_text}"
     if main.kind == "rate":
         count = f"{main.k}/{main.n}"
         if main.saturated:
-            return f"{tier}: {main.metric} saturated {main.rate:.3f} ({count}), but kills {kills_text}"
+            return f"{tier}: {main.metric} saturated {main.rate:.3f} ({count}), but {kills_text}"
         interval = f"[{main.ci_low:.3f}, {main.ci_high:.3f}]"
-        return f"{tier}: {main.metric} {main.rate:.3f} ({count}) {interval}, and kills {kills_text}"
+        return f"{tier}: {main.metric} {main.rate:.3f} ({count}) {interval}; {kills_text}"
     if main.saturated:
-        return f"{tier}: {main.metric} saturated mean {main.rate:.3f} (n={main.n}), but kills {kills_text}"
-    return f"{tier}: {main.metric} mean {main.rate:.3f} (n={main.n}), and kills {kills_text}"
+        return f"{tier}: {main.metric} saturated mean {main.rate:.3f} (n={main.n}), but {kills_text}"
+    return f"{tier}: {main.metric} mean {main.rate:.3f} (n={main.n}); {kills_text}"
 
 
 def summary_lines(items: Sequence[dict[str, Any]], metrics: Sequence[MetricRow]) -> list[str]:
@@ -702,6 +942,8 @@ def summary_lines(items: Sequence[dict[str, Any]], metrics: Sequence[MetricRow])
             lines.append("a saturated kill rate: every mutant of that operator was killed, or none was.")
         if any(r.underpowered for r in rows):
             lines.append("an underpowered kill rate: fewer than 30 mutants of that operator; read the interval.")
+        if any(r.metric in STRUCTURAL for r in rows):
+            lines.append(STRUCTURAL_NOTE)
     lines += [f"{tier}: {reason}" for tier, reason in sorted(skipped.items())]
     survivors = sum(1 for row in items for m in row.get("mutants") or () if m["killed"] is False)
     if survivors:
@@ -721,7 +963,7 @@ def mutation_report(items: Sequence[dict[str, Any]]) -> dict[str, Any]:
         for m in row.get("mutants") or ()
         if m["killed"] is False
     ]
-    kill_rates = [{**r.to_json(), "operator": r.metric} for r in rows]
+    kill_rates = [{**r.to_json(), "operator": r.metric, "structural": r.metric in STRUCTURAL} for r in rows]
     return {"mutation": {"kill_rates": kill_rates, "survivors": survivors, "not_mutated": skipped}}
 
 
@@ -732,6 +974,6 @@ def mutate_item(tier: Any, answer: Answer, sentence_rows: Sequence[dict[str, Any
 
 
 __all__ = [
-    "CITATION_OPS", "OPERATORS", "TEXT_OPERATORS", "TEXT_OPS", "Mutant", "kill_tally", "mutate_item",
+    "CITATION_OPS", "OPERATORS", "STRUCTURAL", "TEXT_OPERATORS", "TEXT_OPS", "Mutant", "kill_tally", "mutate_item",
     "mutate_sentence", "mutate_text", "mutant_rows", "mutation_report", "summary_lines",
 ]

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from pytest_sprout.judges.lexical import LexicalJudge
 from pytest_sprout.model import Answer, Passage, Sentence, Verdict
 from pytest_sprout.mutate import (
-    ANTONYMS, CLAUSES, NO_JUDGE, OPERATORS, QUANTIFIER_CHANGES, TEXT_OPERATORS, append_clause, change_number,
+    ANTONYMS, CLAUSES, NO_JUDGE, OPERATORS, STRUCTURAL_NOTE, QUANTIFIER_CHANGES, TEXT_OPERATORS, append_clause, change_number,
     change_quantifier, entities, headline, kill_rows, kill_tally, move_citation, mutant_rows,
     mutate_sentence, mutate_text, mutation_report, overlap, summary_lines, swap_entities,
 )
@@ -103,12 +103,15 @@ def test_entities_skip_sentence_starts_and_function_words() -> None:
 
 
 def test_entity_swap_exchanges_two_names_or_replaces_one_of_the_same_kind() -> None:
-    passage = "From November to February the cacti rest. The Boston fern and the African violet are safe."
+    passage = "From November to February the cacti rest. The Boston fern is safe. So is the African violet."
     assert swap_entities("From November to February the cacti rest.", [passage])[0] == "From February to November the cacti rest."
     assert swap_entities("The Boston fern is safe.", [passage])[0] == "The African fern is safe."
     # Names in a list ("A, B and C") are never exchanged: in many lists the order carries no
-    # meaning. Here no other name of the same kind is left to replace one with, so no mutant.
-    assert swap_entities("The Boston fern and the African violet are safe.", [passage]) is None
+    # meaning. Nor is one replaced by another of its list: what the passage says of one it says of
+    # the other ("The African violet is safe" would be true).
+    listed = "From November to February the cacti rest. The Boston fern and the African violet are safe."
+    assert swap_entities("The Boston fern and the African violet are safe.", [listed]) is None
+    assert swap_entities("The Boston fern is safe.", [listed]) is None
 
 
 def test_entity_swap_leaves_aliases_alone() -> None:
@@ -321,16 +324,38 @@ def _metric(k: int, n: int) -> MetricRow:
     return MetricRow("groundedness", "grounded", "rate", n, k, k / n, low, high, n < 30, k in (0, n))
 
 
-def test_headline_reads_like_the_issue() -> None:
+def test_headline_leads_with_the_weakest_text_operator() -> None:
     kills = kill_rows(kill_tally([item("groundedness", [("negation", True)] * 97 + [("negation", False)] * 3
                                         + [("entity_swap", True)] * 6 + [("entity_swap", False)] * 44)]))
     line = headline("groundedness", kills, [_metric(98, 98)])
     assert line == (
-        "groundedness: grounded saturated 1.000 (98/98), but kills 97% of 100 negations [92%, 99%] "
-        "and 12% of 50 entity swaps [6%, 24%]"
+        "groundedness: grounded saturated 1.000 (98/98), but its weakest text operator kills 12% of 50 "
+        "entity swaps [6%, 24%]; its strongest, 97% of 100 negations [92%, 99%]"
     )
     line = headline("groundedness", kills, [_metric(40, 50)])
-    assert line.startswith("groundedness: grounded 0.800 (40/50) [0.670, 0.888], and kills 97% of 100 negations")
+    assert line.startswith("groundedness: grounded 0.800 (40/50) [0.670, 0.888]; its weakest text operator kills 12% of 50")
+
+
+def test_headline_leaves_out_the_structural_operators_whatever_they_score() -> None:
+    """A dropped or moved citation is killed by any judge that reads citations (the lexical judge
+    rejects an uncited sentence before judging it): a 100% there must never be the headline."""
+    outcomes = [("citation_drop", True)] * 465 + [("citation_move", True)] * 412 + [("citation_move", False)]
+    outcomes += [("antonym", True)] * 5 + [("antonym", False)] * 278 + [("quantifier", True)] * 197 + [("quantifier", False)]
+    kills = kill_rows(kill_tally([item("groundedness", outcomes)]))
+    line = headline("groundedness", kills, [_metric(270, 270)])
+    assert "citation" not in line
+    assert line == (
+        "groundedness: grounded saturated 1.000 (270/270), but its weakest text operator kills 2% of 283 "
+        "antonym swaps [1%, 4%]; its strongest, 99% of 198 quantifier/modal changes [97%, 100%]"
+    )
+    only = kill_rows(kill_tally([item("alce", [("citation_drop", True)] * 4)]))
+    assert headline("alce", only, []) == "alce: no text mutant could be scored; only structural ones (100% of 4 dropped citations [51%, 100%])"
+    lines = summary_lines([item("groundedness", outcomes)], [_metric(270, 270)])
+    assert lines[1] == line and STRUCTURAL_NOTE in lines
+    report = mutation_report([item("groundedness", outcomes)])["mutation"]
+    assert {r["operator"]: r["structural"] for r in report["kill_rates"]} == {
+        "antonym": False, "quantifier": False, "citation_move": True, "citation_drop": True,
+    }
 
 
 def test_summary_and_report_list_survivors_and_tiers_that_were_not_mutated() -> None:
@@ -338,7 +363,10 @@ def test_summary_and_report_list_survivors_and_tiers_that_were_not_mutated() -> 
              {"case_id": "c1", "tier": "ragas", "nodeid": "s.yaml::c1[ragas]", "metrics": {}, "mutants_skipped": NO_JUDGE}]
     lines = summary_lines(items, [_metric(1, 1)])
     assert lines[0].startswith("mutation testing")
-    assert lines[1] == "groundedness: grounded saturated 1.000 (1/1), but kills 100% of 1 negations [21%, 100%] and 0% of 1 antonym swaps [0%, 79%]"
+    assert lines[1] == (
+        "groundedness: grounded saturated 1.000 (1/1), but its weakest text operator kills 0% of 1 antonym swaps "
+        "[0%, 79%]; its strongest, 100% of 1 negations [21%, 100%]"
+    )
     assert any(line.startswith("groundedness  negation") for line in lines)
     assert f"ragas: {NO_JUDGE}" in lines
     assert lines[-1] == "1 surviving mutants, each with its evidence, are listed in --sprout-report"

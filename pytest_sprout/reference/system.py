@@ -19,10 +19,13 @@ simplest one that behaves like a real retrieval-augmented system, weaknesses inc
    highest-ranked retrieved passage that contains it, with an ALCE marker (``[1]`` = rank 1).
    A sentence that opens with a pronoun ("It", "They", "This") is stitched to the sentence before
    it in its document, so that the claim reads on its own.
-4. **Citation guard.** Each claim is checked with the project's ``LexicalJudge`` against the
-   passage it cites; a claim the passage does not cover is dropped (this catches a stitched
-   sentence whose first half lies outside the cited window). If nothing survives, the system
-   refuses.
+4. **Citation guard.** A claim is kept only when every sentence of the document it copies lies
+   inside the window it cites: provenance by sentence position, which consults no judge. It drops
+   a stitched claim whose first half lies outside the cited window. If nothing survives, the
+   system refuses. (The guard deliberately does not use the ``LexicalJudge`` that the
+   ``groundedness`` tier judges the answers with: then the tier's ``grounded`` rate would be 1.0
+   by construction. With this guard it measures whether that judge accepts what an extractive
+   system copies from its sources.)
 
 The answer is built as text with markers and parsed with ``Answer.from_text``, the same path a
 user's LLM-based system would take. Everything is deterministic: no sampling, ties broken by
@@ -176,13 +179,11 @@ class ReferenceSystem:
     ) -> None:
         import bm25s
 
-        from ..judges.lexical import LexicalJudge
-
         self.k = k
         self.min_coverage = min_coverage
         self.max_sentences = max_sentences
         self.keep_ratio = keep_ratio
-        self.judge = LexicalJudge() if guard else None
+        self.guard = guard
         self.documents = list(documents) if documents is not None else load_documents()
         self.windows = make_windows(self.documents)
         corpus = [tokenize(f"{w.doc.title} {w.passage.text}") for w in self.windows]
@@ -199,11 +200,10 @@ class ReferenceSystem:
         for d in self.documents:
             digest.update(json.dumps([d.id, d.title, d.sentences]).encode())
         # The code that shapes the answers is part of the version too: the answer cache is keyed by
-        # it, so an edit to this file or to the guard's judge never serves yesterday's answers.
+        # it, so an edit to this file or to the sentence splitter never serves yesterday's answers.
         from .. import model
-        from ..judges import lexical
 
-        for source in (__file__, lexical.__file__, model.__file__):
+        for source in (__file__, model.__file__):
             with open(source, "rb") as handle:
                 digest.update(handle.read())
         self.version = f"1.0+{digest.hexdigest()[:8]}"
@@ -237,15 +237,15 @@ class ReferenceSystem:
             for t in terms & set(tokenize(doc.sentences[index]))
         )
 
-    def _claim(self, doc: Document, index: int, chosen: set[tuple[str, int]]) -> str:
+    def _claim(self, doc: Document, index: int, chosen: set[tuple[str, int]]) -> tuple[str, int]:
         """The sentence, stitched to the one before it when it opens with a pronoun (unless that
-        one is in the answer already)."""
+        one is in the answer already), and the index of the first document sentence it copies."""
         sentence = doc.sentences[index]
         first = _TOKEN.match(sentence.lower())
         if index == 0 or first is None or first.group() not in _ANAPHORA or (doc.id, index - 1) in chosen:
-            return sentence
+            return sentence, index
         before = doc.sentences[index - 1].rstrip(".!?")
-        return f"{before}; {sentence[0].lower()}{sentence[1:]}"
+        return f"{before}; {sentence[0].lower()}{sentence[1:]}", index - 1
 
     def refuse(self, passages: tuple[Passage, ...]) -> Answer:
         return Answer(sentences=(), passages=passages, refused=True, text=REFUSAL_TEXT)
@@ -274,8 +274,10 @@ class ReferenceSystem:
         in_answer = {(doc.id, i) for _, _, i, doc in chosen}
         parts = []
         for _, rank, i, doc in chosen:
-            claim = self._claim(doc, i, in_answer)
-            if self.judge is None or self.judge.judge(claim, [passages[rank]]).supported:
+            claim, first = self._claim(doc, i, in_answer)
+            # The guard: every sentence the claim copies lies inside the cited window (the
+            # sentence ``i`` does by construction; a stitched one before it may not).
+            if not self.guard or first >= hits[rank].start:
                 parts.append(f"{claim.rstrip('.!?')} [{rank + 1}].")
         if not parts:
             return self.refuse(passages)
