@@ -77,8 +77,13 @@ def test_t_quantile_known_values() -> None:
 
 
 def test_mean_interval() -> None:
+    # Worked by hand: s = sqrt(0.5 / 3), standard error s / 2, t(0.975, 3) = 3.182446;
+    # half-width 3.182446 * sqrt(1/6) / 2 = 0.649614.
     mean, low, high = mean_interval([0.0, 1.0, 0.5, 0.5])
-    assert mean == 0.5 and low < 0.5 < high
+    assert mean == 0.5
+    assert (low, high) == pytest.approx((0.5 - 0.649614, 0.5 + 0.649614), abs=1e-6)
+    mean, low, high = mean_interval([2.0, 4.0])  # s = sqrt(2), se = 1, t(0.975, 1) = 12.7062
+    assert (mean, low, high) == pytest.approx((3.0, 3.0 - 12.7062, 3.0 + 12.7062), abs=1e-3)
 
 
 def test_tally_rates_means_and_unscored() -> None:
