@@ -24,9 +24,12 @@ taking turns) for:
   uncached   the same judge analysing the cited passage again for every claim,
   tokenset   a naive judge: share of the claim's words found anywhere in the passage, no rules,
 and the ratios lexical/uncached and lexical/tokenset, which are what to compare across machines:
-all three run in one process on the same claims. With --against FILE, a fourth judge takes its
-turn too: the LexicalJudge of another copy of pytest_sprout/judges/lexical.py (for example an older
-one, from `git show REV:pytest_sprout/judges/lexical.py > FILE`), with the ratio lexical/against.
+all three run in one process on the same claims. With --against PATH, a fourth judge takes its
+turn too: the LexicalJudge of another copy of the judge (a single file, for example an older one from
+`git show REV:pytest_sprout/judges/lexical.py > FILE`, or a package folder), with the ratio
+lexical/against; then both judges' verdicts (verdict, score, evidence, reason, rule) are compared on
+every claim of the workloads, the demo golden set's mutants and any --compare-data, at each of
+--compare-settings, and the script exits 1 if any differ. --verdicts-only skips the timing.
 Last, the share of each kind of claim judged supported, a check that the workload exercises the
 rules.
 """
@@ -189,20 +192,80 @@ class TokenSetJudge:
 
 
 def uncached_judge() -> LexicalJudge:
-    """The same judge, re-analysing the cited passage for every claim."""
+    """The same judge, re-analysing the cited passage for every claim: its passage cache (an
+    ``lru_cache`` around the analysis) is replaced by the function it wraps."""
     judge = LexicalJudge()
-    judge._prepare = lexical._Prepared
+    cached = getattr(judge, "_prepare", None)
+    if cached is None or not hasattr(cached, "__wrapped__"):
+        raise SystemExit("bench_lexical: this LexicalJudge has no cached _prepare to bypass; update uncached_judge()")
+    judge._prepare = cached.__wrapped__
     return judge
 
 
 def load_judge_module(path: str):
-    """A copy of pytest_sprout/judges/lexical.py loaded as a module of its own."""
-    spec = importlib.util.spec_from_file_location("lexical_against", path)
-    if spec is None or spec.loader is None:
-        raise SystemExit(f"--against: cannot load {path}")
+    """Another copy of the lexical judge: a single file (``lexical.py`` as it was before the judge
+    became a package, e.g. ``git show REV:pytest_sprout/judges/lexical.py > FILE``) or a package
+    folder (``git archive REV pytest_sprout/judges/lexical | tar -x -C DIR``). It is loaded as
+    ``pytest_sprout.judges.lexical_against``, where the original lived, so its relative imports
+    (``..model`` or ``.rules``) resolve; only its public ``LexicalJudge`` is used."""
+    where = Path(path)
+    name = "pytest_sprout.judges.lexical_against"
+    if where.is_dir():
+        spec = importlib.util.spec_from_file_location(name, where / "__init__.py", submodule_search_locations=[str(where)])
+    else:
+        spec = importlib.util.spec_from_file_location(name, where)
+    if spec is None or spec.loader is None or not (where / "__init__.py" if where.is_dir() else where).exists():
+        raise SystemExit(f"--against: cannot load {path} (a lexical.py file, or a package folder with __init__.py)")
     module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
     spec.loader.exec_module(module)
+    if not hasattr(module, "LexicalJudge"):
+        raise SystemExit(f"--against: {path} has no LexicalJudge")
     return module
+
+
+def _verdict_key(v) -> tuple:
+    """What two judges must agree on: verdict, score, evidence, reason and rule."""
+    return (v.supported, round(float(v.score), 9), v.evidence, v.reason, getattr(v, "rule", None))
+
+
+def compare_verdicts(other_module, sets: dict[str, list[tuple[str, list[str]]]], settings: list[tuple[float, int]]) -> int:
+    """Judge every claim of every set with both judges (public API only: ``LexicalJudge(coverage=,
+    window=).judge_many``) at each setting; print how many verdicts differ, with examples. Returns
+    the number of differing verdicts."""
+    total = 0
+    print("\nverdicts, current judge against --against (verdict, score, evidence, reason and rule must match)")
+    print(f"{'set':14} {'coverage':>8} {'window':>6} {'claims':>7} {'differ':>6}")
+    for coverage, window in settings:
+        ours, theirs = LexicalJudge(coverage=coverage, window=window), other_module.LexicalJudge(coverage=coverage, window=window)
+        for name, pairs in sets.items():
+            unique = list({(c, tuple(p)): (c, list(p)) for c, p in pairs}.values())
+            a, b = ours.judge_many(unique), theirs.judge_many(unique)
+            differ = [(pair, x, y) for pair, x, y in zip(unique, a, b) if _verdict_key(x) != _verdict_key(y)]
+            total += len(differ)
+            print(f"{name:14} {coverage:8.2f} {window:6d} {len(unique):7d} {len(differ):6d}")
+            for (claim, _), x, y in differ[:3]:
+                print(f"    {claim[:100]!r}\n      now:     {_verdict_key(x)}\n      against: {_verdict_key(y)}")
+    print(f"claims x settings compared: {sum(len({(c, tuple(p)) for c, p in pairs}) for pairs in sets.values()) * len(settings)};"
+          f" verdicts that differ: {total}")
+    return total
+
+
+def demo_mutants() -> list[tuple[str, list[str]]]:
+    """Every mutant of every sentence of the demo golden set, with the passages it cites."""
+    from pytest_sprout.cases import load_suites
+    from pytest_sprout.model import Answer
+    from pytest_sprout.mutate import mutate_sentence
+    from pytest_sprout.reference import make_system
+
+    system = make_system()
+    out = []
+    for case in load_suites(ROOT / "suites").cases:
+        answer = Answer.coerce(system(case.question))
+        for i in range(len(answer.sentences)):
+            for m in mutate_sentence(answer, i):
+                out.append((m.sentence.text, [p.text for p in answer.cited(m.sentence)[0]]))
+    return out
 
 
 def rates(runs: dict[str, tuple[object, list]], repeat: int) -> dict[str, float]:
@@ -226,7 +289,14 @@ def main() -> None:
     ap.add_argument("--claims", type=int, default=20000, help="claims per workload (long: a fifth)")
     ap.add_argument("--repeat", type=int, default=7, help="timed runs per judge; the best counts")
     ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--against", metavar="FILE", help="another lexical.py to time in the same runs")
+    ap.add_argument("--against", metavar="PATH", help="another copy of the judge (a lexical.py file or a package"
+                    " folder) to time in the same runs and to compare verdicts with")
+    ap.add_argument("--compare-settings", default="0.6:2,0.4:2,0.6:1", metavar="C:W,...",
+                    help="with --against: the (coverage:window) settings to compare verdicts at")
+    ap.add_argument("--compare-data", nargs="*", default=[], metavar="DATA",
+                    help="with --against: labelled data files or folders (any format metaeval reads) whose claims"
+                         " are compared too, e.g. ../shared/benchmarks/wice/claim_test.jsonl")
+    ap.add_argument("--verdicts-only", action="store_true", help="with --against: compare verdicts, time nothing")
     args = ap.parse_args()
     other = load_judge_module(args.against) if args.against else None
     rng = random.Random(args.seed)
@@ -245,17 +315,22 @@ def main() -> None:
     workloads["long"] = workload(rng, long, max(1000, args.claims // 5))
 
     judge = LexicalJudge()
-    print(f"python {sys.version.split()[0]}; claims/s on one core (CPU time, best of {args.repeat})")
-    print(f"{'workload':8} {'claims':>7} {'words/claim':>11} {'words/passage':>13} {'lexical':>8} {'uncached':>8}"
-          f" {'tokenset':>8} {'vs uncached':>11} {'vs tokenset':>11} {'supported':>9}")
+    if args.verdicts_only and other is None:
+        ap.error("--verdicts-only needs --against")
+    if not args.verdicts_only:
+        print(f"python {sys.version.split()[0]}; claims/s on one core (CPU time, best of {args.repeat})")
+        print(f"{'workload':8} {'claims':>7} {'words/claim':>11} {'words/passage':>13} {'lexical':>8} {'uncached':>8}"
+              f" {'tokenset':>8} {'vs uncached':>11} {'vs tokenset':>11} {'supported':>9}")
     agreement: dict[str, dict[str, float]] = {}
     for name, triples in workloads.items():
         pairs = [(claim, sources) for claim, sources, _ in triples]
         claim_words = sum(len(c.split()) for c, _ in pairs) / len(pairs)
         cited = [p[0] for _, p in pairs if p]
         passage_words = sum(len(p.split()) for p in cited) / max(1, len(cited))
-        runs = {"lexical": (judge, pairs), "uncached": (uncached_judge(), pairs[: max(200, len(pairs) // 10)]),
-                "tokenset": (TokenSetJudge(), pairs)}
+        if args.verdicts_only:
+            continue
+        # Every judge times the same claims (the uncached one too: it is the slowest, not a sample).
+        runs = {"lexical": (judge, pairs), "uncached": (uncached_judge(), pairs), "tokenset": (TokenSetJudge(), pairs)}
         if other is not None:
             runs["against"] = (other.LexicalJudge(), pairs)
         got = rates(runs, args.repeat)
@@ -270,6 +345,21 @@ def main() -> None:
             by_kind.setdefault(kind, []).append(bool(v.supported))
         if name != "demo":  # the golden set has no kinds of claim
             agreement[name] = {k: sum(vs) / len(vs) for k, vs in by_kind.items()}
+    if other is not None:
+        from pytest_sprout.metaeval import load
+
+        sets = {name: [(c, p) for c, p, _ in triples] for name, triples in workloads.items()}
+        if "demo" in sets:
+            sets["demo"] = list(dict.fromkeys((c, tuple(p)) for c, p in sets["demo"]))
+            sets["demo mutants"] = demo_mutants()
+        for data in args.compare_data:
+            sets[Path(data).name[:14]] = [(e.claim, list(e.premise)) for e in load(data)]
+        settings = [(float(c), int(w)) for c, w in (pair.split(":") for pair in args.compare_settings.split(","))]
+        differ = compare_verdicts(other, sets, settings)
+        if differ:
+            sys.exit(1)
+    if args.verdicts_only:
+        return
     print("\nshare judged supported, by kind of claim (sanity check: the first three should be high,")
     print("the others low; a changed sentence can still be true of another sentence of the passage)")
     print(f"{'workload':8} " + " ".join(f"{k:>10}" for k in KINDS))

@@ -4,7 +4,9 @@ pytest test that calls the same system and the same judge, measured in one scrip
     .venv/bin/python bench/bench_overhead.py [--cases 5000] [--rounds 3]
 
 Both runs are whole pytest processes (start-up included); rounds alternate so that machine noise
-hits both sides alike. Prints each side's median seconds and the ratio plugin / plain.
+hits both sides alike. Both sides must see the same outcomes in every round (the same pass/fail
+counts and the same failed cases), or the script stops. Prints each side's median seconds and the
+ratio plugin / plain.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import re
 import statistics
 import subprocess
 import sys
@@ -104,15 +107,19 @@ def write_projects(root: Path, n: int) -> tuple[Path, Path]:
 COMMON = ["-q", "-p", "no:cacheprovider", "-p", "no:deepeval", "-p", "no:randomly", "--no-header", "-o", "console_output_style=classic"]
 
 
-def run(cwd: Path, args: list[str]) -> float:
+def run(cwd: Path, args: list[str]) -> tuple[float, str, frozenset[str]]:
+    """Seconds, the pass/fail counts and the ids of the failed cases of one pytest process."""
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
     start = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "pytest", *COMMON, *args], cwd=cwd, env=env,
+    proc = subprocess.run([sys.executable, "-m", "pytest", *COMMON, "-rf", *args], cwd=cwd, env=env,
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     elapsed = time.perf_counter() - start
     if proc.returncode not in (0, 1):
         sys.exit(f"pytest failed in {cwd}:\n{proc.stdout[-3000:]}")
-    return elapsed
+    counts = ", ".join(re.findall(r"\d+ (?:passed|failed|skipped|error)", proc.stdout.strip().splitlines()[-1]))
+    # "FAILED test_plain.py::test_grounded[case-7]" and "FAILED suites/gen.yaml::case-7[groundedness]"
+    failed = frozenset(re.findall(r"^FAILED \S*?(case-\d+)", proc.stdout, re.MULTILINE))
+    return elapsed, counts, failed
 
 
 def main() -> None:
@@ -123,11 +130,21 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         plugin_dir, plain_dir = write_projects(Path(tmp), args.cases)
         plugin_t, plain_t = [], []
+        outcomes: dict[str, set[tuple[str, frozenset[str]]]] = {"plain": set(), "plugin": set()}
         for _ in range(args.rounds):
-            plain_t.append(run(plain_dir, ["-p", "no:sprout", "--tb=no"]))
-            plugin_t.append(run(plugin_dir, ["-m", "groundedness", "--tb=no"]))
+            seconds, counts, failed = run(plain_dir, ["-p", "no:sprout", "--tb=no"])
+            plain_t.append(seconds)
+            outcomes["plain"].add((counts, failed))
+            seconds, counts, failed = run(plugin_dir, ["-m", "groundedness", "--tb=no"])
+            plugin_t.append(seconds)
+            outcomes["plugin"].add((counts, failed))
+    # Both sides must have judged alike: the same counts, and the same cases failed, in every round.
+    if len(outcomes["plain"]) != 1 or outcomes["plain"] != outcomes["plugin"]:
+        sys.exit("the two sides saw different outcomes: "
+                 + "; ".join(f"{side}: {sorted((c, len(f)) for c, f in o)}" for side, o in outcomes.items()))
+    counts, failed = outcomes["plain"].pop()
     p, b = statistics.median(plugin_t), statistics.median(plain_t)
-    print(f"cases: {args.cases}, rounds: {args.rounds}")
+    print(f"cases: {args.cases}, rounds: {args.rounds}; both sides: {counts} (the same {len(failed)} cases failed)")
     print(f"plain parametrized test : median {b:.2f} s  (runs: {', '.join(f'{t:.2f}' for t in plain_t)})")
     print(f"pytest -m groundedness  : median {p:.2f} s  (runs: {', '.join(f'{t:.2f}' for t in plugin_t)})")
     print(f"overhead ratio plugin/plain: {p / b:.2f}x (target <= 1.5x)")
