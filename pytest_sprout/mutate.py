@@ -886,7 +886,16 @@ def not_mutated(items: Iterable[dict[str, Any]]) -> dict[str, str]:
 
 
 def _pct(x: float | None) -> str:
-    return "-" if x is None else f"{100 * x:.0f}%"
+    """A percentage, with as many decimals as it takes for a rate that is not 0 or 1 never to read
+    as 0% or 100% (2 survivors of 465 are "99.6%", not "100%")."""
+    if x is None:
+        return "-"
+    text = f"{100 * x:.0f}"
+    for decimals in (1, 2, 3):
+        if not 0 < x < 1 or float(text) not in (0.0, 100.0):
+            break
+        text = f"{100 * x:.{decimals}f}"
+    return f"{text}%"
 
 
 def _kills(r: MetricRow) -> str:

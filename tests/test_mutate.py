@@ -346,8 +346,11 @@ def test_headline_leaves_out_the_structural_operators_whatever_they_score() -> N
     assert "citation" not in line
     assert line == (
         "groundedness: grounded saturated 1.000 (270/270), but its weakest text operator kills 2% of 283 "
-        "antonym swaps [1%, 4%]; its strongest, 99% of 198 quantifier/modal changes [97%, 100%]"
+        "antonym swaps [1%, 4%]; its strongest, 99% of 198 quantifier/modal changes [97%, 99.9%]"
     )
+    # 463 of 465 is not "100%", nor is a bound of 0.9999: a rate short of 1 never reads as 100%.
+    near = kill_rows(kill_tally([item("groundedness", [("negation", True)] * 463 + [("negation", False)] * 2)]))
+    assert headline("groundedness", near, []) == "groundedness: its weakest text operator kills 99.6% of 465 negations [98%, 99.9%]"
     only = kill_rows(kill_tally([item("alce", [("citation_drop", True)] * 4)]))
     assert headline("alce", only, []) == "alce: no text mutant could be scored; only structural ones (100% of 4 dropped citations [51%, 100%])"
     lines = summary_lines([item("groundedness", outcomes)], [_metric(270, 270)])
