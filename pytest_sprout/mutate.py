@@ -642,6 +642,11 @@ QUANTIFIER_CHANGES: dict[str, str] = {
     "seldom": "never", "most": "all", "many": "all", "several": "all", "some": "all", "few": "no",
     "may": "must", "might": "must", "can": "must", "could": "must",
 }
+# The changes that reverse the word rather than strengthen it.
+_REVERSALS = frozenset(
+    ("at least", "at most", "more than", "less than", "fewer than", "up to", "a few", "all", "every", "each",
+     "none", "always", "never")
+)
 _QUANTIFIER = re.compile(
     r"(?<![\w-])(" + "|".join(sorted((re.escape(k) for k in QUANTIFIER_CHANGES), key=len, reverse=True)) + r")(?![\w-])",
     re.IGNORECASE,
@@ -669,9 +674,13 @@ def change_quantifier(text: str, passages: Sequence[str] = ()) -> tuple[str, str
             continue  # "every 2 weeks", "every other day": a frequency, not a quantity
         if old.lower() in ("can", "could") and " ".join(text[: m.start()].split()[-2:-1]).lower() == "as":
             continue  # "as much as you can"
-        bound = old.lower() in ("more than", "less than", "fewer than") and re.search(r"\bno $", text[: m.start()], re.IGNORECASE)
-        if not bound and downward(text, m.start()):
-            continue  # "do not usually" implies "do not always"; "if most leaves fall" covers "if all do"
+        if old.lower() == "most" and re.match(r"\s+\w+ly\b", text[m.end():]):
+            continue  # "the stage most easily killed": a superlative
+        # A stronger word after a negation or in a condition gives a claim the original implies ("do
+        # not usually" -> "do not always"; "if most leaves fall" covers "if all do"); a reversal
+        # ("more than" -> "less than", "every" -> "no") does not, wherever it stands.
+        if old.lower() not in _REVERSALS and downward(text, m.start()):
+            continue
         new = QUANTIFIER_CHANGES[old.lower()]
         if _has_word(new, passages):
             continue
