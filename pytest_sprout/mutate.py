@@ -309,7 +309,8 @@ def _forbidden(text: str, start: int, end: int, unit: bool = False) -> set[str]:
     """The directions ("larger", "smaller") in which changing the quantity text[start:end] would give a
     claim that the original implies: a larger upper bound ("within a day" -> "a week"), a smaller lower
     bound, the far end of a range ("a few weeks to a couple of months" -> "years"); reversed for a
-    frequency ("at least once a week") and after a negation or inside a condition."""
+    frequency ("at least once a week"). Both directions, so no change, for a bound after a negation,
+    in a condition or in the subject, where the operator cannot tell which way entailment runs."""
     tokens = list(_TOKENS.finditer(text[:start]))
     i = len(tokens)
     upper = lower = frequency = False
