@@ -1,14 +1,21 @@
-"""The result cache: the system's answers and the tiers' results, kept in pytest's cache dir
-(``.pytest_cache/d/sprout``, emptied by ``--cache-clear``).
+"""The result cache: the system's answers and the tiers' results, in one SQLite file in pytest's
+cache dir (``.pytest_cache/d/sprout/cache.sqlite``, emptied by ``--cache-clear``).
 
 Every key is the SHA-256 of everything the value depends on, so a change to any of them is a miss,
-never a stale hit:
+never a stale hit. Keys are per case: editing one case never invalidates another's entries.
 
-- answers: plugin version, dataset hash, the case, the system's declared name and version. Only a
-  system that declares a non-empty ``version`` has its answers cached: without one, a change to
-  the system could not be told apart.
-- tier results: the above, plus the answer itself, the tier's name and ``settings()`` and every
-  ``--sprout-threshold``.
+- answers: plugin version, the case's id and question, the system's declared name and its
+  ``fingerprint`` (else its ``version``). Answers are always stored but only *reused* when the
+  session asks for it (``--sprout-reuse-answers``, or a system that declares a fingerprint): a
+  system's version says nothing about the knowledge base or the prompt behind it.
+- tier results: plugin version, the case, the answer's content, the tier's name and
+  ``settings()`` and every ``--sprout-threshold``. Where the case is written (file:line) is not
+  part of the key; a cached failure message is given the case's current place.
+
+Writes are kept in memory and written in one transaction per ``FLUSH_EVERY`` entries (one per run
+for runs of fewer cases); a hit only notes the key. At the end of a run, ``prune`` drops the
+entries of cases that are no longer in any suite and, for every (case, answer or tier) this run
+used, the entries it did not use (older settings, older answers).
 
 Results a judge could not score (``passed`` None, or an unscored metric) are never cached: they
 are usually transient (a timeout). Plain Python, no pytest import.
@@ -18,95 +25,227 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shutil
+import sqlite3
+import uuid
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping
 
 from .judges import TierResult
 from .model import Answer, Case, GoldenItem
 from .snapshot import canonical_json
 
+FILE = "cache.sqlite"
+FLUSH_EVERY = 5000
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS entries (
+    key TEXT PRIMARY KEY,
+    case_id TEXT NOT NULL,
+    slot TEXT NOT NULL,   -- 'answer' or the tier's name
+    run TEXT NOT NULL,    -- the last run that wrote or read it
+    value TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS entries_case ON entries (case_id, slot);
+"""
+
 
 class ResultCache:
-    def __init__(self, root: Path | None, dataset_hash: str, plugin_version: str) -> None:
+    def __init__(self, root: Path | None, plugin_version: str, run: str | None = None) -> None:
         self.root = root  # None: caching is off (no cache dir, -p no:cacheprovider)
-        self.base = {"plugin": plugin_version, "dataset": dataset_hash}
+        self.plugin = plugin_version
+        self.run = run or uuid.uuid4().hex
+        self._db: sqlite3.Connection | None = None
+        self._broken = False
+        self._pending: dict[str, tuple[str, str, str, str, str]] = {}
+        self._used: list[str] = []
+        self._settings: dict[int, tuple[Any, str | None]] = {}  # id(tier) -> (tier, canonical settings)
 
-    def key(self, **parts: Any) -> str | None:
-        """The key for these parts, or None when a part is not plain JSON (then nothing is cached)."""
+    # --- storage ------------------------------------------------------------------------------
+    def _connect(self) -> sqlite3.Connection | None:
+        if self._db is not None or self._broken or self.root is None:
+            return self._db
         try:
-            text = canonical_json({**self.base, **parts})
+            self.root.mkdir(parents=True, exist_ok=True)
+            for old in ("answers", "results"):  # the file-per-entry layout of earlier versions
+                if (self.root / old).is_dir():
+                    shutil.rmtree(self.root / old, ignore_errors=True)
+            db = sqlite3.connect(self.root / FILE, timeout=60, isolation_level=None, check_same_thread=False)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+            db.executescript(SCHEMA)
+        except sqlite3.Error:
+            self._broken = True  # a cache that cannot be used only costs time
+            return None
+        self._db = db
+        return db
+
+    def _get(self, key: str | None) -> Any:
+        if self.root is None or key is None:
+            return None
+        pending = self._pending.get(key)
+        text = pending[4] if pending is not None else None
+        if text is None:
+            db = self._connect()
+            if db is None:
+                return None
+            try:
+                row = db.execute("SELECT value FROM entries WHERE key = ?", (key,)).fetchone()
+            except sqlite3.Error:
+                return None
+            if row is None:
+                return None
+            text = row[0]
+            self._used.append(key)
+        try:
+            return json.loads(text)
+        except ValueError:
+            return None  # broken: a miss; the next put repairs it
+
+    def _put(self, key: str | None, case_id: str, slot: str, value: Any) -> None:
+        if self.root is None or key is None:
+            return
+        try:
+            text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        except (TypeError, ValueError):
+            return
+        self._pending[key] = (key, case_id, slot, self.run, text)
+        if len(self._pending) >= FLUSH_EVERY:
+            self.flush()
+
+    def flush(self) -> None:
+        """Write what this run added and note what it reused: one transaction."""
+        if not self._pending and not self._used:
+            return
+        db = self._connect()
+        pending, used = list(self._pending.values()), self._used
+        self._pending, self._used = {}, []
+        if db is None:
+            return
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            db.executemany("INSERT OR REPLACE INTO entries (key, case_id, slot, run, value) VALUES (?, ?, ?, ?, ?)", pending)
+            db.executemany("UPDATE entries SET run = ? WHERE key = ?", ((self.run, key) for key in used))
+            db.execute("COMMIT")
+        except sqlite3.Error:
+            try:
+                db.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass
+
+    def prune(self, case_ids: Iterable[str]) -> int:
+        """Drop entries of cases no longer in any suite, and, per (case, slot) this run used, the
+        entries it did not use. Call after every process of the run has flushed. Returns how many
+        entries went."""
+        db = self._connect()
+        if db is None:
+            return 0
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            db.execute("CREATE TEMP TABLE IF NOT EXISTS live (case_id TEXT PRIMARY KEY)")
+            db.execute("DELETE FROM live")
+            db.executemany("INSERT OR IGNORE INTO live VALUES (?)", ((cid,) for cid in case_ids))
+            gone = db.execute("DELETE FROM entries WHERE case_id NOT IN (SELECT case_id FROM live)").rowcount
+            gone += db.execute(
+                "DELETE FROM entries WHERE run != ? AND EXISTS (SELECT 1 FROM entries AS now "
+                "WHERE now.case_id = entries.case_id AND now.slot = entries.slot AND now.run = ?)",
+                (self.run, self.run),
+            ).rowcount
+            db.execute("COMMIT")
+        except sqlite3.Error:
+            try:
+                db.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass
+            return 0
+        return gone
+
+    def close(self) -> None:
+        self.flush()
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+    def entries(self) -> list[tuple[str, str, str]]:
+        """(case_id, slot, value) of every stored entry, sorted (for tests and inspection)."""
+        self.flush()
+        db = self._connect()
+        if db is None:
+            return []
+        return sorted(db.execute("SELECT case_id, slot, value FROM entries").fetchall())
+
+    def _key(self, parts: Any) -> str | None:
+        try:
+            text = canonical_json(parts)
         except (TypeError, ValueError):
             return None
         return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
-    def _path(self, kind: str, key: str) -> Path:
-        assert self.root is not None
-        return self.root / kind / key[:2] / f"{key}.json"
-
-    def _get(self, kind: str, key: str | None) -> Any:
-        if self.root is None or key is None:
-            return None
-        try:
-            return json.loads(self._path(kind, key).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return None  # missing or broken: a miss; the next put repairs it
-
-    def _put(self, kind: str, key: str | None, value: Any) -> None:
-        if self.root is None or key is None:
-            return
-        from .report import atomic_write_text
-
-        try:
-            atomic_write_text(self._path(kind, key), json.dumps(value, ensure_ascii=False))
-        except (OSError, TypeError, ValueError):
-            pass  # a cache that cannot be written only costs time
-
     # --- answers ------------------------------------------------------------------------------
     def answer_key(self, case: Case, system: Mapping[str, Any] | None) -> str | None:
-        if not system or not system.get("version"):
+        """The key of a case's answer from this system, or None when the system has no name."""
+        if not system:
             return None
-        return self.key(kind="answer", case=case.canonical(), system=dict(system))
+        identity = {k: str(system[k]) for k in ("name", "version", "fingerprint") if system.get(k)}
+        if "fingerprint" in identity:
+            identity.pop("version", None)  # the fingerprint says what the answers depend on
+        return self._key({"plugin": self.plugin, "kind": "answer", "id": case.id,
+                          "question": case.question, "system": identity})
 
     def get_answer(self, case: Case, system: Mapping[str, Any] | None) -> Answer | None:
-        data = self._get("answers", self.answer_key(case, system))
+        data = self._get(self.answer_key(case, system))
         try:
             return None if data is None else Answer.from_json(data)
         except (KeyError, TypeError, AttributeError):
             return None
 
     def put_answer(self, case: Case, system: Mapping[str, Any] | None, answer: Answer) -> None:
-        self._put("answers", self.answer_key(case, system), answer.to_json())
+        self._put(self.answer_key(case, system), case.id, "answer", answer.to_json())
 
     # --- tier results -------------------------------------------------------------------------
-    def result_key(self, tier: Any, item: GoldenItem, system: Mapping[str, Any] | None,
-                   thresholds: Mapping[tuple[str, str], float]) -> str | None:
+    def _tier_settings(self, tier: Any) -> str | None:
+        held = self._settings.get(id(tier))
+        if held is None or held[0] is not tier:
+            try:
+                text = canonical_json({"tier": tier.name, "settings": tier.settings()})
+            except Exception:  # a tier whose settings cannot be read (or are not JSON) is not cached
+                text = None
+            held = self._settings[id(tier)] = (tier, text)
+        return held[1]
+
+    def result_key(self, tier: Any, item: GoldenItem, thresholds: Mapping[tuple[str, str], float]) -> str | None:
         if item.answer is None:
             return None
-        try:
-            settings = tier.settings()
-        except Exception:  # a tier whose settings cannot be read is not cached
+        settings = self._tier_settings(tier)
+        if settings is None:
             return None
-        return self.key(
-            kind="result", tier=tier.name, settings=settings, system=dict(system or {}),
-            case=item.case.canonical(), source=item.case.source, answer=item.answer.to_json(),
-            thresholds=sorted([t, n, v] for (t, n), v in thresholds.items()),
-        )
+        digest = hashlib.sha256()
+        for part in (
+            self.plugin, settings, canonical_json(sorted([t, n, v] for (t, n), v in thresholds.items())),
+            canonical_json(item.case.canonical()), canonical_json(item.answer.to_json()),
+        ):
+            digest.update(part.encode("utf-8"))
+            digest.update(b"\0")
+        return digest.hexdigest()
 
-    def get_result(self, key: str | None) -> TierResult | None:
-        data = self._get("results", key)
+    def get_result(self, key: str | None, case: Case | None = None) -> TierResult | None:
+        data = self._get(key)
         if not isinstance(data, dict):
             return None
+        source = data.pop("source", None)
         try:
-            return TierResult(**data)
+            result = TierResult(**data)
         except TypeError:
             return None
+        if case is not None and source and case.source and source != case.source and isinstance(result.message, str):
+            result.message = result.message.replace(f"({source})", f"({case.source})")  # the case moved in its file
+        return result
 
-    def put_result(self, key: str | None, result: TierResult) -> None:
+    def put_result(self, key: str | None, result: TierResult, case: Case, tier: str) -> None:
         if result.passed is None or any(v is None for values in result.metrics.values() for v in values):
             return
-        self._put("results", key, {
+        self._put(key, case.id, tier, {
             "passed": result.passed, "metrics": result.metrics, "sentences": result.sentences,
-            "message": result.message, "note": result.note, "extra": result.extra,
+            "message": result.message, "note": result.note, "extra": result.extra, "source": case.source,
         })
 
 

@@ -37,6 +37,7 @@ def pytest_configure(config: pytest.Config) -> None:
         config.pluginmanager.register(Aggregator(sprout), "sprout-aggregator")
         if sprout.guard.check():  # the dataset snapshot check stops this run: start no xdist workers
             config.option.dist = "no"
+    sprout.retry_on()  # a bad sprout_retry_on is a usage error now, not one per item
     for tier in sorted(explicit_tiers(config.getoption("markexpr", ""))):
         reason = sprout.tier_unavailable(tier)
         if reason:
@@ -66,6 +67,13 @@ class Aggregator:
         """xdist: a worker finished; keep what it sent back (the system's name and version)."""
         self.sprout.worker_finished(getattr(node, "workeroutput", None) or {})
 
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_configure_node(self, node: Any) -> None:
+        """xdist: give each worker this run's id (the cache keeps what the run used)."""
+        from .session import run_id
+
+        node.workerinput["sprout_run"] = run_id(self.sprout.config)
+
 
 def pytest_sessionstart(session: pytest.Session) -> None:
     if is_controller(session.config):
@@ -79,10 +87,19 @@ def pytest_collection(session: pytest.Session) -> bool | None:
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
-    """Load the alce tier's model before the first test, when alce items were selected."""
+    """Note the items this process may run; load the alce tier's model before the first test,
+    when alce items were selected."""
     from .judges import alce
+    from .upcoming import get_upcoming
 
+    get_upcoming(session.config).collected(session.items)
     alce.prepare(get_session(session.config), session.items)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> None:
+    """Ask the system ahead about the cases coming up (--sprout-concurrency)."""
+    get_session(item.config).item_starting(item)
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -98,6 +115,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     from .gates import exit_status
 
     sprout = get_session(session.config)
+    sprout.close_answers()
     if not sprout.guard.blocked:  # a stopped run (snapshot check) judges and writes nothing
         sprout.guard.write_golden(session.exitstatus)  # first: the reports name the golden set
         sprout.finish()

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import importlib
 import json
-import traceback
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -59,6 +58,7 @@ class SproutSession:
         self.worker_system: dict[str, Any] | None = None  # system_info() sent by an xdist worker
         self.guard = SnapshotGuard(self)  # snapshot check, golden-set record/replay
         self._cache: Any = None  # cache.ResultCache, built on first use
+        self._answers: Any = None  # answers.AnswerSource, built on first use
 
     # --- options ------------------------------------------------------------------------------
     def option(self, dest: str) -> Any:
@@ -109,7 +109,7 @@ class SproutSession:
                         "conftest.py, or set sprout_system = 'package.module:factory' in the ini file"
                     )
                 system = load_factory(spec)()
-            if not callable(system):
+            if not (callable(system) or hasattr(system, "__aenter__") or hasattr(system, "__enter__")):
                 raise TypeError(f"the system under test must be callable (question -> Answer), got {system!r}")
             self._system = system
         return self._system
@@ -118,34 +118,118 @@ class SproutSession:
         if self._system is None:
             replayed = self.guard.replayed_system()  # a replay: the system that recorded the answers
             return replayed if replayed is not None else self.worker_system  # xdist: only workers built it
-        return {
+        info = {
             "name": str(getattr(self._system, "name", type(self._system).__name__)),
             "version": str(getattr(self._system, "version", "")),
         }
+        fingerprint = system_fingerprint(self._system)
+        if fingerprint:
+            info["fingerprint"] = fingerprint
+        return info
 
     def answer(self, case: Case) -> GoldenItem:
-        """The system's answer for a case, computed once per process however many tiers run; with
-        --sprout-golden the recorded one, and the system is not called."""
-        item = self._golden.get(case.id)
-        if item is None:
-            if self.option("sprout_golden"):
+        """The system's answer for a case, computed once per process however many tiers run
+        (answers.py asks ahead, --sprout-concurrency at a time); with --sprout-golden the recorded
+        one, and the system is not called."""
+        if self.option("sprout_golden"):
+            item = self._golden.get(case.id)
+            if item is None:
                 item = self._golden[case.id] = self.replayed(case)
-                return item
-            try:
-                system = self.system()
-            except (LookupError, TypeError, pytest.UsageError) as exc:
-                return GoldenItem(case, None, f"cannot ask the system about {case.id!r}: {exc}")
-            recording = bool(self.option("sprout_record"))  # a recording always asks the system
-            cached = None if recording else self.result_cache().get_answer(case, self.system_info())
-            try:
-                item = GoldenItem(case, cached if cached is not None else Answer.coerce(system(case.question)))
-            except Exception as exc:  # the system's failure belongs to its items, not to the run
-                text = "".join(traceback.format_exception(exc))
-                item = GoldenItem(case, None, f"the system raised while answering {case.id!r}:\n{text}")
-            if cached is None and item.answer is not None:
-                self.result_cache().put_answer(case, self.system_info(), item.answer)
-            self._golden[case.id] = item
-        return item
+            return item
+        return self.answers().get(case)
+
+    def answer_many(self, cases: list[Case]) -> list[GoldenItem]:
+        """Answers for many cases, asked all at once (--sprout-concurrency at a time)."""
+        if self.option("sprout_golden"):
+            return [self.answer(case) for case in cases]
+        return self.answers().get_many(cases)
+
+    def answers(self) -> Any:
+        """The answers.AnswerSource of this process, built on first use."""
+        if self._answers is None:
+            from .answers import AnswerSource
+
+            reuse = None
+            if not self.option("sprout_record"):  # a recording always asks the system
+                reuse = lambda case: self._reused_answer(case)  # noqa: E731
+            self._answers = AnswerSource(
+                self._system_for_answers,
+                concurrency=self.option("sprout_concurrency"),
+                timeout=self.option("sprout_timeout"),
+                retries=self.option("sprout_retries"),
+                retry_on=self.retry_on(),
+                lookup=reuse,
+                store=lambda case, answer: self.result_cache().put_answer(case, self.system_info(), answer),
+                on_wait=self._waiting_note,
+            )
+        return self._answers
+
+    def _system_for_answers(self) -> Any:
+        try:
+            return self.system()
+        except pytest.UsageError as exc:  # a bad sprout_system: each item says so
+            raise LookupError(str(exc)) from None
+
+    def retry_on(self) -> tuple[type[BaseException], ...]:
+        from .answers import retry_exceptions
+
+        try:
+            return retry_exceptions(self.option("sprout_retry_on"))
+        except ValueError as exc:
+            raise pytest.UsageError(str(exc)) from None
+
+    def _reused_answer(self, case: Case) -> Answer | None:
+        """An answer from an earlier run, when this one may reuse it (--sprout-reuse-answers, or a
+        system that declares a fingerprint of what its answers depend on)."""
+        info = self.system_info()
+        if not (self.option("sprout_reuse_answers") or (info and info.get("fingerprint"))):
+            return None
+        return self.result_cache().get_answer(case, info)
+
+    def _waiting_note(self, case: Case, seconds: float) -> None:
+        """With -v, an item that has waited a while on its answer says so once (a plain run only:
+        an xdist worker's output is not the terminal)."""
+        if self.config.get_verbosity() < 1 or not is_controller(self.config):
+            return
+        reporter = self.config.pluginmanager.get_plugin("terminalreporter")
+        capture = self.config.pluginmanager.get_plugin("capturemanager")
+        if reporter is None or capture is None:
+            return
+        in_flight = self._answers.in_flight() if self._answers is not None else 0
+        with capture.global_and_fixture_disabled():
+            reporter.ensure_newline()
+            reporter.write_line(f"sprout: waiting {seconds:.0f} s for the system's answer to {case.id!r} "
+                                f"({in_flight} answers in flight)")
+
+    def item_starting(self, item: Any) -> None:
+        """Before an item runs: note where the run is and ask ahead about the cases coming up."""
+        from .upcoming import get_upcoming
+
+        upcoming = get_upcoming(self.config)
+        upcoming.started(item)
+        if self.option("sprout_golden") or getattr(item, "case", None) is None:
+            return
+        concurrency = self.option("sprout_concurrency")
+        if concurrency is None or concurrency <= 1:
+            return
+        window = 2 * concurrency
+        cases = upcoming.cases(limit=window, available=lambda tier: not self.tier_unavailable(tier))
+        self.answers().prefetch(cases)
+
+    def close_answers(self) -> None:
+        """At the end of the run: close the system (once), write the cache, prune it (controller)."""
+        if self._answers is not None:
+            problem = self._answers.close()
+            if problem:
+                import warnings
+
+                warnings.warn(pytest.PytestWarning(problem))
+        if self._cache is not None:
+            self._cache.flush()
+        if is_controller(self.config) and self.result_cache().root is not None and self._suites is not None:
+            self.result_cache().prune(case.id for case in self.cases)
+        if self._cache is not None:
+            self._cache.close()
 
     def replayed(self, case: Case) -> GoldenItem:
         """The answer recorded in the --sprout-golden set (checked at session start)."""
@@ -160,7 +244,7 @@ class SproutSession:
             from . import __version__
             from .cache import ResultCache, cache_root
 
-            self._cache = ResultCache(cache_root(self.config), self.dataset_hash(), __version__)
+            self._cache = ResultCache(cache_root(self.config), __version__, run_id(self.config))
         return self._cache
 
     def evaluate(self, name: str, item: GoldenItem) -> TierResult:
@@ -168,16 +252,16 @@ class SproutSession:
         tier, cache = self.tier(name), self.result_cache()
         key = None
         if not (name == "alce" and self.option("nli_no_cache")):
-            key = cache.result_key(tier, item, self.system_info(), self.thresholds)
-        result = cache.get_result(key)
+            key = cache.result_key(tier, item, self.thresholds)
+        result = cache.get_result(key, item.case)
         if result is None:
             result = tier.evaluate(item)
-            cache.put_result(key, result)
+            cache.put_result(key, result, item.case, name)
         return result
 
     def golden(self) -> dict[str, GoldenItem]:
         """Every valid case with the system's answer, keyed by case id."""
-        return {case.id: self.answer(case) for case in self.cases}
+        return {item.case.id: item for item in self.answer_many(self.cases)}
 
     # --- tiers --------------------------------------------------------------------------------
     def tier_unavailable(self, name: str) -> str | None:
@@ -311,6 +395,30 @@ class SproutSession:
 
         lines += mutate.summary_lines(self.items, rows) + agreement.summary_lines(self.items)
         return lines + gate_lines
+
+
+def system_fingerprint(system: Any) -> str | None:
+    """What the system declares its answers depend on (``fingerprint``: a string, or a callable
+    returning one), or None."""
+    value = getattr(system, "fingerprint", None)
+    if callable(value):
+        value = value()
+    return str(value) if value else None
+
+
+RUN_KEY = pytest.StashKey[str]()
+
+
+def run_id(config: pytest.Config) -> str:
+    """One id per run, the same on the xdist controller and its workers (for cache pruning)."""
+    workerinput = getattr(config, "workerinput", None)
+    if workerinput and workerinput.get("sprout_run"):
+        return str(workerinput["sprout_run"])
+    if RUN_KEY not in config.stash:
+        import uuid
+
+        config.stash[RUN_KEY] = uuid.uuid4().hex
+    return config.stash[RUN_KEY]
 
 
 def load_factory(spec: str) -> Callable[..., Any]:

@@ -4,6 +4,7 @@ verdicts are reused, a changed setting is never served stale, and --cache-clear 
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -33,73 +34,144 @@ SYSTEM = {"name": "lookup", "version": "1"}
 RESULT = TierResult(True, {"grounded": [True], "score": [0.9]}, [{"text": "x", "supported": True}], "", "", {"k": 1})
 
 
-def cache(tmp_path: Path, dataset: str = "d1", version: str = "0.1") -> ResultCache:
-    return ResultCache(tmp_path, dataset, version)
+def cache(tmp_path: Path, version: str = "0.1", run: str = "r1") -> ResultCache:
+    return ResultCache(tmp_path, version, run)
 
 
-def test_result_round_trip(tmp_path: Path) -> None:
+def put(c: ResultCache, item: GoldenItem = ITEM, tier: Tier | None = None, result: TierResult = RESULT) -> str | None:
+    tier = tier or Tier()
+    key = c.result_key(tier, item, {})
+    c.put_result(key, result, item.case, tier.name)
+    return key
+
+
+def test_result_round_trip_written_at_flush(tmp_path: Path) -> None:
     c = cache(tmp_path)
-    key = c.result_key(Tier(), ITEM, SYSTEM, {})
+    key = c.result_key(Tier(), ITEM, {})
     assert c.get_result(key) is None
-    c.put_result(key, RESULT)
-    assert cache(tmp_path).get_result(key) == RESULT
+    put(c)
+    assert c.get_result(key) == RESULT  # this run sees its own pending writes
+    assert cache(tmp_path, run="r2").get_result(key) is None  # nothing on disk before the flush
+    c.flush()
+    assert cache(tmp_path, run="r2").get_result(key) == RESULT
 
 
 def test_every_input_is_part_of_the_result_key(tmp_path: Path) -> None:
-    base = cache(tmp_path).result_key(Tier(), ITEM, SYSTEM, {})
+    base = cache(tmp_path).result_key(Tier(), ITEM, {})
+    other_answer = GoldenItem(CASE, Answer.from_text("Other [1].", ["Other."]))
     variants = [
-        cache(tmp_path).result_key(Tier(coverage=0.7), ITEM, SYSTEM, {}),
-        cache(tmp_path).result_key(Tier("alce", coverage=0.6), ITEM, SYSTEM, {}),
-        cache(tmp_path).result_key(Tier(), ITEM, {"name": "lookup", "version": "2"}, {}),
-        cache(tmp_path).result_key(Tier(), ITEM, SYSTEM, {("groundedness", "facts"): 0.9}),
-        cache(tmp_path, dataset="d2").result_key(Tier(), ITEM, SYSTEM, {}),
-        cache(tmp_path, version="0.2").result_key(Tier(), ITEM, SYSTEM, {}),
-        cache(tmp_path).result_key(Tier(), GoldenItem(CASE, Answer.from_text("Other [1].", ["Other."])), SYSTEM, {}),
-        cache(tmp_path).result_key(Tier(), GoldenItem(Case("snake", "care", "Changed?"), ANSWER), SYSTEM, {}),
+        cache(tmp_path).result_key(Tier(coverage=0.7), ITEM, {}),
+        cache(tmp_path).result_key(Tier("alce", coverage=0.6), ITEM, {}),
+        cache(tmp_path).result_key(Tier(), ITEM, {("groundedness", "facts"): 0.9}),
+        cache(tmp_path, version="0.2").result_key(Tier(), ITEM, {}),
+        cache(tmp_path).result_key(Tier(), other_answer, {}),
+        cache(tmp_path).result_key(Tier(), GoldenItem(Case("snake", "care", "Changed?"), ANSWER), {}),
     ]
     assert base is not None and len({base, *variants}) == len(variants) + 1
-    assert cache(tmp_path).result_key(Tier(), ITEM, dict(SYSTEM), {}) == base
+    # Where the case is written is not part of it: adding a line above a case keeps its entries.
+    moved = Case(CASE.id, CASE.suite, CASE.question, expected_facts=CASE.expected_facts, source="suites/care.yaml:9")
+    assert cache(tmp_path).result_key(Tier(), GoldenItem(moved, ANSWER), {}) == base
+
+
+def test_a_cached_message_names_where_the_case_is_now(tmp_path: Path) -> None:
+    c = cache(tmp_path)
+    failed = TierResult(False, {"grounded": [False]}, [], "snake (suites/care.yaml:3): 1 of 1 sentences unsupported")
+    key = put(c, result=failed)
+    c.flush()
+    moved = Case(CASE.id, CASE.suite, CASE.question, expected_facts=CASE.expected_facts, source="suites/care.yaml:9")
+    got = cache(tmp_path, run="r2").get_result(key, moved)
+    assert got is not None and got.message == "snake (suites/care.yaml:9): 1 of 1 sentences unsupported"
 
 
 def test_unscored_results_are_not_cached(tmp_path: Path) -> None:
     c = cache(tmp_path)
     for result in (TierResult(None, {"grounded": [None]}), TierResult(True, {"grounded": [True, None]})):
-        key = c.result_key(Tier(coverage=len(result.metrics["grounded"])), ITEM, SYSTEM, {})
-        c.put_result(key, result)
+        key = put(c, tier=Tier(coverage=len(result.metrics["grounded"])), result=result)
         assert c.get_result(key) is None
+    assert c.entries() == []
 
 
 def test_broken_entries_are_misses_and_get_repaired(tmp_path: Path) -> None:
     c = cache(tmp_path)
-    key = c.result_key(Tier(), ITEM, SYSTEM, {})
-    c.put_result(key, RESULT)
-    (path,) = (tmp_path / "results").rglob("*.json")
-    path.write_text("{torn")
+    key = put(c)
+    c.close()
+    db = sqlite3.connect(tmp_path / "cache.sqlite")
+    db.execute("UPDATE entries SET value = '{torn'")
+    db.commit()
+    assert cache(tmp_path).get_result(key) is None
+    db.execute("""UPDATE entries SET value = '{"passed": true, "unknown_field": 1}'""")
+    db.commit()
+    assert cache(tmp_path).get_result(key) is None
+    again = cache(tmp_path)
+    put(again)
+    again.close()
+    assert cache(tmp_path).get_result(key) == RESULT
+
+
+def test_a_cache_file_that_is_not_a_database_costs_only_time(tmp_path: Path) -> None:
+    (tmp_path / "cache.sqlite").write_text("not a database")
+    c = cache(tmp_path)
+    key = put(c)
+    c.close()
     assert c.get_result(key) is None
-    path.write_text('{"passed": true, "unknown_field": 1}')
-    assert c.get_result(key) is None
-    c.put_result(key, RESULT)
-    assert c.get_result(key) == RESULT
 
 
 def test_what_is_never_cached(tmp_path: Path) -> None:
     c = cache(tmp_path)
-    assert c.result_key(Tier(model=object()), ITEM, SYSTEM, {}) is None  # settings that are not JSON
-    assert c.result_key(Tier(), GoldenItem(CASE, None, "boom"), SYSTEM, {}) is None  # the system raised
-    off = ResultCache(None, "d1", "0.1")  # pytest's cache is off
-    off.put_result(off.result_key(Tier(), ITEM, SYSTEM, {}), RESULT)
-    assert off.get_result(off.result_key(Tier(), ITEM, SYSTEM, {})) is None
+    assert c.result_key(Tier(model=object()), ITEM, {}) is None  # settings that are not JSON
+    assert c.result_key(Tier(), GoldenItem(CASE, None, "boom"), {}) is None  # the system raised
+    off = ResultCache(None, "0.1")  # pytest's cache is off
+    put(off)
+    assert off.get_result(off.result_key(Tier(), ITEM, {})) is None
+    assert c.answer_key(CASE, None) is None  # a system without a name
 
 
-def test_answers_are_cached_only_for_a_versioned_system(tmp_path: Path) -> None:
+def test_answer_keys_follow_the_systems_declared_identity(tmp_path: Path) -> None:
     c = cache(tmp_path)
-    for unversioned in (None, {"name": "lookup", "version": ""}):
-        c.put_answer(CASE, unversioned, ANSWER)
-        assert c.get_answer(CASE, unversioned) is None
     c.put_answer(CASE, SYSTEM, ANSWER)
     got = c.get_answer(CASE, SYSTEM)
     assert got is not None and got.to_json() == ANSWER.to_json()
     assert c.get_answer(CASE, {"name": "lookup", "version": "2"}) is None
+    assert c.get_answer(CASE, {"name": "other", "version": "1"}) is None
+    assert c.get_answer(Case("snake", "care", "Another question?"), SYSTEM) is None
+    # Facts and tags do not change what the system is asked: the answer still applies.
+    assert c.get_answer(Case("snake", "care", CASE.question, expected_facts=("x",), tags=("t",)), SYSTEM) is not None
+    # A fingerprint says what the answers depend on; the version then does not matter.
+    printed = {"name": "lookup", "version": "1", "fingerprint": "index-7"}
+    c.put_answer(CASE, printed, ANSWER)
+    assert c.get_answer(CASE, {**printed, "version": "2"}) is not None
+    assert c.get_answer(CASE, {**printed, "fingerprint": "index-8"}) is None
+
+
+def test_editing_one_case_keeps_the_others_entries(tmp_path: Path) -> None:
+    cases = [Case(f"c{i}", "care", f"Question {i}?") for i in range(5)]
+    before = {case.id: cache(tmp_path).result_key(Tier(), GoldenItem(case, ANSWER), {}) for case in cases}
+    cases[2] = Case("c2", "care", "Question 2, edited?")
+    after = {case.id: cache(tmp_path).result_key(Tier(), GoldenItem(case, ANSWER), {}) for case in cases}
+    assert [cid for cid in before if before[cid] != after[cid]] == ["c2"]
+
+
+def test_pruning_drops_removed_cases_and_superseded_entries(tmp_path: Path) -> None:
+    cases = [Case(f"c{i}", "care", f"Question {i}?") for i in range(3)]
+    first = cache(tmp_path, run="r1")
+    for case in cases:
+        put(first, GoldenItem(case, ANSWER))
+        put(first, GoldenItem(case, ANSWER), tier=Tier("alce", model="m"))
+        first.put_answer(case, SYSTEM, ANSWER)
+    first.close()
+    assert len(cache(tmp_path).entries()) == 9
+    # The next run: c2 is gone from the suites; c0's groundedness setting changed; c1 is not run.
+    second = cache(tmp_path, run="r2")
+    put(second, GoldenItem(cases[0], ANSWER), tier=Tier(coverage=0.9))
+    assert second.get_result(second.result_key(Tier("alce", model="m"), GoldenItem(cases[0], ANSWER), {})) == RESULT
+    second.flush()
+    assert second.prune(["c0", "c1"]) == 3 + 1  # c2's three entries, c0's old groundedness result
+    left = cache(tmp_path).entries()
+    assert sorted((cid, slot) for cid, slot, _ in left) == [
+        ("c0", "alce"), ("c0", "answer"), ("c0", "groundedness"), ("c1", "alce"), ("c1", "answer"), ("c1", "groundedness"),
+    ]
+    coverage = [json.loads(v) for cid, slot, v in left if (cid, slot) == ("c0", "groundedness")]
+    assert coverage[0]["passed"] is True and len(coverage) == 1
 
 
 # --- through pytest -----------------------------------------------------------------------------
@@ -133,28 +205,37 @@ def calls(pytester: pytest.Pytester) -> int:
     return int((pytester.path / "calls.txt").read_text().split()[-1])
 
 
-def test_results_are_reused_never_stale_and_cleared(pytester: pytest.Pytester) -> None:
+def stored(pytester: pytest.Pytester) -> list[tuple[str, str, str]]:
+    """(case_id, slot, value) of every entry in the project's cache."""
+    path = pytester.path / ".pytest_cache" / "d" / "sprout" / "cache.sqlite"
+    return sorted(sqlite3.connect(path).execute("SELECT case_id, slot, value FROM entries").fetchall())
+
+
+def test_verdicts_are_reused_never_stale_and_cleared(pytester: pytest.Pytester) -> None:
     make_project(pytester, suite=SUITE, conftest=CONFTEST)
     pytester.runpytest(*RUN).assert_outcomes(passed=3)
     assert calls(pytester) == 3
-    results = pytester.path / ".pytest_cache" / "d" / "sprout" / "results"
-    assert len(list(results.rglob("*.json"))) == 3
+    assert [slot for _, slot, _ in stored(pytester)].count("groundedness") == 3
 
     pytester.runpytest(*RUN).assert_outcomes(passed=3)
-    assert calls(pytester) == 0  # the answers came from the cache (the system declares a version)
-    assert len(list(results.rglob("*.json"))) == 3
+    assert calls(pytester) == 3  # answers are asked afresh; their verdicts come from the cache
+    assert len(stored(pytester)) == 6
 
     strict = pytester.runpytest(*RUN, "--sprout-threshold=groundedness.coverage=0.9")
     strict.assert_outcomes(passed=2, failed=1)  # a changed setting is judged afresh
     strict.stdout.fnmatch_lines(["*snake-light*1 of 1 sentences unsupported*"])
-    assert len(list(results.rglob("*.json"))) == 6
+    assert len(stored(pytester)) == 6  # the verdicts of the old setting were pruned
 
     # A cached verdict really is what the next run reports: tamper with one and see it come back.
-    for path in results.rglob("*.json"):
-        data = json.loads(path.read_text())
+    pytester.runpytest(*RUN).assert_outcomes(passed=3)
+    db = sqlite3.connect(pytester.path / ".pytest_cache" / "d" / "sprout" / "cache.sqlite")
+    for key, value in db.execute("SELECT key, value FROM entries WHERE slot = 'groundedness'").fetchall():
+        data = json.loads(value)
         if data["passed"] and "drought" in json.dumps(data["sentences"]):
             data.update(passed=False, message="this verdict was served from the cache")
-            path.write_text(json.dumps(data))
+            db.execute("UPDATE entries SET value = ? WHERE key = ?", (json.dumps(data), key))
+    db.commit()
+    db.close()
     served = pytester.runpytest(*RUN)
     served.assert_outcomes(passed=2, failed=1)
     served.stdout.fnmatch_lines(["*this verdict was served from the cache*"])
@@ -164,12 +245,51 @@ def test_results_are_reused_never_stale_and_cleared(pytester: pytest.Pytester) -
     assert calls(pytester) == 3
 
 
-def test_a_recording_or_a_new_system_version_asks_again(pytester: pytest.Pytester) -> None:
+def test_a_changed_knowledge_base_is_never_served_stale(pytester: pytest.Pytester) -> None:
+    """The system's answers change while its declared version does not: the next run sees them."""
     make_project(pytester, suite=SUITE, conftest=CONFTEST)
     pytester.runpytest(*RUN).assert_outcomes(passed=3)
-    pytester.runpytest(*RUN, "--sprout-record=g.json").assert_outcomes(passed=3)
-    assert calls(pytester) == 3
     conftest = pytester.path / "conftest.py"
-    conftest.write_text(conftest.read_text().replace('system.version = "1"', 'system.version = "2"'))
+    conftest.write_text(conftest.read_text().replace(
+        "Peace lilies contain calcium oxalate crystals and are toxic to cats and dogs.", "Peace lilies like shade."))
+    result = pytester.runpytest(*RUN)
+    result.assert_outcomes(passed=2, failed=1)
+    result.stdout.fnmatch_lines(["*lily-cats*"])
+    assert calls(pytester) == 3
+
+
+def test_answers_are_reused_only_when_asked_or_fingerprinted(pytester: pytest.Pytester) -> None:
+    make_project(pytester, suite=SUITE, conftest=CONFTEST)
+    pytester.runpytest(*RUN).assert_outcomes(passed=3)
+    pytester.runpytest(*RUN, "--sprout-reuse-answers").assert_outcomes(passed=3)
+    assert calls(pytester) == 0
+    # Edit one case: only that case is asked again.
+    suite = pytester.path / "suites" / "care.yaml"
+    suite.write_text(suite.read_text().replace("Is a peace lily toxic to cats?", "Is a peace lily toxic to cats, really?"))
+    conftest = pytester.path / "conftest.py"
+    conftest.write_text(conftest.read_text().replace('"Is a peace lily toxic to cats?"', '"Is a peace lily toxic to cats, really?"'))
+    pytester.runpytest(*RUN, "--sprout-reuse-answers").assert_outcomes(passed=3)
+    assert calls(pytester) == 1
+
+    # A system that declares a fingerprint has its answers reused while the fingerprint holds.
+    conftest.write_text(conftest.read_text().replace('system.version = "1"', 'system.version = "1"\n    system.fingerprint = "kb-1"'))
     pytester.runpytest(*RUN).assert_outcomes(passed=3)
     assert calls(pytester) == 3
+    pytester.runpytest(*RUN).assert_outcomes(passed=3)
+    assert calls(pytester) == 0
+    conftest.write_text(conftest.read_text().replace('"kb-1"', '"kb-2"'))
+    pytester.runpytest(*RUN).assert_outcomes(passed=3)
+    assert calls(pytester) == 3
+    pytester.runpytest(*RUN, "--sprout-reuse-answers", "--sprout-record=g.json").assert_outcomes(passed=3)
+    assert calls(pytester) == 3  # a recording always asks the system
+
+
+def test_entries_of_removed_cases_are_pruned(pytester: pytest.Pytester) -> None:
+    make_project(pytester, suite=SUITE, conftest=CONFTEST)
+    pytester.runpytest(*RUN).assert_outcomes(passed=3)
+    assert {cid for cid, _, _ in stored(pytester)} == {"snake-light", "lily-cats", "taxes"}
+    suite = pytester.path / "suites" / "care.yaml"
+    text = suite.read_text()
+    suite.write_text(text[: text.index("  - id: taxes")])
+    pytester.runpytest(*RUN).assert_outcomes(passed=2)
+    assert {cid for cid, _, _ in stored(pytester)} == {"snake-light", "lily-cats"}

@@ -264,56 +264,34 @@ class ALCETier:
 def prepare(session: Any, items: Sequence[Any]) -> None:
     """After collection, before any test runs, when alce items are selected: build the tier, so
     that a model that is not found or has no entailment label is one usage error rather than a
-    failure per item (the weights themselves load at the first pair that needs them). On a plain
-    run the first alce item then scores every selected alce answer in one batched pass; an xdist
-    worker, which must only ask the system about its own cases, batches the alce items that the
-    controller has already handed it (see queued_cases)."""
+    failure per item (the weights themselves load at the first pair that needs them). The first
+    alce item then scores, in one batched pass, the alce answers coming up in this process (see
+    upcoming.py): every selected one on a plain run, those the controller has already handed an
+    xdist worker there (which must only ask the system about its own cases)."""
     from ..session import is_controller
+    from ..upcoming import get_upcoming
 
     config = session.config
     cases = [item.case for item in items if getattr(item, "tier", None) == "alce" and hasattr(item, "case")]
     if not cases or config.option.collectonly or session.tier_unavailable("alce"):
         return
+    upcoming = get_upcoming(config)
     if not is_controller(config):
         try:
             tier = session.tier("alce")
         except pytest.UsageError as exc:  # raised on an xdist worker it would be an INTERNALERROR
             config.stash[LOAD_ERROR] = str(exc)
             return
-        tier.upcoming = lambda: answered(session, queued_cases(config, items))
+        tier.upcoming = lambda: answered(session, upcoming.cases("alce"))
         return
     tier = session.tier("alce")
     if len(cases) > 1:
-        tier.upcoming = lambda: answered(session, cases)
-
-
-# xdist modes in which the items queued on a worker stay there until it runs them (worksteal
-# takes queued items back). "no" is what a worker parses from `-n N` alone, which means load.
-KEEPS_QUEUE = {"no", "load", "loadscope", "loadfile", "loadgroup"}
-
-
-def queued_cases(config: Any, items: Sequence[Any]) -> list[Any]:
-    """On an xdist worker, the cases of the alce items the controller has already handed it and
-    it has not run yet ([] elsewhere, or when the dist mode may take them back).
-
-    Reads xdist's WorkerInteractor: ``torun`` (item indices into ``session.items``, read under its
-    lock and not changed) and ``nextitem_index`` (already taken from the queue, runs next). The
-    worker overwrites ``config.option.dist``, so the mode comes from the parsed command line.
-    """
-    dist = getattr(getattr(config, "known_args_namespace", None), "dist", None)
-    interactor = next((p for p in config.pluginmanager.get_plugins() if hasattr(p, "torun")), None)
-    if interactor is None or dist not in KEEPS_QUEUE:
-        return []
-    with interactor.torun.lock() as queued:
-        indices = list(queued)
-    indices.append(getattr(interactor, "nextitem_index", None))
-    picked = [items[i] for i in indices if isinstance(i, int) and 0 <= i < len(items)]
-    return [item.case for item in picked if getattr(item, "tier", None) == "alce" and hasattr(item, "case")]
+        tier.upcoming = lambda: answered(session, upcoming.cases("alce"))
 
 
 def answered(session: Any, cases: Sequence[Any]) -> list[Answer]:
     """The answers to judge for these cases (refusals and system errors have nothing to judge)."""
-    golden = [session.answer(case) for case in cases]
+    golden = session.answer_many(list(cases))
     return [g.answer for g in golden if g.answer is not None and not g.answer.refused]
 
 

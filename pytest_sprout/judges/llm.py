@@ -13,10 +13,10 @@ llm.ragas_faithfulness=0.7``; default 0.5). A judge error (timeout, HTTP error a
 invalid JSON, a refusal, NaN) makes that metric *unscored* for the item: it is counted apart,
 never as a pass or a fail. An item with no scored metric is reported as unscored.
 
-pytest runs items one after another, so to keep ``--llm-concurrency`` calls in flight the first
-llm item judges every llm item selected in this process at once and the others read their
-results. On an xdist worker, which does not know its next items in advance, each item is judged
-when it runs (its metrics still run concurrently).
+pytest runs items one after another, so to keep ``--llm-concurrency`` calls in flight an llm item
+whose result is not there yet is judged together with the llm items coming up in this process
+(upcoming.py): on a plain run the first llm item judges every selected one and the others read
+their results; an xdist worker judges those the controller has already handed it.
 """
 
 from __future__ import annotations
@@ -116,7 +116,7 @@ class LLMTier:
         self.client = client
         self.thresholds = {name: DEFAULT_THRESHOLD for name in METRICS}
         self.thresholds.update(thresholds or {})
-        self._selected = selected  # the items to judge together on the first call, or None
+        self._selected = selected  # the items coming up, judged together with one not judged yet
         self._results: dict[GoldenItem, TierResult] = {}
         load("ragas", "llm")
         deepeval = load("deepeval", "llm")
@@ -165,9 +165,8 @@ class LLMTier:
     def evaluate(self, item: GoldenItem) -> TierResult:
         if item not in self._results:
             batch = [item]
-            if self._selected is not None:  # first call in this process: judge the whole selection
-                batch += [other for other in self._selected() if other != item]
-                self._selected = None
+            if self._selected is not None:  # judge what comes up in this process with it
+                batch += [other for other in self._selected() if other != item and other not in self._results]
             with warnings.catch_warnings():  # Instructor warns about its own deprecated modes on every call
                 warnings.filterwarnings("ignore", category=DeprecationWarning, module="instructor")
                 self._results.update(self.client.run(self.judge_many(batch)))
@@ -277,24 +276,16 @@ class LLMTier:
         return TierResult(passed=passed, metrics=metrics, message=message, note=note, extra=extra)
 
 
-def selected_items(session: Any) -> Callable[[], list[GoldenItem]] | None:
-    """The llm items pytest will run in this process, as golden items to judge together; None on
-    an xdist worker, which is handed its items one at a time."""
-    config = session.config
-    if hasattr(config, "workerinput"):
-        return None
+def selected_items(session: Any) -> Callable[[], list[GoldenItem]]:
+    """The llm items coming up in this process (see upcoming.py), as golden items to judge
+    together (refusals and system errors have nothing to judge)."""
+    from ..upcoming import get_upcoming
+
+    upcoming = get_upcoming(session.config)
 
     def collect() -> list[GoldenItem]:
-        pytest_session = config.pluginmanager.get_plugin("session")  # pytest registers its Session
-        out: dict[str, GoldenItem] = {}
-        for item in getattr(pytest_session, "items", None) or []:
-            case = getattr(item, "case", None)
-            if getattr(item, "tier", None) != "llm" or case is None or case.id in out:
-                continue
-            golden = session.answer(case)
-            if golden.answer is not None and not golden.answer.refused:
-                out[case.id] = golden
-        return list(out.values())
+        golden = session.answer_many(upcoming.cases("llm"))
+        return [g for g in golden if g.answer is not None and not g.answer.refused]
 
     return collect
 

@@ -1,0 +1,420 @@
+"""The answer source: asks the system under test, many cases at once, and hands the answers to the
+items in pytest's order.
+
+- A plain callable runs in a pool of ``concurrency`` daemon threads (daemon: a system call that
+  never returns cannot keep pytest from exiting). At concurrency 1 it is called in the calling
+  thread, one case at a time, as before (in a helper thread only when a timeout must be kept).
+- An ``async def`` system (or a callable whose ``__call__`` is one) runs on one event loop in one
+  background thread, at most ``concurrency`` answers at a time. A plain callable that returns an
+  awaitable has that awaitable run on the same loop.
+- ``timeout`` bounds one answer, retries included; past it the case gets an error that names the
+  timeout and the run goes on. An async call is cancelled; a thread cannot be stopped, so a late
+  sync call finishes in the background, is ignored, and its thread is replaced.
+- ``retries``: an exception of one of the ``retry_on`` types is retried after a backoff that
+  doubles each time; an AssertionError or TypeError never is.
+- The system's optional ``setup()`` / ``close()`` (sync or async), or its context manager (sync or
+  async), run once per process.
+
+Plain Python, no pytest import: the session wires it to pytest (options, the cache, what comes up).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import inspect
+import queue
+import threading
+import time
+import traceback
+from concurrent.futures import Future, InvalidStateError
+from typing import Any, Callable, Iterable, Sequence
+
+from .model import Answer, Case, GoldenItem
+
+NEVER_RETRIED = (AssertionError, TypeError)
+WAIT_NOTE_SECONDS = 5.0  # an item that waits longer than this on its answer says so (with -v)
+
+
+def retry_exceptions(names: Iterable[str]) -> tuple[type[BaseException], ...]:
+    """The exception classes named 'module.Class' (or a builtin name) in ``sprout_retry_on``.
+    Raises ValueError naming the entry that cannot be used."""
+    found: list[type[BaseException]] = []
+    for raw in names:
+        name = raw.strip()
+        if not name:
+            continue
+        module_name, dot, attr = name.rpartition(".")
+        try:
+            holder = importlib.import_module(module_name if dot else "builtins")
+            cls = getattr(holder, attr)
+        except ImportError as exc:
+            raise ValueError(f"sprout_retry_on: {name!r}: cannot import {module_name!r} ({exc})") from None
+        except AttributeError:
+            raise ValueError(f"sprout_retry_on: {name!r}: {module_name or 'builtins'!r} has no attribute {attr!r}") from None
+        if not (isinstance(cls, type) and issubclass(cls, BaseException)):
+            raise ValueError(f"sprout_retry_on: {name!r} is not an exception class")
+        found.append(cls)
+    return tuple(found)
+
+
+def is_async_callable(system: Any) -> bool:
+    return inspect.iscoroutinefunction(system) or inspect.iscoroutinefunction(getattr(system, "__call__", None))
+
+
+class _Job:
+    __slots__ = ("case", "future", "started", "thread")
+
+    def __init__(self, case: Case) -> None:
+        self.case = case
+        self.future: Future[Any] = Future()  # the raw result of the system, or its exception
+        self.started: float | None = None  # time.monotonic() when the first attempt began
+        self.thread: threading.Thread | None = None
+
+
+class _TimedOut(Exception):
+    pass
+
+
+class AnswerSource:
+    """Answers for cases, fetched ahead. ``get(case)`` blocks until that case's answer is there.
+
+    ``make_system`` builds the system (called once, in the thread of the first get/prefetch);
+    ``lookup(case)`` may return a stored Answer (then the system is not asked) and ``store(case,
+    answer)`` keeps a fresh one; ``on_wait(case)`` is called once when a get() has waited
+    ``wait_note`` seconds.
+    """
+
+    def __init__(
+        self,
+        make_system: Callable[[], Any],
+        *,
+        concurrency: int = 8,
+        timeout: float | None = None,
+        retries: int = 0,
+        retry_on: tuple[type[BaseException], ...] = (),
+        backoff: float = 0.2,
+        lookup: Callable[[Case], Answer | None] | None = None,
+        store: Callable[[Case, Answer], None] | None = None,
+        on_wait: Callable[[Case, float], None] | None = None,
+        wait_note: float | None = None,
+    ) -> None:
+        self.make_system = make_system
+        self.concurrency = max(1, int(concurrency))
+        self.timeout = timeout if timeout and timeout > 0 else None
+        self.retries = max(0, int(retries))
+        self.retry_on = retry_on
+        self.backoff = backoff
+        self.lookup = lookup
+        self.store = store
+        self.on_wait = on_wait
+        self.wait_note = WAIT_NOTE_SECONDS if wait_note is None else wait_note
+        self.calls = 0  # attempts made on the system (for tests and benchmarks)
+        self._done: dict[str, GoldenItem] = {}
+        self._jobs: dict[str, _Job] = {}
+        self._lock = threading.Lock()
+        self._count_lock = threading.Lock()
+        self._system: Any = None
+        self._failure: str | None = None  # why the system cannot be asked at all
+        self._started = False
+        self._closer: Callable[[], Any] | None = None
+        self._async = False
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._loop_thread: threading.Thread | None = None
+        self._semaphore: asyncio.Semaphore | None = None
+        self._queue: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self._threads: list[threading.Thread] = []
+        self._retired: set[threading.Thread] = set()
+
+    # --- public -------------------------------------------------------------------------------
+    def get(self, case: Case) -> GoldenItem:
+        """The answer for one case (or the error that stands for it)."""
+        done = self._done.get(case.id)
+        if done is not None:
+            return done
+        self._start()
+        if self._failure is not None:
+            item = GoldenItem(case, None, f"cannot ask the system about {case.id!r}: {self._failure}")
+            self._done[case.id] = item
+            return item
+        stored = self.lookup(case) if self.lookup is not None else None
+        if stored is not None:
+            item = self._done[case.id] = GoldenItem(case, stored)
+            return item
+        if self.concurrency == 1 and not self._async and self.timeout is None:
+            return self._finish(case, self._inline(case))  # today's behaviour: in this thread
+        job = self._submit(case)
+        return self._finish(case, self._wait(job))
+
+    def get_many(self, cases: Sequence[Case]) -> list[GoldenItem]:
+        """Answers for many cases: all asked at once (``concurrency`` at a time), in order."""
+        self.prefetch(cases)
+        return [self.get(case) for case in cases]
+
+    def prefetch(self, cases: Iterable[Case]) -> None:
+        """Start asking about these cases (those not answered or asked yet) without waiting."""
+        if self.concurrency == 1 and not self._async:
+            return
+        self._start()
+        if self._failure is not None:
+            return
+        for case in cases:
+            if case.id in self._done or case.id in self._jobs:
+                continue
+            if self.lookup is not None:
+                stored = self.lookup(case)
+                if stored is not None:
+                    self._done[case.id] = GoldenItem(case, stored)
+                    continue
+            self._submit(case)
+
+    def in_flight(self) -> int:
+        return sum(1 for job in list(self._jobs.values()) if not job.future.done())
+
+    def close(self) -> str | None:
+        """Close the system (once) and stop the threads; returns why closing failed, or None."""
+        problem = None
+        if self._closer is not None:
+            closer, self._closer = self._closer, None
+            try:
+                result = closer()
+                if inspect.isawaitable(result):
+                    self._run_on_loop(result).result()
+            except Exception as exc:
+                problem = f"closing the system under test raised {type(exc).__name__}: {exc}"
+        for _ in self._threads:
+            self._queue.put(None)
+        self._threads = []
+        if self._loop is not None:
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._loop = None
+        return problem
+
+    # --- the system ---------------------------------------------------------------------------
+    def _start(self) -> None:
+        if self._started:
+            return
+        self._started = True
+        try:
+            system = self.make_system()
+        except (LookupError, TypeError, ValueError) as exc:  # no system configured, or not a usable one
+            self._failure = str(exc) or type(exc).__name__
+            return
+        except Exception as exc:
+            self._failure = f"building it raised:\n{''.join(traceback.format_exception(exc))}"
+            return
+        try:
+            self._system = self._open(system)
+        except Exception as exc:
+            self._failure = f"its setup raised {type(exc).__name__}: {exc}\n{''.join(traceback.format_exception(exc))}"
+            return
+        if not callable(self._system):
+            self._failure = f"the system under test must be callable (question -> Answer), got {self._system!r}"
+            return
+        self._async = is_async_callable(self._system)
+
+    def _open(self, system: Any) -> Any:
+        """Run the system's setup once: setup()/close(), or a context manager (sync or async)."""
+        if hasattr(system, "__aenter__") and hasattr(system, "__aexit__"):
+            entered = self._run_on_loop(system.__aenter__()).result()
+            self._closer = lambda: system.__aexit__(None, None, None)
+            return entered if callable(entered) else system
+        if hasattr(system, "__enter__") and hasattr(system, "__exit__") and not callable(getattr(system, "setup", None)):
+            entered = system.__enter__()
+            self._closer = lambda: system.__exit__(None, None, None)
+            return entered if callable(entered) else system
+        setup = getattr(system, "setup", None)
+        if callable(setup):
+            result = setup()
+            if inspect.isawaitable(result):
+                self._run_on_loop(result).result()
+        close = getattr(system, "close", None)
+        if callable(close):
+            self._closer = close
+        return system
+
+    def _ensure_loop(self) -> asyncio.AbstractEventLoop:
+        with self._lock:
+            if self._loop is None:
+                loop = asyncio.new_event_loop()
+                ready = threading.Event()
+
+                def run() -> None:
+                    asyncio.set_event_loop(loop)
+                    ready.set()
+                    loop.run_forever()
+
+                self._loop_thread = threading.Thread(target=run, name="sprout-answers-loop", daemon=True)
+                self._loop_thread.start()
+                ready.wait()
+                self._loop = loop
+            return self._loop
+
+    def _run_on_loop(self, awaitable: Any) -> Future[Any]:
+        async def wrap() -> Any:
+            return await awaitable
+
+        return asyncio.run_coroutine_threadsafe(wrap(), self._ensure_loop())
+
+    # --- asking -------------------------------------------------------------------------------
+    def _retryable(self, exc: BaseException, attempt: int) -> bool:
+        return (attempt < self.retries and isinstance(exc, self.retry_on)
+                and not isinstance(exc, NEVER_RETRIED))
+
+    def _count(self) -> None:
+        with self._count_lock:
+            self.calls += 1
+
+    def _call_sync(self, question: str) -> Any:
+        attempt = 0
+        while True:
+            self._count()
+            try:
+                result = self._system(question)
+                if inspect.isawaitable(result):
+                    result = self._run_on_loop(result).result()
+                return result
+            except Exception as exc:
+                if not self._retryable(exc, attempt):
+                    raise
+            time.sleep(self.backoff * 2 ** attempt)
+            attempt += 1
+
+    async def _call_async(self, question: str) -> Any:
+        attempt = 0
+        while True:
+            self._count()
+            try:
+                result = self._system(question)
+                while inspect.isawaitable(result):
+                    result = await result
+                return result
+            except Exception as exc:
+                if not self._retryable(exc, attempt):
+                    raise
+            await asyncio.sleep(self.backoff * 2 ** attempt)
+            attempt += 1
+
+    def _inline(self, case: Case) -> Future[Any]:
+        future: Future[Any] = Future()
+        try:
+            future.set_result(self._call_sync(case.question))
+        except Exception as exc:
+            future.set_exception(exc)
+        return future
+
+    def _submit(self, case: Case) -> _Job:
+        job = self._jobs.get(case.id)
+        if job is not None:
+            return job
+        job = self._jobs[case.id] = _Job(case)
+        if self._async:
+            loop = self._ensure_loop()
+            asyncio.run_coroutine_threadsafe(self._run_async(job), loop)
+        else:
+            self._ensure_threads()
+            self._queue.put(job)
+        return job
+
+    async def _run_async(self, job: _Job) -> None:
+        if self._semaphore is None:
+            self._semaphore = asyncio.Semaphore(self.concurrency)
+        async with self._semaphore:
+            job.started = time.monotonic()
+            try:
+                if self.timeout is None:
+                    result = await self._call_async(job.case.question)
+                else:
+                    result = await asyncio.wait_for(self._call_async(job.case.question), self.timeout)
+            except asyncio.TimeoutError:
+                job.future.set_exception(_TimedOut())
+            except Exception as exc:
+                job.future.set_exception(exc)
+            else:
+                job.future.set_result(result)
+
+    def _ensure_threads(self) -> None:
+        with self._lock:
+            while len(self._threads) < self.concurrency:
+                thread = threading.Thread(target=self._work, name="sprout-answers", daemon=True)
+                self._threads.append(thread)
+                thread.start()
+
+    def _work(self) -> None:
+        me = threading.current_thread()
+        while True:
+            job = self._queue.get()
+            if job is None:
+                return
+            job.thread = me
+            job.started = time.monotonic()
+            try:
+                try:
+                    result = self._call_sync(job.case.question)
+                except Exception as exc:
+                    job.future.set_exception(exc)
+                else:
+                    job.future.set_result(result)
+            except InvalidStateError:
+                pass  # it already timed out: the late answer is ignored
+            if me in self._retired:  # it overran its timeout and was replaced
+                self._retired.discard(me)
+                return
+
+    def _wait(self, job: _Job) -> Future[Any]:
+        """Wait for a job: past ``wait_note`` seconds say so once; past the timeout give up."""
+        noted = False
+        begun = time.monotonic()
+        while True:
+            step = 0.05 if self.timeout is not None else None
+            if not noted and self.on_wait is not None:
+                remaining_note = self.wait_note - (time.monotonic() - begun)
+                step = remaining_note if step is None else min(step, remaining_note)
+            try:
+                job.future.exception(timeout=None if step is None else max(step, 0.0))
+                return job.future
+            except TimeoutError:
+                pass
+            now = time.monotonic()
+            if not noted and self.on_wait is not None and now - begun >= self.wait_note:
+                noted = True
+                self.on_wait(job.case, now - begun)
+            if self.timeout is not None and job.started is not None and now - job.started >= self.timeout:
+                try:
+                    job.future.set_exception(_TimedOut())
+                except InvalidStateError:  # it finished just now
+                    return job.future
+                self._replace(job)
+                return job.future
+
+    def _replace(self, job: _Job) -> None:
+        """A sync call overran its timeout: its thread goes when the call returns; start another."""
+        thread = job.thread
+        if thread is None or self._async:
+            return
+        with self._lock:
+            self._retired.add(thread)
+            if thread in self._threads:
+                self._threads.remove(thread)
+        self._ensure_threads()
+
+    def _finish(self, case: Case, future: Future[Any]) -> GoldenItem:
+        exc = future.exception()
+        if isinstance(exc, _TimedOut):
+            item = GoldenItem(case, None, f"no answer for {case.id!r} within --sprout-timeout={self.timeout:g} s: "
+                                          "the system timed out (the run goes on without it)")
+        elif exc is not None:
+            text = "".join(traceback.format_exception(exc))
+            item = GoldenItem(case, None, f"the system raised while answering {case.id!r}:\n{text}")
+        else:
+            try:
+                item = GoldenItem(case, Answer.coerce(future.result()))
+            except Exception as coerce_exc:
+                text = "".join(traceback.format_exception(coerce_exc))
+                item = GoldenItem(case, None, f"the system raised while answering {case.id!r}:\n{text}")
+            else:
+                if self.store is not None and item.answer is not None:
+                    self.store(case, item.answer)
+        self._done[case.id] = item
+        self._jobs.pop(case.id, None)
+        return item
