@@ -21,7 +21,9 @@ Plain Python, no pytest import: the session wires it to pytest (options, the cac
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import importlib
+import os
 import inspect
 import queue
 import threading
@@ -56,6 +58,18 @@ def retry_exceptions(names: Iterable[str]) -> tuple[type[BaseException], ...]:
             raise ValueError(f"sprout_retry_on: {name!r} is not an exception class")
         found.append(cls)
     return tuple(found)
+
+
+_PLUMBING = (__file__, os.path.dirname(asyncio.__file__), os.path.dirname(concurrent.futures.__file__))
+
+
+def system_traceback(exc: BaseException) -> str:
+    """The traceback from the system's own code on: the frames of this module, asyncio and
+    concurrent.futures say how it was called, which differs with the concurrency."""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_frame.f_code.co_filename.startswith(_PLUMBING):
+        tb = tb.tb_next
+    return "".join(traceback.format_exception(type(exc), exc, tb))
 
 
 def is_async_callable(system: Any) -> bool:
@@ -404,13 +418,12 @@ class AnswerSource:
             item = GoldenItem(case, None, f"no answer for {case.id!r} within --sprout-timeout={self.timeout:g} s: "
                                           "the system timed out (the run goes on without it)")
         elif exc is not None:
-            text = "".join(traceback.format_exception(exc))
-            item = GoldenItem(case, None, f"the system raised while answering {case.id!r}:\n{text}")
+            item = GoldenItem(case, None, f"the system raised while answering {case.id!r}:\n{system_traceback(exc)}")
         else:
             try:
                 item = GoldenItem(case, Answer.coerce(future.result()))
             except Exception as coerce_exc:
-                text = "".join(traceback.format_exception(coerce_exc))
+                text = system_traceback(coerce_exc)
                 item = GoldenItem(case, None, f"the system raised while answering {case.id!r}:\n{text}")
             else:
                 if self.store is not None and item.answer is not None:
