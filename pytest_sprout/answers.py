@@ -182,6 +182,10 @@ class AnswerSource:
                     continue
             self._submit(case)
 
+    def pending(self) -> int:
+        """Cases asked about and not yet handed to an item."""
+        return len(self._jobs)
+
     def in_flight(self) -> int:
         return sum(1 for job in list(self._jobs.values()) if not job.future.done())
 

@@ -212,9 +212,11 @@ class SproutSession:
         concurrency = self.option("sprout_concurrency")
         if concurrency is None or concurrency <= 1:
             return
-        window = 2 * concurrency
-        cases = upcoming.cases(limit=window, available=lambda tier: not self.tier_unavailable(tier))
-        self.answers().prefetch(cases)
+        source = self.answers()
+        if source.pending() >= concurrency:  # enough asked ahead: look again when it runs low
+            return
+        available = {tier: not self.tier_unavailable(tier) for tier in TIERS}
+        source.prefetch(upcoming.cases(limit=2 * concurrency, available=available.__getitem__))
 
     def close_answers(self) -> None:
         """At the end of the run: close the system (once), write the cache, prune it (controller)."""

@@ -1,0 +1,273 @@
+"""Concurrency, cache cost and scale, each measured against a baseline in the same script run.
+
+    .venv/bin/python bench/bench_concurrency.py concurrency [--cases 100] [--sleep 0.5] [--concurrency 16]
+    .venv/bin/python bench/bench_concurrency.py cache [--cases 10000] [--rounds 1]
+    .venv/bin/python bench/bench_concurrency.py scale [--sizes 1000,10000,50000]
+
+concurrency: ``pytest -m groundedness --sprout-concurrency=N`` over generated cases whose system
+  sleeps ``--sleep`` seconds per answer (a sync and an async variant), against the physical limit
+  (cases x sleep / N) and against DeepEval's ``evaluate`` with an async custom metric that awaits
+  the same sleep and runs the same judge, at ``AsyncConfig(max_concurrent=N)``. The pytest time is
+  pytest's run loop (every item, first to last; start-up and collection, which a loaded machine
+  makes noisy, are printed apart); DeepEval's is the ``evaluate`` call alone.
+cache: the first run with pytest's cache on (empty) and a warm re-run, each against
+  ``-p no:cacheprovider``; the cache's size on disk after the first run.
+scale: for each size, a plain parametrized test that calls the same system and judge, and the
+  plugin (cache on, JSON report written): ``--co`` and whole-run CPU time and peak memory (max
+  RSS), and the plugin/plain ratios.
+
+On a shared machine wall time mostly measures the neighbours: the cache and scale sections print
+CPU seconds of each pytest process (user + system) beside wall seconds where both make sense.
+
+Every pytest run is its own process; the system and the judge are cheap in the cache and scale
+sections, so the plugin's own costs are what is measured.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_overhead import generate, write_projects  # noqa: E402
+
+COMMON = ["-q", "-p", "no:deepeval", "-p", "no:randomly", "--no-header", "--tb=no", "-o", "console_output_style=classic"]
+# Runs pytest in-process and prints its peak memory, so that each run is measured on its own.
+RUNNER = ("import resource, sys, pytest; rc = pytest.main(sys.argv[1:]); "
+          "print('MAXRSS_KB', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss); sys.exit(rc)")
+
+
+LAST_OUTPUT = [""]
+LAST_CPU = [0.0]
+
+
+def run(cwd: Path, args: list[str]) -> tuple[float, float]:
+    """(seconds, peak MB) of one pytest process; its CPU seconds go to LAST_CPU."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", DEEPEVAL_TELEMETRY_OPT_OUT="1", DEEPEVAL_DISABLE_DOTENV="1")
+    start = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-c", RUNNER, *COMMON, *args], cwd=cwd, env=env,
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    elapsed = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    LAST_CPU[0] = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    if proc.returncode not in (0, 1):
+        sys.exit(f"pytest failed in {cwd} ({args}):\n{proc.stdout[-3000:]}")
+    LAST_OUTPUT[0] = proc.stdout
+    rss = next((int(line.split()[1]) for line in proc.stdout.splitlines() if line.startswith("MAXRSS_KB")), 0)
+    return elapsed, rss / 1024
+
+
+# --- concurrency ------------------------------------------------------------------------------
+
+SLEEPY_SYNC = '''
+import json, pathlib, time
+DATA = json.loads(pathlib.Path(__file__).with_name("answers.json").read_text())
+SLEEP = {sleep}
+
+def system(question):
+    time.sleep(SLEEP)
+    text, passages = DATA[question]
+    return text, passages
+
+def make():
+    return system
+'''
+
+SLEEPY_ASYNC = '''
+import asyncio, json, pathlib
+DATA = json.loads(pathlib.Path(__file__).with_name("answers.json").read_text())
+SLEEP = {sleep}
+
+async def system(question):
+    await asyncio.sleep(SLEEP)
+    text, passages = DATA[question]
+    return text, passages
+
+def make():
+    return system
+'''
+
+# Times pytest's run loop (every item, from the first to the last), apart from start-up and
+# collection, which the loaded machine makes noisy.
+TIMER_CONFTEST = '''
+import time
+import pytest
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtestloop(session):
+    start = time.perf_counter()
+    yield
+    print("\\nRUNLOOP_SECONDS", time.perf_counter() - start)
+'''
+
+DEEPEVAL_SCRIPT = '''
+import asyncio, json, os, sys, time
+os.environ.setdefault("DEEPEVAL_TELEMETRY_OPT_OUT", "1")
+os.environ.setdefault("DEEPEVAL_DISABLE_DOTENV", "1")
+from deepeval import evaluate
+from deepeval.evaluate.configs import AsyncConfig, CacheConfig, DisplayConfig
+from deepeval.metrics import BaseMetric
+from deepeval.test_case import LLMTestCase
+from pytest_sprout import Answer, LexicalJudge
+
+cases = json.load(open("cases.json"))
+answers = json.load(open("answers.json"))
+SLEEP, CONCURRENCY = float(sys.argv[1]), int(sys.argv[2])
+JUDGE = LexicalJudge()
+
+
+class Grounded(BaseMetric):
+    """Asks the system (an async sleep) for the answer, then judges it with the same judge."""
+
+    def __init__(self):
+        self.threshold = 1.0
+        self.async_mode = True
+
+    def _judge(self, test_case):
+        text, passages = answers[test_case.input]
+        answer = Answer.coerce((text, passages))
+        verdicts = JUDGE.judge_many((s.text, answer.cited(s)[0]) for s in answer.sentences)
+        self.score = float(all(v.supported for v in verdicts))
+        self.success = self.score >= self.threshold
+        return self.score
+
+    def measure(self, test_case, *args, **kwargs):
+        time.sleep(SLEEP)
+        return self._judge(test_case)
+
+    async def a_measure(self, test_case, *args, **kwargs):
+        await asyncio.sleep(SLEEP)
+        return self._judge(test_case)
+
+    def is_successful(self):
+        return bool(self.success)
+
+    @property
+    def __name__(self):
+        return "Grounded"
+
+
+test_cases = [LLMTestCase(input=c["question"], actual_output=answers[c["question"]][0]) for c in cases]
+start = time.perf_counter()
+evaluate(test_cases, [Grounded()], async_config=AsyncConfig(run_async=True, max_concurrent=CONCURRENCY),
+         display_config=DisplayConfig(show_indicator=False, print_results=False, inspect_after_run=False),
+         cache_config=CacheConfig(write_cache=False, use_cache=False))
+print("EVALUATE_SECONDS", time.perf_counter() - start)
+'''
+
+
+def concurrency(args: argparse.Namespace) -> None:
+    limit = args.cases * args.sleep / args.concurrency
+    print(f"{args.cases} cases, the system sleeps {args.sleep} s per answer; physical limit at "
+          f"concurrency {args.concurrency}: {limit:.2f} s (target <= {1.5 * limit:.2f} s)")
+    with tempfile.TemporaryDirectory() as tmp:
+        plugin_dir, plain_dir = write_projects(Path(tmp), args.cases)
+        (plugin_dir / "conftest.py").write_text(TIMER_CONFTEST)
+        for variant, source in (("sync", SLEEPY_SYNC), ("async", SLEEPY_ASYNC)):
+            (plugin_dir / "system.py").write_text(source.format(sleep=args.sleep))
+            levels = [args.concurrency] + ([1] if args.serial else [])
+            for level in levels:
+                whole, _ = run(plugin_dir, ["-p", "no:cacheprovider", "-m", "groundedness", f"--sprout-concurrency={level}"])
+                loop = run_loop_seconds()
+                print(f"pytest-sprout {variant:5} system, --sprout-concurrency={level}: {loop:.2f} s running the items "
+                      f"= {loop / (args.cases * args.sleep / level):.2f}x the physical limit ({whole:.2f} s whole process)")
+        (plain_dir / "deepeval_bench.py").write_text(DEEPEVAL_SCRIPT)
+        env = dict(os.environ, DEEPEVAL_TELEMETRY_OPT_OUT="1", DEEPEVAL_DISABLE_DOTENV="1",
+                   DEEPEVAL_NO_INSPECT_PROMPT="1", DEEPEVAL_RESULTS_FOLDER=str(Path(tmp) / "deepeval"))
+        start = time.perf_counter()
+        proc = subprocess.run([sys.executable, "deepeval_bench.py", str(args.sleep), str(args.concurrency)],
+                              cwd=plain_dir, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        whole = time.perf_counter() - start
+        line = next((ln for ln in proc.stdout.splitlines() if ln.startswith("EVALUATE_SECONDS")), None)
+        if line is None:
+            sys.exit(f"the DeepEval run failed:\n{proc.stdout[-3000:]}")
+        deepeval_t = float(line.split()[1])
+        print(f"DeepEval evaluate, async custom metric, max_concurrent={args.concurrency}: {deepeval_t:.2f} s "
+              f"(the evaluate call; {whole:.2f} s whole process) = {deepeval_t / limit:.2f}x the physical limit")
+
+
+def run_loop_seconds() -> float:
+    line = next(ln for ln in LAST_OUTPUT[0].splitlines() if ln.startswith("RUNLOOP_SECONDS"))
+    return float(line.split()[1])
+
+
+# --- cache ------------------------------------------------------------------------------------
+
+def cache(args: argparse.Namespace) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        plugin_dir, _ = write_projects(Path(tmp), args.cases)
+        base = ["-m", "groundedness"]
+        runs: dict[str, list[tuple[float, float]]] = {"off": [], "first": [], "warm": []}
+        for _ in range(args.rounds):
+            shutil.rmtree(plugin_dir / ".pytest_cache", ignore_errors=True)
+            for name, extra in (("off", ["-p", "no:cacheprovider"]), ("first", []), ("warm", [])):
+                seconds, _ = run(plugin_dir, [*extra, *base])
+                runs[name].append((seconds, LAST_CPU[0]))
+                if name == "first":
+                    files = [p for p in (plugin_dir / ".pytest_cache").rglob("*") if p.is_file()]
+                    size = sum(p.stat().st_size for p in files)
+        best = {name: (min(t for t, _ in r), min(c for _, c in r)) for name, r in runs.items()}
+        (o, oc), (f, fc), (w, wc) = best["off"], best["first"], best["warm"]
+        print(f"{args.cases} cases, best of {args.rounds}; wall seconds, then CPU seconds (user + system)")
+        print(f"-p no:cacheprovider : {o:.2f} s, CPU {oc:.2f} s")
+        print(f"first run, cache on : {f:.2f} s = {f / o:.2f}x, CPU {fc:.2f} s = {fc / oc:.2f}x (target <= 1.15x)")
+        print(f"warm re-run         : {w:.2f} s = {w / o:.2f}x, CPU {wc:.2f} s = {wc / oc:.2f}x (target <= 1.00x)")
+        print(f"cache after a run   : {len(files)} files, {size / 1e6:.1f} MB")
+
+
+# --- scale ------------------------------------------------------------------------------------
+
+def scale(args: argparse.Namespace) -> None:
+    sizes = [int(s) for s in args.sizes.split(",")]
+    print("CPU seconds (user + system) of each pytest process; peak memory (max RSS) in MB")
+    print("size    | --co plain | --co plugin | ratio | run plain | run plugin | ratio | MB plain | MB plugin | ratio")
+    rows = []
+    for n in sizes:
+        with tempfile.TemporaryDirectory() as tmp:
+            plugin_dir, plain_dir = write_projects(Path(tmp), n)
+            # CPU seconds: the machine is shared, and a run's own work is what scales with the cases
+            run(plain_dir, ["-p", "no:sprout", "-p", "no:cacheprovider", "--co"])
+            co_plain = LAST_CPU[0]
+            run(plugin_dir, ["-p", "no:cacheprovider", "--co", "-m", "groundedness"])
+            co_plugin = LAST_CPU[0]
+            _, mem_plain = run(plain_dir, ["-p", "no:sprout", "-p", "no:cacheprovider"])
+            run_plain = LAST_CPU[0]
+            _, mem_plugin = run(plugin_dir, ["-m", "groundedness", "--sprout-report=report.json"])
+            run_plugin = LAST_CPU[0]
+        rows.append((n, run_plain, run_plugin, mem_plain, mem_plugin))
+        print(f"{n:7d} | {co_plain:9.2f}s | {co_plugin:10.2f}s | {co_plugin / co_plain:4.2f}x | {run_plain:8.2f}s | "
+              f"{run_plugin:9.2f}s | {run_plugin / run_plain:4.2f}x | {mem_plain:8.0f} | {mem_plugin:9.0f} | "
+              f"{mem_plugin / mem_plain:4.2f}x", flush=True)
+    if len(rows) > 1:
+        (n0, _, t0, _, m0), (n1, _, t1, _, m1) = rows[0], rows[-1]
+        print(f"plugin from {n0} to {n1} cases ({n1 / n0:.0f}x): time {t1 / t0:.1f}x, peak memory {m1 / m0:.1f}x "
+              f"(per case: {t0 / n0 * 1e3:.2f} -> {t1 / n1 * 1e3:.2f} ms)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="section", required=True)
+    p = sub.add_parser("concurrency")
+    p.add_argument("--cases", type=int, default=100)
+    p.add_argument("--sleep", type=float, default=0.5)
+    p.add_argument("--concurrency", type=int, default=16)
+    p.add_argument("--serial", action="store_true", help="also time --sprout-concurrency=1")
+    p = sub.add_parser("cache")
+    p.add_argument("--cases", type=int, default=10000)
+    p.add_argument("--rounds", type=int, default=1)
+    p = sub.add_parser("scale")
+    p.add_argument("--sizes", default="1000,10000")
+    args = parser.parse_args()
+    {"concurrency": concurrency, "cache": cache, "scale": scale}[args.section](args)
+
+
+if __name__ == "__main__":
+    main()
