@@ -199,14 +199,16 @@ class ReferenceSystem:
         digest = hashlib.sha256(json.dumps([guard, min_coverage, k, max_sentences, keep_ratio]).encode())
         for d in self.documents:
             digest.update(json.dumps([d.id, d.title, d.sentences]).encode())
-        # The code that shapes the answers is part of the version too: the answer cache is keyed by
-        # it, so an edit to this file or to the sentence splitter never serves yesterday's answers.
+        # The code that shapes the answers is part of the fingerprint too: the answer cache reuses
+        # answers while it holds, so an edit to this file or to the sentence splitter never serves
+        # yesterday's answers.
         from .. import model
 
         for source in (__file__, model.__file__):
             with open(source, "rb") as handle:
                 digest.update(handle.read())
         self.version = f"1.0+{digest.hexdigest()[:8]}"
+        self.fingerprint = digest.hexdigest()  # everything the answers depend on: reuse them while it holds
 
     def retrieve(self, question: str) -> list[tuple[int, float]]:
         """Indexes into ``windows`` of the top ``k`` passages with their BM25 scores, best first;
