@@ -132,19 +132,21 @@ class ResultCache:
             except sqlite3.Error:
                 pass
 
-    def prune(self, case_ids: Iterable[str]) -> int:
-        """Drop entries of cases no longer in any suite, and, per (case, slot) this run used, the
-        entries it did not use. Call after every process of the run has flushed. Returns how many
-        entries went."""
+    def prune(self, case_ids: Iterable[str] | None) -> int:
+        """Drop entries of cases no longer in any suite (``case_ids``: those still in one; None
+        when that is not known), and, per (case, slot) this run used, the entries it did not use.
+        Call after every process of the run has flushed. Returns how many entries went."""
         db = self._connect()
         if db is None:
             return 0
         try:
             db.execute("BEGIN IMMEDIATE")
-            db.execute("CREATE TEMP TABLE IF NOT EXISTS live (case_id TEXT PRIMARY KEY)")
-            db.execute("DELETE FROM live")
-            db.executemany("INSERT OR IGNORE INTO live VALUES (?)", ((cid,) for cid in case_ids))
-            gone = db.execute("DELETE FROM entries WHERE case_id NOT IN (SELECT case_id FROM live)").rowcount
+            gone = 0
+            if case_ids is not None:
+                db.execute("CREATE TEMP TABLE IF NOT EXISTS live (case_id TEXT PRIMARY KEY)")
+                db.execute("DELETE FROM live")
+                db.executemany("INSERT OR IGNORE INTO live VALUES (?)", ((cid,) for cid in case_ids))
+                gone += db.execute("DELETE FROM entries WHERE case_id NOT IN (SELECT case_id FROM live)").rowcount
             gone += db.execute(
                 "DELETE FROM entries WHERE run != ? AND EXISTS (SELECT 1 FROM entries AS now "
                 "WHERE now.case_id = entries.case_id AND now.slot = entries.slot AND now.run = ?)",

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from . import options
+from .asking import retry_on
 from .model import TIERS
 from .session import SESSION_KEY, SproutSession, explicit_tiers, get_session, is_controller
 
@@ -37,7 +38,7 @@ def pytest_configure(config: pytest.Config) -> None:
         config.pluginmanager.register(Aggregator(sprout), "sprout-aggregator")
         if sprout.guard.check():  # the dataset snapshot check stops this run: start no xdist workers
             config.option.dist = "no"
-    sprout.retry_on()  # a bad sprout_retry_on is a usage error now, not one per item
+    retry_on(config)  # a bad sprout_retry_on is a usage error now, not one per item
     for tier in sorted(explicit_tiers(config.getoption("markexpr", ""))):
         reason = sprout.tier_unavailable(tier)
         if reason:
@@ -70,7 +71,7 @@ class Aggregator:
     @pytest.hookimpl(optionalhook=True)
     def pytest_configure_node(self, node: Any) -> None:
         """xdist: give each worker this run's id (the cache keeps what the run used)."""
-        from .session import run_id
+        from .asking import run_id
 
         node.workerinput["sprout_run"] = run_id(self.sprout.config)
 

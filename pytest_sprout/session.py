@@ -122,6 +122,8 @@ class SproutSession:
             "name": str(getattr(self._system, "name", type(self._system).__name__)),
             "version": str(getattr(self._system, "version", "")),
         }
+        from .asking import system_fingerprint
+
         fingerprint = system_fingerprint(self._system)
         if fingerprint:
             info["fingerprint"] = fingerprint
@@ -145,94 +147,24 @@ class SproutSession:
         return self.answers().get_many(cases)
 
     def answers(self) -> Any:
-        """The answers.AnswerSource of this process, built on first use."""
+        """The answers.AnswerSource of this process (built on first use by asking.py)."""
         if self._answers is None:
-            from .answers import AnswerSource
+            from .asking import make_source
 
-            reuse = None
-            if not self.option("sprout_record"):  # a recording always asks the system
-                reuse = lambda case: self._reused_answer(case)  # noqa: E731
-            self._answers = AnswerSource(
-                self._system_for_answers,
-                concurrency=self.option("sprout_concurrency"),
-                timeout=self.option("sprout_timeout"),
-                retries=self.option("sprout_retries"),
-                retry_on=self.retry_on(),
-                lookup=reuse,
-                store=lambda case, answer: self.result_cache().put_answer(case, self.system_info(), answer),
-                on_wait=self._waiting_note,
-            )
+            self._answers = make_source(self)
         return self._answers
 
-    def _system_for_answers(self) -> Any:
-        try:
-            return self.system()
-        except pytest.UsageError as exc:  # a bad sprout_system: each item says so
-            raise LookupError(str(exc)) from None
-
-    def retry_on(self) -> tuple[type[BaseException], ...]:
-        from .answers import retry_exceptions
-
-        try:
-            return retry_exceptions(self.option("sprout_retry_on"))
-        except ValueError as exc:
-            raise pytest.UsageError(str(exc)) from None
-
-    def _reused_answer(self, case: Case) -> Answer | None:
-        """An answer from an earlier run, when this one may reuse it (--sprout-reuse-answers, or a
-        system that declares a fingerprint of what its answers depend on)."""
-        info = self.system_info()
-        if not (self.option("sprout_reuse_answers") or (info and info.get("fingerprint"))):
-            return None
-        return self.result_cache().get_answer(case, info)
-
-    def _waiting_note(self, case: Case, seconds: float) -> None:
-        """With -v, an item that has waited a while on its answer says so once (a plain run only:
-        an xdist worker's output is not the terminal)."""
-        if self.config.get_verbosity() < 1 or not is_controller(self.config):
-            return
-        reporter = self.config.pluginmanager.get_plugin("terminalreporter")
-        capture = self.config.pluginmanager.get_plugin("capturemanager")
-        if reporter is None or capture is None:
-            return
-        in_flight = self._answers.in_flight() if self._answers is not None else 0
-        with capture.global_and_fixture_disabled():
-            reporter.ensure_newline()
-            reporter.write_line(f"sprout: waiting {seconds:.0f} s for the system's answer to {case.id!r} "
-                                f"({in_flight} answers in flight)")
-
     def item_starting(self, item: Any) -> None:
-        """Before an item runs: note where the run is and ask ahead about the cases coming up."""
-        from .upcoming import get_upcoming
+        """Before an item runs: ask ahead about the cases coming up (asking.py)."""
+        from .asking import item_starting
 
-        upcoming = get_upcoming(self.config)
-        upcoming.started(item)
-        if self.option("sprout_golden") or getattr(item, "case", None) is None:
-            return
-        concurrency = self.option("sprout_concurrency")
-        if concurrency is None or concurrency <= 1:
-            return
-        source = self.answers()
-        if source.pending() >= concurrency:  # enough asked ahead: look again when it runs low
-            return
-        available = {tier: not self.tier_unavailable(tier) for tier in TIERS}
-        source.prefetch(upcoming.cases(limit=2 * concurrency, available=available.__getitem__))
+        item_starting(self, item)
 
     def close_answers(self) -> None:
-        """At the end of the run: close the system (once), write the cache, prune it (controller)."""
-        if self._answers is not None:
-            problem = self._answers.close()
-            if problem:
-                import warnings
+        """At the end of the run: close the system, write and prune the cache (asking.py)."""
+        from .asking import close
 
-                warnings.warn(pytest.PytestWarning(problem))
-        if self._cache is not None:
-            self._cache.flush()
-        if is_controller(self.config) and self.result_cache().root is not None and self._suites is not None:
-            self.result_cache().prune(case.id for case in self.cases)
-        if self._cache is not None:
-            self._cache.close()
-
+        close(self)
     def replayed(self, case: Case) -> GoldenItem:
         """The answer recorded in the --sprout-golden set (checked at session start)."""
         try:
@@ -245,6 +177,8 @@ class SproutSession:
         if self._cache is None:
             from . import __version__
             from .cache import ResultCache, cache_root
+
+            from .asking import run_id
 
             self._cache = ResultCache(cache_root(self.config), __version__, run_id(self.config))
         return self._cache
@@ -397,30 +331,6 @@ class SproutSession:
 
         lines += mutate.summary_lines(self.items, rows) + agreement.summary_lines(self.items)
         return lines + gate_lines
-
-
-def system_fingerprint(system: Any) -> str | None:
-    """What the system declares its answers depend on (``fingerprint``: a string, or a callable
-    returning one), or None."""
-    value = getattr(system, "fingerprint", None)
-    if callable(value):
-        value = value()
-    return str(value) if value else None
-
-
-RUN_KEY = pytest.StashKey[str]()
-
-
-def run_id(config: pytest.Config) -> str:
-    """One id per run, the same on the xdist controller and its workers (for cache pruning)."""
-    workerinput = getattr(config, "workerinput", None)
-    if workerinput and workerinput.get("sprout_run"):
-        return str(workerinput["sprout_run"])
-    if RUN_KEY not in config.stash:
-        import uuid
-
-        config.stash[RUN_KEY] = uuid.uuid4().hex
-    return config.stash[RUN_KEY]
 
 
 def load_factory(spec: str) -> Callable[..., Any]:

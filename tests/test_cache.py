@@ -293,3 +293,13 @@ def test_entries_of_removed_cases_are_pruned(pytester: pytest.Pytester) -> None:
     suite.write_text(text[: text.index("  - id: taxes")])
     pytester.runpytest(*RUN).assert_outcomes(passed=2)
     assert {cid for cid, _, _ in stored(pytester)} == {"snake-light", "lily-cats"}
+
+
+def test_pruning_keeps_cases_whose_suite_did_not_load(tmp_path: Path) -> None:
+    first = cache(tmp_path, run="r1")
+    for cid in ("a", "b"):
+        put(first, GoldenItem(Case(cid, "care", f"{cid}?"), ANSWER))
+    first.close()
+    second = cache(tmp_path, run="r2")
+    assert second.prune(None) == 0  # a suite file did not parse: its cases are unknown, not removed
+    assert len(second.entries()) == 2

@@ -175,6 +175,13 @@ def test_xdist_workers_ask_only_about_their_own_cases(pytester: pytest.Pytester)
     pytester.runpytest(*RUN, "-n", "2", "--sprout-concurrency=8").assert_outcomes(passed=21, failed=5)
     asked = calls(pytester)
     assert len(asked) == 26 and len({q for _, q in asked}) == 26  # each case once, on one worker
+    # The workers write the cache, the controller prunes what this run superseded.
+    strict = pytester.runpytest(*RUN, "-n", "2", "--sprout-threshold=groundedness.coverage=0.99")
+    outcomes = strict.parseoutcomes()
+    assert outcomes["passed"] + outcomes["failed"] == 26
+    cache = pytester.path / ".pytest_cache" / "d" / "sprout" / "cache.sqlite"
+    slots = [slot for (slot,) in sqlite3.connect(cache).execute("SELECT slot FROM entries")]
+    assert slots.count("answer") == 25 and slots.count("groundedness") == 25
 
 
 def test_a_long_wait_is_noted_once_with_verbose_only(pytester: pytest.Pytester) -> None:

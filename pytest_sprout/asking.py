@@ -1,0 +1,132 @@
+"""Wires the answer source (answers.py) to a pytest session: its options, the result cache, the
+cases coming up (upcoming.py), the note of an item that waits, and the end of the run (close the
+system, write and prune the cache). The session object calls these; plugin.py's hooks call the
+session."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .model import TIERS, Answer, Case
+from .upcoming import get_upcoming
+
+RUN_KEY = pytest.StashKey[str]()
+
+
+def retry_on(config: Any) -> tuple[type[BaseException], ...]:
+    """The exception classes of ``sprout_retry_on``; a name that cannot be used is a usage error."""
+    from . import options
+    from .answers import retry_exceptions
+
+    try:
+        return retry_exceptions(options.get(config, "sprout_retry_on"))
+    except ValueError as exc:
+        raise pytest.UsageError(str(exc)) from None
+
+
+def make_source(session: Any) -> Any:
+    """The answers.AnswerSource of this process, with the session's options and cache."""
+    from .answers import AnswerSource
+
+    def make_system() -> Any:
+        try:
+            return session.system()
+        except pytest.UsageError as exc:  # a bad sprout_system: each item says so
+            raise LookupError(str(exc)) from None
+
+    def reused(case: Case) -> Answer | None:
+        """An answer from an earlier run, when this one may reuse it: --sprout-reuse-answers, or a
+        system that declares a fingerprint of what its answers depend on."""
+        info = session.system_info()
+        if not (session.option("sprout_reuse_answers") or (info and info.get("fingerprint"))):
+            return None
+        return session.result_cache().get_answer(case, info)
+
+    def store(case: Case, answer: Answer) -> None:
+        session.result_cache().put_answer(case, session.system_info(), answer)
+
+    return AnswerSource(
+        make_system,
+        concurrency=session.option("sprout_concurrency"),
+        timeout=session.option("sprout_timeout"),
+        retries=session.option("sprout_retries"),
+        retry_on=retry_on(session.config),
+        lookup=None if session.option("sprout_record") else reused,  # a recording always asks the system
+        store=store,
+        on_wait=lambda case, seconds: waiting_note(session, case, seconds),
+    )
+
+
+def waiting_note(session: Any, case: Case, seconds: float) -> None:
+    """With -v, an item that has waited a while on its answer says so once (a plain run only: an
+    xdist worker's output is not the terminal)."""
+    config = session.config
+    if config.get_verbosity() < 1 or hasattr(config, "workerinput"):
+        return
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    capture = config.pluginmanager.get_plugin("capturemanager")
+    if reporter is None or capture is None:
+        return
+    in_flight = session.answers().in_flight()
+    with capture.global_and_fixture_disabled():
+        reporter.ensure_newline()
+        reporter.write_line(f"sprout: waiting {seconds:.0f} s for the system's answer to {case.id!r} "
+                            f"({in_flight} answers in flight)")
+
+
+def item_starting(session: Any, item: Any) -> None:
+    """Before an item runs: note where the run is, and ask ahead about the cases coming up when
+    fewer than --sprout-concurrency are asked and not yet used."""
+    upcoming = get_upcoming(session.config)
+    upcoming.started(item)
+    if session.option("sprout_golden") or getattr(item, "case", None) is None:
+        return
+    concurrency = session.option("sprout_concurrency")
+    if concurrency is None or concurrency <= 1:
+        return
+    source = session.answers()
+    if source.pending() >= concurrency:  # enough asked ahead: look again when it runs low
+        return
+    available = {tier: not session.tier_unavailable(tier) for tier in TIERS}  # others skip unasked
+    source.prefetch(upcoming.cases(limit=2 * concurrency, available=available.__getitem__))
+
+
+def close(session: Any) -> None:
+    """At the end of the run: close the system (once), write the cache and, on the controller
+    (after every worker wrote), prune it."""
+    if session._answers is not None:
+        problem = session._answers.close()
+        if problem:
+            import warnings
+
+            warnings.warn(pytest.PytestWarning(problem))
+    cache = session.result_cache()
+    cache.flush()
+    if not hasattr(session.config, "workerinput") and cache.root is not None:
+        files = session.suites().files.values()
+        broken = any(f.fatal is not None for f in files)  # its cases are unknown, not removed
+        cache.prune(None if broken else [case.id for case in session.cases])
+    cache.close()
+
+
+def system_fingerprint(system: Any) -> str | None:
+    """What the system declares its answers depend on (``fingerprint``: a string, or a callable
+    returning one), or None."""
+    value = getattr(system, "fingerprint", None)
+    if callable(value):
+        value = value()
+    return str(value) if value else None
+
+
+def run_id(config: Any) -> str:
+    """One id per run, the same on the xdist controller and its workers (for cache pruning)."""
+    workerinput = getattr(config, "workerinput", None)
+    if workerinput and workerinput.get("sprout_run"):
+        return str(workerinput["sprout_run"])
+    if RUN_KEY not in config.stash:
+        import uuid
+
+        config.stash[RUN_KEY] = uuid.uuid4().hex
+    return config.stash[RUN_KEY]
