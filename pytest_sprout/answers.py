@@ -35,6 +35,10 @@ from typing import Any, Callable, Iterable, Sequence
 from .model import Answer, Case, GoldenItem
 
 NEVER_RETRIED = (AssertionError, TypeError)
+# A sync system that answers faster than this on average (over FAST_AFTER answers) is asked in
+# the calling thread from then on: handing such calls to threads costs more than it overlaps.
+FAST_SECONDS = 0.002
+FAST_AFTER = 16
 WAIT_NOTE_SECONDS = 5.0  # an item that waits longer than this on its answer says so (with -v)
 
 
@@ -138,6 +142,8 @@ class AnswerSource:
         self._semaphore: asyncio.Semaphore | None = None
         self._queue: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
         self._threads: list[threading.Thread] = []
+        self._timed = 0  # sync answers timed so far, and their total seconds
+        self._timed_total = 0.0
         self._retired: set[threading.Thread] = set()
 
     # --- public -------------------------------------------------------------------------------
@@ -155,8 +161,9 @@ class AnswerSource:
         if stored is not None:
             item = self._done[case.id] = GoldenItem(case, stored)
             return item
-        if self.concurrency == 1 and not self._async and self.timeout is None:
-            return self._finish(case, self._inline(case))  # today's behaviour: in this thread
+        if not self._async and self.timeout is None and (self.concurrency == 1 or self._fast()) \
+                and case.id not in self._jobs:
+            return self._finish(case, self._inline(case))  # one at a time, in this thread
         job = self._submit(case)
         return self._finish(case, self._wait(job))
 
@@ -167,7 +174,7 @@ class AnswerSource:
 
     def prefetch(self, cases: Iterable[Case]) -> None:
         """Start asking about these cases (those not answered or asked yet) without waiting."""
-        if self.concurrency == 1 and not self._async:
+        if not self._async and (self.concurrency == 1 or self._fast()):
             return
         self._start()
         if self._failure is not None:
@@ -283,12 +290,19 @@ class AnswerSource:
         with self._count_lock:
             self.calls += 1
 
+    def _fast(self) -> bool:
+        return self._timed >= FAST_AFTER and self._timed_total / self._timed < FAST_SECONDS
+
     def _call_sync(self, question: str) -> Any:
         attempt = 0
         while True:
             self._count()
             try:
+                started = time.perf_counter()
                 result = self._system(question)
+                with self._count_lock:
+                    self._timed += 1
+                    self._timed_total += time.perf_counter() - started
                 if inspect.isawaitable(result):
                     result = self._run_on_loop(result).result()
                 return result

@@ -36,16 +36,22 @@ def make_source(session: Any) -> Any:
         except pytest.UsageError as exc:  # a bad sprout_system: each item says so
             raise LookupError(str(exc)) from None
 
+    decided: list[bool] = []
+
+    def reusing() -> bool:
+        """Answers are kept and reused across runs only when asked (--sprout-reuse-answers) or for
+        a system that declares a fingerprint of what its answers depend on (decided once)."""
+        if not decided:
+            info = session.system_info()
+            decided.append(bool(session.option("sprout_reuse_answers") or (info and info.get("fingerprint"))))
+        return decided[0]
+
     def reused(case: Case) -> Answer | None:
-        """An answer from an earlier run, when this one may reuse it: --sprout-reuse-answers, or a
-        system that declares a fingerprint of what its answers depend on."""
-        info = session.system_info()
-        if not (session.option("sprout_reuse_answers") or (info and info.get("fingerprint"))):
-            return None
-        return session.result_cache().get_answer(case, info)
+        return session.result_cache().get_answer(case, session.system_info()) if reusing() else None
 
     def store(case: Case, answer: Answer) -> None:
-        session.result_cache().put_answer(case, session.system_info(), answer)
+        if reusing():  # a recording too: it asks the system and refreshes what is kept
+            session.result_cache().put_answer(case, session.system_info(), answer)
 
     return AnswerSource(
         make_system,

@@ -5,9 +5,9 @@ Every key is the SHA-256 of everything the value depends on, so a change to any 
 never a stale hit. Keys are per case: editing one case never invalidates another's entries.
 
 - answers: plugin version, the case's id and question, the system's declared name and its
-  ``fingerprint`` (else its ``version``). Answers are always stored but only *reused* when the
-  session asks for it (``--sprout-reuse-answers``, or a system that declares a fingerprint): a
-  system's version says nothing about the knowledge base or the prompt behind it.
+  ``fingerprint`` (else its ``version``). Answers are stored and reused only when the session asks
+  for it (``--sprout-reuse-answers``, or a system that declares a fingerprint): a system's version
+  says nothing about the knowledge base or the prompt behind it.
 - tier results: plugin version, the case, the answer's content, the tier's name and
   ``settings()`` and every ``--sprout-threshold``. Where the case is written (file:line) is not
   part of the key; a cached failure message is given the case's current place.
@@ -223,7 +223,7 @@ class ResultCache:
         digest = hashlib.sha256()
         for part in (
             self.plugin, settings, canonical_json(sorted([t, n, v] for (t, n), v in thresholds.items())),
-            canonical_json(item.case.canonical()), canonical_json(item.answer.to_json()),
+            _dumps(item.case.canonical()), _dumps(item.answer.to_json()),  # built in a fixed order
         ):
             digest.update(part.encode("utf-8"))
             digest.update(b"\0")
@@ -249,6 +249,10 @@ class ResultCache:
             "passed": result.passed, "metrics": result.metrics, "sentences": result.sentences,
             "message": result.message, "note": result.note, "extra": result.extra, "source": case.source,
         })
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def cache_root(config: Any) -> Path | None:

@@ -87,7 +87,7 @@ def test_results_reports_golden_sets_and_cache_are_the_same_at_any_concurrency(
     project(pytester, conftest)
     seen = {}
     for concurrency in ("1", "16"):
-        result = pytester.runpytest(*RUN, f"--sprout-concurrency={concurrency}", "--cache-clear",
+        result = pytester.runpytest(*RUN, f"--sprout-concurrency={concurrency}", "--cache-clear", "--sprout-reuse-answers",
                                     f"--sprout-report=r{concurrency}.json", f"--sprout-record=g{concurrency}.json")
         result.assert_outcomes(passed=21, failed=5)  # 4 unsupported, 1 raised
         result.stdout.fnmatch_lines(["*the system raised while answering 'broken'*", "*retriever index is missing*"])
@@ -172,11 +172,11 @@ def pytest_sprout_make_system(config):
 
 def test_xdist_workers_ask_only_about_their_own_cases(pytester: pytest.Pytester) -> None:
     project(pytester, SYNC_CONFTEST)
-    pytester.runpytest(*RUN, "-n", "2", "--sprout-concurrency=8").assert_outcomes(passed=21, failed=5)
+    pytester.runpytest(*RUN, "-n", "2", "--sprout-concurrency=8", "--sprout-reuse-answers").assert_outcomes(passed=21, failed=5)
     asked = calls(pytester)
     assert len(asked) == 26 and len({q for _, q in asked}) == 26  # each case once, on one worker
     # The workers write the cache, the controller prunes what this run superseded.
-    strict = pytester.runpytest(*RUN, "-n", "2", "--sprout-threshold=groundedness.coverage=0.99")
+    strict = pytester.runpytest(*RUN, "-n", "2", "--sprout-reuse-answers", "--sprout-threshold=groundedness.coverage=0.99")
     outcomes = strict.parseoutcomes()
     assert outcomes["passed"] + outcomes["failed"] == 26
     cache = pytester.path / ".pytest_cache" / "d" / "sprout" / "cache.sqlite"
