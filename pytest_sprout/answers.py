@@ -94,6 +94,17 @@ class _TimedOut(Exception):
     pass
 
 
+def _settle(future: Future[Any], result: Any = None, exc: BaseException | None = None) -> None:
+    """Give a job its outcome, unless the waiting side already gave up on it (timed out)."""
+    try:
+        if exc is not None:
+            future.set_exception(exc)
+        else:
+            future.set_result(result)
+    except InvalidStateError:
+        pass
+
+
 class AnswerSource:
     """Answers for cases, fetched ahead. ``get(case)`` blocks until that case's answer is there.
 
@@ -359,11 +370,11 @@ class AnswerSource:
                 else:
                     result = await asyncio.wait_for(self._call_async(job.case.question), self.timeout)
             except asyncio.TimeoutError:
-                job.future.set_exception(_TimedOut())
+                _settle(job.future, exc=_TimedOut())
             except Exception as exc:
-                job.future.set_exception(exc)
+                _settle(job.future, exc=exc)
             else:
-                job.future.set_result(result)
+                _settle(job.future, result=result)
 
     def _ensure_threads(self) -> None:
         with self._lock:
