@@ -143,7 +143,7 @@ def _load_document(path: Path, rel: str) -> tuple[Any, Any]:
 
     try:
         return _parse(getattr(yaml, "CSafeLoader", yaml.SafeLoader), text)  # libyaml: ~6x faster
-    except yaml.YAMLError:
+    except Exception:  # not only yaml.YAMLError: libyaml keeps the error classes of the first import of yaml
         pass  # say what is wrong in the words (and at the place) of the pure-Python parser
     try:
         return _parse(yaml.SafeLoader, text)
