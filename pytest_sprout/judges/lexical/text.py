@@ -146,22 +146,8 @@ MONTHS["sept"] = "september"
 MONTH_NAMES = frozenset(MONTHS.values())
 _UNIT_TOKENS = frozenset(UNITS) | {"c", "f", "-", "°"}  # unit tokens right after a number
 
-# --- stemming ----------------------------------------------------------------------------------
+# --- word keys -----------------------------------------------------------------------------------
 
-_IRREGULAR = {
-    "leaves": "leaf", "knives": "knife", "lives": "life", "wolves": "wolf", "halves": "half",
-    "shelves": "shelf", "children": "child", "mice": "mouse", "feet": "foot", "teeth": "tooth",
-    "geese": "goose", "men": "man", "women": "woman", "people": "person", "went": "go",
-    "gone": "go", "made": "make", "grew": "grow", "grown": "grow", "fed": "feed", "kept": "keep",
-    "took": "take", "taken": "take", "gave": "give", "given": "give", "found": "find",
-    "bought": "buy", "brought": "bring", "thought": "think", "caught": "catch", "chose": "choose",
-    "chosen": "choose", "ate": "eat", "eaten": "eat", "fell": "fall", "fallen": "fall", "ran": "run",
-    "began": "begin", "begun": "begin", "wrote": "write", "written": "write", "drank": "drink",
-    "drunk": "drink", "sent": "send", "built": "build", "held": "hold", "spent": "spend",
-    "lost": "lose", "met": "meet", "paid": "pay", "sold": "sell", "told": "tell", "won": "win",
-    "hidden": "hide", "rose": "rise", "risen": "rise", "froze": "freeze", "frozen": "freeze",
-    "dying": "die", "lying": "lie", "better": "good", "best": "good", "worse": "bad", "worst": "bad",
-}
 _VOWELS = frozenset("aeiouy")
 _NO_UNDOUBLE = frozenset("lsz")
 
@@ -171,12 +157,17 @@ def _has_vowel(word: str) -> bool:
 
 
 def stem(word: str) -> str:
-    """A light, deterministic stemmer: plurals, -ing, -ed, final -e and -y, doubled consonants.
+    """The key of a lower-cased word: its lemma (lemminflect: "won" -> "win", "mice" -> "mouse"),
+    then a light suffix stripper for what the lemmatiser does not know (plurals, -ing, -ed, final
+    -e and -y, doubled consonants).
 
     It only has to map the forms of one word to one key ("water", "waters", "watered",
     "watering" -> "water"; "dries", "dried", "dry" -> "dri"); it never has to be a real root.
     """
-    word = _IRREGULAR.get(word, word)
+    return _strip(lexicon.lemma(word))
+
+
+def _strip(word: str) -> str:
     if len(word) > 3:
         if word.endswith("ies") and len(word) > 4:
             word = word[:-3] + "y"
@@ -247,7 +238,10 @@ def words_of(text: str) -> list[str]:
         for piece in _TOKEN.findall(tok):
             if "'" in piece:
                 if piece.endswith("n't"):
-                    append(_CONTRACTION_BASES.get(piece[:-3], piece[:-3]))
+                    if len(piece) > 3:  # "don't" -> do not; a detached "n't" ("did n't") -> not
+                        append(_CONTRACTION_BASES.get(piece[:-3], piece[:-3]))
+                    elif out and out[-1] in _CONTRACTION_BASES:  # "ca n't" -> can not
+                        out[-1] = _CONTRACTION_BASES[out[-1]]
                     append("not")
                     continue
                 piece = piece.split("'", 1)[0] if piece.endswith(_CLITICS) else piece.replace("'", "")
