@@ -1,206 +1,385 @@
-"""The lexical judge: finds the evidence for a claim and applies the rules."""
+"""The lexical judge: finds the evidence for a claim, applies the rules, and gives a calibrated score.
+
+A claim is judged against the sentences of the passages it cites:
+
+1. Boilerplate that frames an answer ("Based on the given context, ...", "According to the
+   document, ...") is set aside; the rest is the claim.
+2. Each content word of the claim is found in a cited sentence by its key (its lemma, then a light
+   stem), else by the key of one of its WordNet synonyms.
+3. The evidence is the best set of up to ``window`` sentences (adjacent or not, from any of the
+   cited passages) for the claim's words: a sentence that covers the whole claim when there is one,
+   else the sentences chosen one by one for the most words not yet covered.
+4. Rules, in order: every name of the claim is somewhere in the cited passages, and is not
+   in place of another name of the sentence that states the rest ("entity"); every number, by value,
+   range, unit and bound, is somewhere in the cited passages ("number"); quantifiers and modals
+   agree with the evidence ("quantifier"); negation agrees ("negation"); no word of the claim is an
+   antonym of an evidence word in its place ("antonym"); no two entities of the evidence trade
+   places ("entity-swap"). A claim that cites nothing is unsupported ("uncited").
+5. ``score`` is a probability that people would call the claim supported, from a logistic model of
+   the coverage, the IDF-weighted coverage, the weight of the words left uncovered, whether a whole
+   clause is uncovered, how many sentences the evidence takes, and whether a rule failed (fitted by
+   ``bench/fit_lexical.py``; coefficients in ``calibration.py``). A claim is supported when no rule
+   fails, at least ``coverage`` of its words are covered, and the score is at least ``threshold``
+   ("coverage" or "calibrated" name the failure otherwise).
+
+Passages are analysed once and cached by text (the 4,096 most recent). WordNet is read only for a
+claim word that no cited sentence holds, so a claim copied or lightly edited from its passage
+never touches it.
+"""
 
 from __future__ import annotations
 
+import math
+import re
 from typing import Iterable, Sequence
 
 from pytest_sprout.model import Passage, Verdict
 
-from .index import _INDEX_FROM, Sentence, _bits, _Prepared, _prepare_passage, _text
+from . import calibration
+from .index import _INDEX_FROM, Sentence, _bits, _Prepared, _prepare_passage, _text  # noqa: F401
 from .rules import (
-    _RULE_RANK, Failure, align, check_names, check_negation, check_numbers, check_quantifiers, check_swap,
+    _RULE_RANK, Failure, align, check_antonyms, check_displaced_name, check_names_in, check_negation,
+    check_numbers_in, check_quantifiers, check_swap,
+)
+from .text import synonym_keys, weight
+
+RULES_VERSION = 2  # bump when a rule changes what it decides: it is part of settings()
+
+# Openings that frame an answer without stating anything about the world.
+_SOURCE = (
+    r"(?:the |this |these |our |my )?(?:given |provided |above |retrieved |cited |available |supplied |following )?"
+    r"(?:context|contexts|document|documents|passage|passages|text|texts|source|sources|information|article|"
+    r"articles|excerpt|excerpts|search results?|references?|evidence|material|data)"
+    r"(?: (?:provided|given|above|supplied))?"
+)
+_BOILERPLATE = re.compile(
+    r"^\s*(?:"
+    rf"(?:based (?:on|upon)|according to|as (?:stated|mentioned|described|noted|shown|indicated|explained) (?:in|by)|"
+    rf"from|per|in|judging (?:from|by)) {_SOURCE}\s*(?:,\s*|\s+)"
+    rf"|{_SOURCE} (?:states|says|mentions|notes|indicates|suggests|shows|explains|reports|claims) that\s+"
+    r"|(?:it is|it's) (?:stated|mentioned|noted|reported|explained) (?:in (?:the |this )?\w+ )?that\s+"
+    r")",
+    re.IGNORECASE,
 )
 
-RULES_VERSION = 1  # bump when a rule changes what it decides: it is part of settings()
+
+def strip_boilerplate(claim: str) -> tuple[str, str]:
+    """(the claim without a framing opening, the opening set aside or "")."""
+    m = _BOILERPLATE.match(claim)
+    if m is None or m.end() >= len(claim) - 1:
+        return claim, ""
+    rest = claim[m.end():]
+    return rest[:1].upper() + rest[1:], claim[: m.end()].strip().rstrip(",")
+
+
+def _sigmoid(x: float) -> float:
+    return 1.0 / (1.0 + math.exp(-x)) if x > -500 else 0.0
+
+
+class Evidence:
+    """What the judge found for a claim: the sentences, the coverage and the calibrated features."""
+
+    __slots__ = ("window", "covered", "total", "coverage", "weighted", "uncovered_weight", "clause", "passages",
+                 "synonyms", "failure", "boilerplate", "missing", "names_missing", "name_failure")
+
+    def __init__(self) -> None:
+        self.window: tuple[Sentence, ...] = ()
+        self.covered = 0
+        self.total = 0
+        self.coverage = 0.0
+        self.weighted = 0.0
+        self.uncovered_weight = 0.0
+        self.clause = 0.0  # 1.0 when a whole clause of two or more words is uncovered
+        self.passages = 0
+        self.synonyms: list[tuple[str, str]] = []  # (claim word, evidence word) matched as synonyms
+        self.failure: Failure | None = None
+        self.boilerplate = ""
+        self.missing: list[str] = []  # the claim's words that the evidence lacks, in order
+        self.names_missing = 0  # names of the claim that no cited passage has
+        self.name_failure: Failure | None = None  # the entity rule's reason for the first of them
+
+    def features(self) -> tuple[float, ...]:
+        """The inputs of the calibrated score, in the order of ``calibration.FEATURES``."""
+        return (
+            self.coverage, self.weighted, min(self.uncovered_weight, 3.0), self.clause,
+            max(len(self.window) - 1, 0), 1.0 if self.failure else 0.0, min(self.names_missing, 2),
+        )
+
 
 class LexicalJudge:
     """Offline groundedness judge: coverage of the claim by its cited passages, plus rules."""
 
     name = "lexical"
 
-    def __init__(self, coverage: float = 0.6, window: int = 2) -> None:
+    def __init__(self, coverage: float = 0.5, window: int = 3, threshold: float | None = None) -> None:
         if isinstance(coverage, bool) or not isinstance(coverage, (int, float)) or not 0.0 < coverage <= 1.0:
             raise ValueError(f"coverage must be a number in (0, 1], got {coverage!r}")
         if isinstance(window, bool) or not isinstance(window, int) or window < 1:
             raise ValueError(f"window must be a whole number of sentences >= 1, got {window!r}")
+        if threshold is None:
+            threshold = calibration.THRESHOLD
+        if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0.0 <= threshold <= 1.0:
+            raise ValueError(f"threshold must be a probability in [0, 1], got {threshold!r}")
         self.coverage = float(coverage)
         self.window = window
+        self.threshold = float(threshold)
         self._prepare = _prepare_passage  # claims are analysed afresh: they rarely repeat
 
     def settings(self) -> dict:
         """What decides the verdicts, as JSON-able values (part of every cache key)."""
-        return {"coverage": self.coverage, "window": self.window, "rules_version": RULES_VERSION}
+        return {"coverage": self.coverage, "window": self.window, "threshold": self.threshold,
+                "rules_version": RULES_VERSION, "calibration": calibration.VERSION}
 
     def judge_many(self, pairs: Iterable[tuple[str, Sequence[Passage | str]]]) -> list[Verdict]:
         """``judge`` on each (claim, sources) pair; a passage cited by several is analysed once."""
         return [self.judge(claim, sources) for claim, sources in pairs]
 
     def judge(self, claim: str, sources: Sequence[Passage | str]) -> Verdict:
-        """Whether the passages a claim cites support it; ``score`` is the coverage."""
+        """Whether the passages a claim cites support it; ``score`` is the calibrated probability."""
+        return self.assess(claim, sources)[0]
+
+    def probability(self, features: Sequence[float]) -> float:
+        return _sigmoid(calibration.INTERCEPT + sum(c * f for c, f in zip(calibration.COEFFICIENTS, features)))
+
+    def assess(self, claim: str, sources: Sequence[Passage | str]) -> tuple[Verdict, Evidence | None]:
+        """The verdict and what it was based on (None for a claim that cites nothing or has no words)."""
         if not isinstance(claim, str):
             raise TypeError(f"claim must be a str, got {type(claim).__name__}")
         if isinstance(sources, (str, bytes)):
             raise TypeError("sources must be a sequence of passages (Passage or str), not a single str")
         texts = [s if isinstance(s, str) else Passage.coerce(s, i).text for i, s in enumerate(sources)]
         if not texts:
-            return Verdict(False, 0.0, None, "the sentence cites no passage", "uncited")
+            return Verdict(False, 0.0, None, "the sentence cites no passage", "uncited"), None
         prepared = [self._prepare(text) for text in texts]
         for p in prepared:  # a sentence copied from a cited passage: analysed already (analysis is pure)
             ours = p.by_text.get(claim)
             if ours is not None:
+                found = self._copied(ours, p)
+                return self._verdict(found), found
+        text, boilerplate = strip_boilerplate(claim)
+        ours = Sentence(text)
+        if not ours.keys:
+            return self._wordless(claim, ours, prepared), None
+        found = self._search(ours, prepared)
+        found.boilerplate = boilerplate
+        return self._verdict(found), found
+
+    # --- finding the evidence ---------------------------------------------------------------------
+
+    def _copied(self, ours: Sentence, p: _Prepared) -> Evidence:
+        found = Evidence()
+        found.window = (ours,)
+        found.total = found.covered = len(ours.keys)
+        found.coverage = found.weighted = 1.0
+        found.passages = 1
+        return found
+
+    def _search(self, ours: Sentence, prepared: list[_Prepared]) -> Evidence:
+        keys = list(dict.fromkeys(ours.seq))  # claim order: every choice below is deterministic
+        found = Evidence()
+        found.total = len(keys)
+        words = {key: ours.surface(key) for key in keys}
+        # Per passage and claim key, the sentences that hold the key (bit i: sentence i).
+        masks = [[p.masks.get(key, 0) for key in keys] for p in prepared]
+        synonym_of: dict[int, str] = {}
+        for j, key in enumerate(keys):
+            if any(m[j] for m in masks):
+                continue
+            for other in sorted(synonym_keys(words[key])):  # WordNet only for a word no cited sentence holds
+                hit = False
+                for pm, p in zip(masks, prepared):
+                    mask = p.masks.get(other, 0)
+                    if mask:
+                        pm[j] |= mask
+                        hit = True
+                if hit:
+                    synonym_of[j] = other
+                    break
+        names = ours.names()
+        if names:
+            absent = [word for key, word in names.items() if not any(key in p.masks for p in prepared)]
+            found.names_missing = len(absent)
+            if absent:
+                found.name_failure = ("entity", f"name '{absent[0]}' of the claim is in none of the cited passages")
+        # A sentence that covers the whole claim and passes the rules settles it.
+        failures: list[tuple[tuple[Sentence, ...], Failure]] = []
+        full = len(keys)
+        for pm, p in zip(masks, prepared):
+            common = -1
+            for mask in pm:
+                common &= mask
+                if not common:
+                    break
+            for i in _bits(common) if common else ():
+                window = p.sentences[i : i + 1]
+                failure = self._rules(ours, window, prepared, ())
+                self._fill(found, ours, keys, words, window, (1 << full) - 1, synonym_of, 1)
+                if failure is None:
+                    return found
+                failures.append((window, failure))
+        # Otherwise the best set of up to ``window`` sentences, chosen one by one.
+        candidates: dict[tuple[int, int], int] = {}
+        for pi, pm in enumerate(masks):
+            for j, mask in enumerate(pm):
+                if mask:
+                    bit = 1 << j
+                    for i in _bits(mask):
+                        candidates[(pi, i)] = candidates.get((pi, i), 0) | bit
+        chosen: list[tuple[int, int]] = []
+        covered = 0
+        for _ in range(self.window):
+            best, gain = None, 0
+            for where, bits in candidates.items():
+                g = (bits & ~covered).bit_count()
+                if g > gain or (g == gain and g and best is not None and chosen and _closer(where, best, chosen)):
+                    best, gain = where, g
+            if best is None:
                 break
-        else:
-            ours = Sentence(claim)
-        keys = ours.keys or ours.allkeys()
-        if not keys:  # only symbols ("* * *"): supported where they are written in a cited passage
+            chosen.append(best)
+            covered |= candidates.pop(best)
+            if covered.bit_count() == full:
+                break
+        if not chosen:
+            first = next((p.sentences[:1] for p in prepared if p.sentences), ())
+            self._fill(found, ours, keys, words, first, 0, synonym_of, 1 if first else 0)
+            return found
+        chosen.sort()
+        window = tuple(prepared[pi].sentences[i] for pi, i in chosen)
+        self._fill(found, ours, keys, words, window, covered, synonym_of, len({pi for pi, _ in chosen}))
+        uncovered = tuple(key for j, key in enumerate(keys) if not covered >> j & 1)
+        failure = self._rules(ours, window, prepared, uncovered, best=prepared[chosen[0][0]].sentences[chosen[0][1]]
+                              if len(chosen) == 1 else _best_single(window, ours.keys))
+        if failure is not None and failures and covered.bit_count() == full:
+            failure = max([*failures, (window, failure)], key=lambda f: _RULE_RANK[f[1][0]])[1]
+        found.failure = failure
+        return found
+
+    def _fill(self, found: Evidence, ours: Sentence, keys: list[str], words: dict[str, str],
+              window: tuple[Sentence, ...], covered: int, synonym_of: dict[int, str], passages: int) -> None:
+        found.window = window
+        found.passages = passages
+        total_weight = got = 0.0
+        uncovered: set[str] = set()
+        for j, key in enumerate(keys):
+            w = weight(words[key])
+            total_weight += w
+            if covered >> j & 1:
+                got += w
+            else:
+                uncovered.add(key)
+        found.covered = len(keys) - len(uncovered)
+        found.coverage = found.covered / len(keys)
+        found.weighted = got / total_weight if total_weight else 0.0
+        found.uncovered_weight = total_weight - got
+        found.clause = 0.0
+        found.missing = list(dict.fromkeys(ours.words[idx] for k, idx in ours.content if k in uncovered))
+        if uncovered:
+            for clause in ours.clauses():
+                if len(clause.keys) >= 2 and clause.keys <= uncovered:
+                    found.clause = 1.0
+                    break
+        evidence = frozenset().union(*(s.keys for s in window)) if window else frozenset()
+        found.synonyms = [(words[keys[j]], next((s.surface(k) for s in window if k in s.keys), k))
+                          for j, k in synonym_of.items() if covered >> j & 1 and keys[j] not in evidence]
+
+    @staticmethod
+    def _rules(ours: Sentence, window: tuple[Sentence, ...], prepared: list[_Prepared], uncovered: Sequence[str],
+               best: Sentence | None = None) -> Failure | None:
+        failure = None
+        if best is not None:
+            failure = check_displaced_name(ours, best, uncovered)
+        if failure is None and ours.numbers:
+            numbers = [n for p in prepared for n in p.numbers]
+            failure = check_numbers_in(ours, numbers)
+        if failure is None and (ours.has_cue or any(s.has_cue for s in window)):
+            pairs = align(ours, window)  # shared by the two clause-level rules
+            failure = check_quantifiers(ours, window, pairs) or check_negation(ours, window, pairs)
+        if failure is None and uncovered:
+            failure = check_antonyms(ours, window, uncovered)
+        return failure or check_swap(ours, window)
+
+    # --- verdicts ---------------------------------------------------------------------------------
+
+    def _verdict(self, found: Evidence) -> Verdict:
+        p = self.probability(found.features())
+        evidence = _text(found.window) if found.window else None
+        notes = []
+        if found.boilerplate:
+            notes.append(f"boilerplate '{found.boilerplate}' set aside")
+        if found.synonyms:
+            notes.append("synonyms " + ", ".join(f"'{a}'~'{b}'" for a, b in found.synonyms[:3]))
+        if found.passages > 1:
+            notes.append(f"evidence from {found.passages} cited passages")
+        where = f" over {len(found.window)} sentences" if len(found.window) > 1 else ""
+        extra = ("; " + "; ".join(notes)) if notes else ""
+        if found.failure is not None:
+            rule, reason = found.failure
+            return Verdict(False, p, evidence, reason + extra, rule)
+        if found.name_failure is not None and p < self.threshold:
+            rule, reason = found.name_failure
+            return Verdict(False, p, evidence, f"{reason} (calibrated score {p:.2f} < {self.threshold:.2f}){extra}", rule)
+        if not found.window:
+            return Verdict(False, 0.0, None, f"coverage 0.00 < {self.coverage:.2f}; the cited passages are empty",
+                           "coverage")
+        if found.coverage < self.coverage - 1e-9:
+            missing = self._missing(found)
+            return Verdict(False, p, evidence,
+                           f"coverage {found.coverage:.2f} < {self.coverage:.2f}{where}; missing: {missing}{extra}",
+                           "coverage")
+        if p < self.threshold:
+            missing = self._missing(found)
+            return Verdict(False, p, evidence,
+                           f"calibrated score {p:.2f} < {self.threshold:.2f} (coverage {found.coverage:.2f}{where}, "
+                           f"weighted {found.weighted:.2f}"
+                           + (", a whole clause uncovered" if found.clause else "")
+                           + f"); missing: {missing}{extra}", "calibrated")
+        return Verdict(
+            True, p, evidence,
+            f"coverage {found.coverage:.2f} >= {self.coverage:.2f}{where}, calibrated score {p:.2f}; "
+            f"names and numbers are in the cited passages; quantifiers, negation agree{extra}",
+        )
+
+    @staticmethod
+    def _missing(found: Evidence) -> str:
+        shown = found.missing[:6]
+        more = len(found.missing) - len(shown)
+        return (", ".join(shown) + (f" (+{more} more)" if more > 0 else "")) or "none"
+
+    def _wordless(self, claim: str, ours: Sentence, prepared: list[_Prepared]) -> Verdict:
+        """A claim without content words ("10-15 cm.", "* * *"): matched on all its words and numbers."""
+        keys = ours.allkeys()
+        if not keys:
             for p in prepared:
                 found = next((s.text for s in p.sentences if claim.strip() in s.text), None)
                 if found is not None and claim.strip():
                     return Verdict(True, 1.0, found, "the claim has no words; its text is in the evidence")
             return Verdict(False, 0.0, None, "the claim has no words to check", "coverage")
-        total = len(keys)
-        need = self.coverage * total - 1e-9
-        content = bool(ours.keys)
-        covers: list[int] = []  # per passage, the sentences that cover the whole claim (bit mask)
-        failures: list[tuple[tuple[Sentence, ...], Failure]] = []  # windows judged so far, with the rule each fails
-        if self.window >= 2:  # first pass: a single sentence that covers the whole claim and passes
-            for p in prepared:
-                if content:
-                    covers.append(p.cover(keys))
-                else:
-                    covers.append(sum(1 << i for i, h in enumerate(self._hits(keys, content, p)) if h == total))
-                for i in _bits(covers[-1]):
-                    window = p.sentences[i : i + 1]
-                    if window[0] is ours:  # the claim is this sentence: every rule holds
-                        return self._supported(1.0, window)
-                    failure = self._rules(ours, window)
-                    if failure is None:
-                        return self._supported(1.0, window)
-                    failures.append((window, failure))
-        if failures and self.window == 2 and content:
-            # The best windows cover the whole claim: the sentences above, which all failed, then the
-            # pairs of neighbours that cover it together where neither does alone.
-            for p, cover in zip(prepared, covers):
-                for i in _bits(p.pair_cover(keys, cover)):
-                    window = p.sentences[i : i + 2]
-                    failure = self._rules(ours, window)
-                    if failure is None:
-                        return self._supported(1.0, window)
-                    failures.append((window, failure))
-            return self._furthest(1.0, failures)
-        found = [(p, self._hits(keys, content, p)) for p in prepared]
-        hits, windows = self._best_windows(keys, content, found)
-        if not windows:
-            return Verdict(False, 0.0, None, f"coverage 0.00 < {self.coverage:.2f}; the cited passages are empty", "coverage")
-        score = hits / total
-        if hits >= need:
-            # The windows of best coverage, single sentences first (those of the first pass again,
-            # when a wider window than two is allowed).
-            judged = {id(window[0]): failure for window, failure in failures}
-            failures = []
-            for window in windows:
-                known = len(window) == 1 and id(window[0]) in judged
-                failure = judged[id(window[0])] if known else self._rules(ours, window)
-                if failure is None:
-                    return self._supported(score, window)
-                failures.append((window, failure))
-            return self._furthest(score, failures)
-        window = windows[0]
-        if ours.keys:
-            seen = frozenset().union(*(s.keys for s in window))
-            missing = [ours.words[idx] for k, idx in ours.content if k not in seen]
-        else:
-            seen = frozenset().union(*(s.allkeys() for s in window))
-            missing = [k.lstrip("#") for k in sorted(keys) if k not in seen]
-        missing = list(dict.fromkeys(missing))
-        shown = ", ".join(missing[:6]) + (f" (+{len(missing) - 6} more)" if len(missing) > 6 else "")
-        return Verdict(
-            False, score, " ".join(s.text for s in window),
-            f"coverage {score:.2f} < {self.coverage:.2f}; missing: {shown}", "coverage",
-        )
+        best, where = -1, None
+        for p in prepared:
+            for s in p.sentences:
+                hits = len(keys & s.allkeys())
+                if hits > best:
+                    best, where = hits, s
+        if where is None:
+            return Verdict(False, 0.0, None, f"coverage 0.00 < {self.coverage:.2f}; the cited passages are empty",
+                           "coverage")
+        score = best / len(keys)
+        failure = check_numbers_in(ours, [n for p in prepared for n in p.numbers])
+        if failure is not None:
+            return Verdict(False, score, where.text, failure[1], failure[0])
+        if score < self.coverage - 1e-9:
+            missing = ", ".join(k.lstrip("#") for k in sorted(keys - where.allkeys()))
+            return Verdict(False, score, where.text, f"coverage {score:.2f} < {self.coverage:.2f}; missing: {missing}",
+                           "coverage")
+        return Verdict(True, score, where.text, f"coverage {score:.2f} >= {self.coverage:.2f}; numbers agree")
 
-    @staticmethod
-    def _furthest(score: float, failures: list[tuple[tuple[Sentence, ...], Failure]]) -> Verdict:
-        """The verdict for windows that all failed: the one that got furthest through the rules (the
-        first such), as it is the closest to supporting the claim."""
-        window, (rule, reason) = max(failures, key=lambda f: _RULE_RANK[f[1][0]])
-        return Verdict(False, score, _text(window), reason, rule)
 
-    def _supported(self, score: float, window: tuple[Sentence, ...]) -> Verdict:
-        return Verdict(
-            True, score, _text(window),
-            f"coverage {score:.2f} >= {self.coverage:.2f}; numbers, quantifiers, negation agree",
-        )
+def _closer(where: tuple[int, int], best: tuple[int, int], chosen: list[tuple[int, int]]) -> bool:
+    """On a tie, prefer the sentence nearer to one already chosen (same passage, fewer sentences away)."""
+    def distance(w: tuple[int, int]) -> int:
+        return min((abs(w[1] - c[1]) if w[0] == c[0] else 1 << 20) for c in chosen)
+    return distance(where) < distance(best)
 
-    @staticmethod
-    def _rules(ours: Sentence, window: tuple[Sentence, ...]) -> Failure | None:
-        failure = check_names(ours, window) or check_numbers(ours, window)
-        if failure is None and (ours.has_cue or any(s.has_cue for s in window)):
-            pairs = align(ours, window)  # shared by the two clause-level rules
-            failure = check_quantifiers(ours, window, pairs) or check_negation(ours, window, pairs)
-        return failure or check_swap(ours, window)
 
-    @staticmethod
-    def _hits(keys: frozenset[str], content: bool, prepared: "_Prepared") -> list[int]:
-        """How many of the claim's keys each sentence of the passage holds."""
-        if not content:  # a claim without content words: match on every word and number
-            return [len(keys & s.allkeys()) for s in prepared.sentences]
-        keysets = prepared.keysets
-        if len(keysets) <= _INDEX_FROM:  # a short passage: one set intersection per sentence
-            return [len(keys & other) for other in keysets]
-        counts = [0] * len(keysets)  # a long one: only the sentences that hold a key are visited
-        index = prepared.index
-        for key in keys:
-            for i in index.get(key, ()):
-                counts[i] += 1
-        return counts
-
-    def _best_windows(
-        self, keys: frozenset[str], content: bool, found: list[tuple["_Prepared", list[int]]]
-    ) -> tuple[int, list[tuple[Sentence, ...]]]:
-        """The best coverage (claim keys found) and the windows that reach it, in passage order,
-        single sentences first. A larger window counts only when it covers more than each of its
-        sentences does. Only the best windows are judged: a window that covers less of the claim
-        cannot rescue a claim the best one contradicts.
-        """
-        best = 0
-        tier: list[tuple[int, int, tuple[Sentence, ...]]] = []  # (size, order, window)
-        order = 0
-        for prepared, counts in found:
-            sentences = prepared.sentences
-            n = len(sentences)
-            if not n:
-                continue
-            top = max(counts)
-            if not top:
-                if not tier and best == 0:
-                    tier.append((1, order, sentences[:1]))  # nothing matches: the first sentence, for the report
-                order += n
-                continue
-            if top > best:
-                best, tier = top, []
-            if top == best:
-                tier.extend((1, order + i, sentences[i : i + 1]) for i, h in enumerate(counts) if h == top)
-            # A larger window can only join the tier if its sentences' counts add up to the best.
-            if self.window >= 2 and n > 1:
-                for i in [i for i, (a, b) in enumerate(zip(counts, counts[1:])) if a and b and a + b >= best]:
-                    a, b = counts[i], counts[i + 1]
-                    shared = prepared.shared[i] if content else sentences[i].allkeys() & sentences[i + 1].allkeys()
-                    both = a + b - (len(keys & shared) if shared else 0)
-                    if both > a and both > b and both >= best:
-                        if both > best:
-                            best, tier = both, []
-                        tier.append((2, order + i, sentences[i : i + 2]))
-                for size in range(3, min(self.window, n) + 1):
-                    for i in range(n - size + 1):
-                        inner = counts[i : i + size]
-                        if max(inner) and sum(inner) > max(inner) and sum(inner) >= best:
-                            sets = prepared.keysets if content else [s.allkeys() for s in sentences]
-                            union = len(keys & frozenset().union(*sets[i : i + size]))
-                            if union > max(inner) and union >= best:
-                                if union > best:
-                                    best, tier = union, []
-                                tier.append((size, order + i, sentences[i : i + size]))
-            order += n
-        tier.sort(key=lambda w: (w[0], w[1]))
-        return best, [w for _, _, w in tier]
+def _best_single(window: tuple[Sentence, ...], keys: frozenset[str]) -> Sentence:
+    return max(window, key=lambda s: len(keys & s.keys))

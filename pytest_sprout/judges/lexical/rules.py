@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Sequence
+from typing import Iterable, Sequence
 
-from .index import Clause, Sentence
+from .index import Clause, Sentence, _Prepared
+from .numbers import Number
+from .text import antonym_keys
 from .text import (
     _ARTICLES, _LIST_JOINERS, _PUNCT_BREAKS, _RELATIONS, CLAIM_ONLY_FLAGGED, CLAUSE_BREAKS, EVIDENCE_ONLY_FLAGGED,
     NEGATIONS, QUANTIFIERS, STOPWORDS, STRENGTH,
 )
 
 Failure = tuple[str, str]  # (rule, reason)
-RULE_ORDER = ("entity", "number", "quantifier", "negation", "entity-swap")
+RULE_ORDER = ("entity", "number", "quantifier", "negation", "antonym", "entity-swap")
 _RULE_RANK = {rule: rank for rank, rule in enumerate(RULE_ORDER)}
 
 
@@ -24,11 +26,55 @@ def check_names(claim: Sentence, window: Sequence[Sentence]) -> Failure | None:
     return None
 
 
+def check_names_in(claim: Sentence, passages: Sequence[_Prepared]) -> Failure | None:
+    """Every name of the claim must be somewhere in the cited passages (not only near the rest)."""
+    for key, word in claim.names().items():
+        if not any(key in p.masks for p in passages):
+            return "entity", f"name '{word}' of the claim is in none of the cited passages"
+    return None
+
+
+def check_displaced_name(claim: Sentence, best: Sentence, uncovered: Sequence[str] = ()) -> Failure | None:
+    """A claim that is one evidence sentence with one of its names replaced by another name of the
+    passages: every other content word is in that sentence, the claim's name is not, and the
+    sentence has a name the claim lacks ("Rome" where the sentence says "Milan")."""
+    names = claim.names()
+    if not names:
+        return None
+    missing = [key for key in dict.fromkeys(claim.seq) if key not in best.keys]
+    if not missing or any(key not in names for key in missing):
+        return None
+    theirs = [word for key, word in best.names().items() if key not in claim.keys]
+    if theirs:
+        ours = names[missing[0]]
+        return "entity", f"claim has '{ours}' where its evidence sentence has '{theirs[0]}'"
+    return None
+
+
 def check_numbers(claim: Sentence, window: Sequence[Sentence]) -> Failure | None:
     """Every number of the claim, with its range and unit, must be in the evidence."""
     if not claim.numbers:
         return None
-    evidence = [num for s in window for num in s.numbers]
+    return check_numbers_in(claim, [num for s in window for num in s.numbers])
+
+
+def check_antonyms(claim: Sentence, window: Sequence[Sentence], uncovered: Iterable[str]) -> Failure | None:
+    """A content word of the claim that the evidence lacks, whose WordNet antonym the evidence has
+    and the claim does not ("high" where the evidence says "low")."""
+    evidence = window[0].keys if len(window) == 1 else frozenset().union(*(s.keys for s in window))
+    for key in uncovered:
+        word = claim.surface(key)
+        for other in sorted(antonym_keys(word)):
+            if other in evidence and other not in claim.keys:
+                said = next(s.surface(other) for s in window if other in s.keys)
+                return "antonym", f"claim says '{word}' where the evidence says its antonym '{said}'"
+    return None
+
+
+def check_numbers_in(claim: Sentence, evidence: Sequence[Number]) -> Failure | None:
+    """Every number of the claim must match one of ``evidence`` by value, range, unit and bound."""
+    if not claim.numbers:
+        return None
     for num in claim.numbers:
         if any(num.matches(e) for e in evidence):
             continue

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from operator import itemgetter
 
 from . import lexicon
@@ -186,6 +187,25 @@ def _strip(word: str) -> str:
     if word.endswith("y") and len(word) >= 3:
         word = word[:-1] + "i"
     return word
+
+
+@lru_cache(maxsize=1 << 16)
+def synonym_keys(word: str) -> frozenset[str]:
+    """The keys of a word's WordNet synonyms (``lexicon.synonyms`` of its lemma)."""
+    return frozenset(stem(w) for w in lexicon.synonyms(lexicon.lemma(word))) - {stem(word)}
+
+
+@lru_cache(maxsize=1 << 16)
+def antonym_keys(word: str) -> frozenset[str]:
+    """The keys of a word's WordNet antonyms."""
+    return frozenset(stem(w) for w in lexicon.antonyms(lexicon.lemma(word))) - {stem(word)}
+
+
+@lru_cache(maxsize=1 << 16)
+def weight(word: str) -> float:
+    """How much a content word counts in IDF-weighted coverage: 0.25 for the commonest words, up
+    to 1.25 for words WordNet's sense counts never saw (names, rare words)."""
+    return 0.25 + lexicon.rarity(lexicon.lemma(word))
 
 
 def _undouble(word: str) -> str:
