@@ -41,7 +41,7 @@ from .rules import (
     _RULE_RANK, Failure, align, check_antonyms, check_displaced_name, check_names_in, check_negation,
     check_numbers_in, check_quantifiers, check_swap,
 )
-from .text import synonym_keys, weight
+from .text import stem, synonym_keys, weight
 
 RULES_VERSION = 2  # bump when a rule changes what it decides: it is part of settings()
 
@@ -80,7 +80,8 @@ class Evidence:
     """What the judge found for a claim: the sentences, the coverage and the calibrated features."""
 
     __slots__ = ("window", "covered", "total", "coverage", "weighted", "uncovered_weight", "clause", "passages",
-                 "synonyms", "failure", "boilerplate", "missing", "names_missing", "name_failure")
+                 "synonyms", "failure", "boilerplate", "missing", "names_missing", "name_failure",
+                 "clause_failure")
 
     def __init__(self) -> None:
         self.window: tuple[Sentence, ...] = ()
@@ -97,6 +98,7 @@ class Evidence:
         self.missing: list[str] = []  # the claim's words that the evidence lacks, in order
         self.names_missing = 0  # names of the claim that no cited passage has
         self.name_failure: Failure | None = None  # the entity rule's reason for the first of them
+        self.clause_failure: Failure | None = None  # a clause of two or more words, none of them covered
 
     def features(self) -> tuple[float, ...]:
         """The inputs of the calibrated score, in the order of ``calibration.FEATURES``."""
@@ -249,6 +251,8 @@ class LexicalJudge:
         uncovered = tuple(key for j, key in enumerate(keys) if not covered >> j & 1)
         failure = self._rules(ours, window, prepared, uncovered, best=prepared[chosen[0][0]].sentences[chosen[0][1]]
                               if len(chosen) == 1 else _best_single(window, ours.keys))
+        if failure is None and found.clause_failure is not None:
+            failure = found.clause_failure
         if failure is not None and failures and covered.bit_count() == full:
             failure = max([*failures, (window, failure)], key=lambda f: _RULE_RANK[f[1][0]])[1]
         found.failure = failure
@@ -277,6 +281,8 @@ class LexicalJudge:
             for clause in ours.clauses():
                 if len(clause.keys) >= 2 and clause.keys <= uncovered:
                     found.clause = 1.0
+                    shown = " ".join(w for w in found.missing if stem(w) in clause.keys)
+                    found.clause_failure = ("clause", f"no word of the clause '{shown}' is in the evidence")
                     break
         evidence = frozenset().union(*(s.keys for s in window)) if window else frozenset()
         found.synonyms = [(words[keys[j]], next((s.surface(k) for s in window if k in s.keys), k))

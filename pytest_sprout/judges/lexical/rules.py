@@ -14,7 +14,7 @@ from .text import (
 )
 
 Failure = tuple[str, str]  # (rule, reason)
-RULE_ORDER = ("entity", "number", "quantifier", "negation", "antonym", "entity-swap")
+RULE_ORDER = ("entity", "number", "quantifier", "negation", "antonym", "clause", "entity-swap")
 _RULE_RANK = {rule: rank for rank, rule in enumerate(RULE_ORDER)}
 
 
@@ -61,7 +61,8 @@ def check_numbers(claim: Sentence, window: Sequence[Sentence]) -> Failure | None
 def check_antonyms(claim: Sentence, window: Sequence[Sentence], uncovered: Iterable[str]) -> Failure | None:
     """A content word of the claim that the evidence lacks, whose WordNet antonym the evidence has
     and the claim does not ("high" where the evidence says "low")."""
-    evidence = window[0].keys if len(window) == 1 else frozenset().union(*(s.keys for s in window))
+    # A negated evidence sentence is left to the negation rule: "not unusual" says "usual".
+    evidence = frozenset().union(*(s.keys for s in window if not s.has_negation))
     for key in uncovered:
         word = claim.surface(key)
         for other in sorted(antonym_keys(word)):
