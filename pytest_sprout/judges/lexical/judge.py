@@ -8,7 +8,9 @@ A claim is judged against the sentences of the passages it cites:
    stem), else by the key of one of its WordNet synonyms.
 3. The evidence is the best set of up to ``window`` sentences (adjacent or not, from any of the
    cited passages) for the claim's words: a sentence that covers the whole claim when there is one,
-   else the sentences chosen one by one for the most words not yet covered.
+   else the sentences chosen one by one for the most words not yet covered. A sentence that is not
+   next to one already chosen joins only if it holds at least two of the claim's words: one word
+   alone ("winter") is no sign that the sentence is about what the claim says.
 4. Rules, in order: every name of the claim is somewhere in the cited passages, and is not
    in place of another name of the sentence that states the rest ("entity"); every number, by value,
    range, unit and bound, is somewhere in the cited passages ("number"); quantifiers and modals
@@ -232,6 +234,9 @@ class LexicalJudge:
         for _ in range(self.window):
             best, gain = None, 0
             for where, bits in candidates.items():
+                if chosen and bits.bit_count() < 2 and not any(
+                        c[0] == where[0] and abs(c[1] - where[1]) == 1 for c in chosen):
+                    continue  # a far sentence must share a second word with the claim, to be about it
                 g = (bits & ~covered).bit_count()
                 if g > gain or (g == gain and g and best is not None and chosen and _closer(where, best, chosen)):
                     best, gain = where, g
@@ -299,7 +304,9 @@ class LexicalJudge:
             failure = check_numbers_in(ours, numbers)
         if failure is None and (ours.has_cue or any(s.has_cue for s in window)):
             pairs = align(ours, window)  # shared by the two clause-level rules
-            failure = check_quantifiers(ours, window, pairs) or check_negation(ours, window, pairs)
+            gathered = len(window) > 1  # evidence gathered from several sentences: the claim's own cues only
+            failure = (check_quantifiers(ours, window, pairs, gathered)
+                       or check_negation(ours, window, pairs, gathered))
         if failure is None and uncovered:
             failure = check_antonyms(ours, window, uncovered)
         return failure or check_swap(ours, window)

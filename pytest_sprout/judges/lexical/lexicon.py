@@ -159,9 +159,10 @@ def synonyms(word: str) -> frozenset[str]:
 
 @lru_cache(maxsize=1 << 16)
 def antonyms(word: str) -> frozenset[str]:
-    """Single-word antonyms of a lemma, over all its senses: WordNet's direct antonyms of the word,
-    and, for an adjective of its first two senses, those of the head adjective it is similar to
-    ("damp" -> similar to "wet" -> antonym "dry")."""
+    """Single-word antonyms of a lemma: WordNet's direct antonyms of the word (over every sense
+    of an adjective or adverb, the two most frequent of a noun or verb, whose rarer senses pair
+    "make" with "break"), and, for an adjective of its first two senses, those of the head
+    adjective it is similar to ("damp" -> similar to "wet" -> antonym "dry")."""
     wn = _wn()
     if wn is None:
         return frozenset()
@@ -171,7 +172,7 @@ def antonyms(word: str) -> frozenset[str]:
             words, pointers = wn.synset(pos, offset)
             number = next((i + 1 for i, w in enumerate(words) if _clean(w) == word), 0)
             for symbol, target, tpos, source, goal in pointers:
-                if symbol == "!" and source in (0, number):
+                if symbol == "!" and source in (0, number) and (pos in "ar" or rank < 2):
                     targets = wn.synset(tpos, target)[0]
                     out.update(map(_clean, targets[goal - 1 : goal] if goal else targets))
                 elif symbol == "&" and pos == "a" and rank < 2:

@@ -128,13 +128,18 @@ def _similarity(a: frozenset[str], b: frozenset[str]) -> float:
 Alignment = list[tuple[Clause, list[Clause], list[Clause]]]
 
 
-def check_quantifiers(claim: Sentence, window: Sequence[Sentence], pairs: Alignment | None = None) -> Failure | None:
+def check_quantifiers(claim: Sentence, window: Sequence[Sentence], pairs: Alignment | None = None,
+                      claim_side: bool = False) -> Failure | None:
     """Quantifiers and modals of each claim clause must agree with its closest evidence clause;
     a claim may say less than the evidence ("some" for "most"), not add a universal ("always")
-    nor drop a hedge ("may"). Where several evidence clauses are equally close, one is enough."""
-    if not claim.has_quantifier and not any(s.has_quantifier for s in window):
+    nor drop a hedge ("may"). Where several evidence clauses are equally close, one is enough.
+    ``claim_side``: only what the claim says counts (evidence gathered from several sentences
+    holds hedges about other things; a dropped hedge is then no sign)."""
+    if not claim.has_quantifier and not (not claim_side and any(s.has_quantifier for s in window)):
         return None
     for ours, closest, mutual in pairs if pairs is not None else align(claim, window):
+        if claim_side and not ours.quants:
+            continue
         problems = [_quantifier_conflict(ours.quants, c.quants) for c in (closest if ours.quants else mutual)]
         if problems and all(problems):
             return "quantifier", problems[0]
@@ -164,19 +169,24 @@ def _quantifier_conflict(
     return None
 
 
-def check_negation(claim: Sentence, window: Sequence[Sentence], pairs: Alignment | None = None) -> Failure | None:
+def check_negation(claim: Sentence, window: Sequence[Sentence], pairs: Alignment | None = None,
+                   claim_side: bool = False) -> Failure | None:
     """Each clause of the claim must have the polarity of the evidence clause most like it (one
     of them, on a tie); and the claim may not state, without negation, a whole clause that the
     evidence negates ("Pothos is not fussy about humidity and does well" -> "Pothos is fussy
-    about humidity and does well")."""
-    if not claim.has_negation and not any(s.has_negation for s in window):
+    about humidity and does well"). ``claim_side``: only the claim's own negations count."""
+    if not claim.has_negation and not (not claim_side and any(s.has_negation for s in window)):
         return None
     for ours, closest, mutual in pairs if pairs is not None else align(claim, window):
         if ours.negated and closest and not any(c.negated for c in closest):
             return "negation", f"claim negates '{ours.word}' ('{ours.cue}') but the evidence does not"
+        if claim_side:
+            continue
         if not ours.negated and mutual and all(c.negated for c in mutual):
             other = mutual[0]
             return "negation", f"evidence negates '{other.word}' ('{other.cue}') but the claim does not"
+    if claim_side:
+        return None
     ours_negated = [c.keys for c in claim.clauses() if c.negated]
     for other in (c for s in window for c in s.clauses()):
         if other.negated and not any(keys & other.keys for keys in ours_negated):
