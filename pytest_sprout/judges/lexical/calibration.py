@@ -3,8 +3,8 @@
 score = sigmoid(INTERCEPT + sum(COEFFICIENTS[i] * feature[i])), features in the order of FEATURES.
 """
 
-VERSION = 'wice707-74fbec43'
+VERSION = 'wice707-a942857e'
 FEATURES = ('coverage', 'weighted_coverage', 'uncovered_weight', 'uncovered_clause', 'extra_sentences', 'rule_failed', 'names_missing')
-INTERCEPT = -1.4883
-COEFFICIENTS = (0.9064, 2.7641, -0.1176, 0.7274, 0.0114, -1.3200, -0.4900)
+INTERCEPT = -1.5478
+COEFFICIENTS = (0.9619, 2.7744, -0.1087, 0.7372, 0.0063, -1.3257, -0.4878)
 THRESHOLD = 0.28

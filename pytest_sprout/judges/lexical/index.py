@@ -8,6 +8,10 @@ from typing import NamedTuple
 from pytest_sprout.model import split_sentences
 
 from .numbers import find_numbers
+
+# Words before "may" that make it the month ("in May", "since May"), not the modal.
+_MONTH_BEFORE = frozenset({"in", "of", "since", "until", "till", "by", "from", "early", "late", "mid", "during",
+                           "last", "next", "this"})
 from .text import *  # noqa: F403
 from .text import (
     _ALL_IDIOM_NEXT, _ALL_IDIOM_PREV, _BARE_PERIOD_AFTER, _COMPARATIVES, _FIRST, _LEXICON, _NAME,
@@ -80,6 +84,8 @@ class Sentence:
                     filled = True
                 content.append((key, idx))
                 prev = words[idx - 1] if idx else ""
+                if prev == "-" and idx >= 2:  # a tokenised "per - year"
+                    prev = words[idx - 2]
                 if w in _PERIOD_ADVERBS or prev in _PERIOD_WORDS_BEFORE or prev in _VAGUE or (
                         prev in _BARE_PERIOD_AFTER and w[-1] == "s"):
                     periods.append(idx)
@@ -102,7 +108,8 @@ class Sentence:
                     has_quantifier = True
             elif kind == QUANT:
                 prev = words[idx - 1] if idx else ""
-                if w == "may" and (prev[:1].isdigit() or (idx + 1 < len(words) and words[idx + 1][:1].isdigit())):
+                if w == "may" and (prev[:1].isdigit() or prev in _MONTH_BEFORE or (
+                        idx + 1 < len(words) and words[idx + 1][:1].isdigit())):
                     if not filled:
                         starts.append(len(content))
                         filled = True

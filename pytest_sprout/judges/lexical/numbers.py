@@ -49,13 +49,21 @@ class Number:
         self._words = words  # the tokens that wrote it; spelled out only for a failure message
 
     @property
+    def scaled(self) -> bool:
+        """Written with a scale word ("million", "bn"): a rounded value."""
+        return any(w in _MULTIPLIERS for w in self._words)
+
+    @property
     def text(self) -> str:
         return _spell(self._words)
 
     def same_amount(self, other: "Number") -> bool:
-        """Same value or range, and the same unit; a bare number goes with any unit."""
+        """Same value or range, and the same unit; a bare number goes with any unit. A number
+        written with a scale word ("3.5 million") is a rounding: it matches values within 5%
+        ("3,512,000")."""
         if self.lo != other.lo or self.hi != other.hi:
-            return False
+            if not (self.scaled or other.scaled) or not (_close(self.lo, other.lo) and _close(self.hi, other.hi)):
+                return False
         return self.unit == other.unit or (self.unit is None and self.bare) or (other.unit is None and other.bare)
 
     def matches(self, other: "Number") -> bool:
@@ -71,6 +79,10 @@ class Number:
     def key(self) -> str:
         value = _fmt(self.lo) if self.lo == self.hi else f"{_fmt(self.lo)}-{_fmt(self.hi)}"
         return f"#{value}{self.unit or ''}"
+
+
+def _close(a: float, b: float) -> bool:
+    return a == b or (a > 0 and b > 0 and abs(a - b) <= 0.05 * max(a, b))
 
 
 def _spell(words: Sequence[str]) -> str:
@@ -104,9 +116,15 @@ def _number_at(words: list[str], i: int) -> tuple[float, int] | None:
                 j = k + 1
     else:
         return None
-    if j < len(words) and words[j] in _MULTIPLIERS:
-        value *= _MULTIPLIERS[words[j]]
-        j += 1
+    while j < len(words):  # "2 million", "two hundred thousand", "$ 10 - million" (a tokenised "10-million")
+        if words[j] in _MULTIPLIERS:
+            value *= _MULTIPLIERS[words[j]]
+            j += 1
+        elif words[j] == "-" and j + 1 < len(words) and words[j + 1] in _MULTIPLIERS:
+            value *= _MULTIPLIERS[words[j + 1]]
+            j += 2
+        else:
+            break
     return value, j
 
 
@@ -158,7 +176,7 @@ def find_numbers(words: list[str], starts: Sequence[int] | None = None, periods:
         if i < done:
             continue
         w = words[i]
-        if "0" <= w[0] <= "9" and (i + 1 == n or words[i + 1] not in _MULTIPLIERS):  # most numbers: digits
+        if "0" <= w[0] <= "9" and (i + 1 == n or (words[i + 1] not in _MULTIPLIERS and words[i + 1] != "-")):
             lo, j = float(w.replace(",", "") if "," in w else w), i + 1
         else:
             found = _number_at(words, i)
@@ -199,6 +217,8 @@ def find_numbers(words: list[str], starts: Sequence[int] | None = None, periods:
             numbers.append(Number(1.0, 1.0, _PERIOD_ADVERBS[w], (w,), _bound_before(words, i)[0]))
             continue
         prev = words[i - 1]
+        if prev == "-" and i >= 2:  # a tokenised "per - year"
+            prev = words[i - 2]
         if prev in _VAGUE:  # "a few days"
             value, start = _VAGUE[prev], i - 2 if words[i - 2 : i - 1] == ["a"] else i - 1
         elif prev in _PERIOD_WORDS_BEFORE:  # "a day", "every week"

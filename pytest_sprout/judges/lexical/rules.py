@@ -60,15 +60,18 @@ def check_numbers(claim: Sentence, window: Sequence[Sentence]) -> Failure | None
 
 def check_antonyms(claim: Sentence, window: Sequence[Sentence], uncovered: Iterable[str]) -> Failure | None:
     """A content word of the claim that the evidence lacks, whose WordNet antonym the evidence has
-    and the claim does not ("high" where the evidence says "low")."""
-    # A negated evidence sentence is left to the negation rule: "not unusual" says "usual".
-    evidence = frozenset().union(*(s.keys for s in window if not s.has_negation))
+    and the claim does not ("high" where the evidence says "low"). An antonym the evidence negates
+    ("not unusual") says the claim's word, and is left to the negation rule."""
     for key in uncovered:
         word = claim.surface(key)
         for other in sorted(antonym_keys(word)):
-            if other in evidence and other not in claim.keys:
-                said = next(s.surface(other) for s in window if other in s.keys)
-                return "antonym", f"claim says '{word}' where the evidence says its antonym '{said}'"
+            if other in claim.keys:
+                continue
+            for s in window:
+                if other in s.keys:
+                    for k, idx in s.content:
+                        if k == other and not NEGATIONS.intersection(s.words[max(idx - 2, 0) : idx]):
+                            return "antonym", f"claim says '{word}' where the evidence says its antonym '{s.words[idx]}'"
     return None
 
 
@@ -84,9 +87,9 @@ def check_numbers_in(claim: Sentence, evidence: Sequence[Number]) -> Failure | N
             return "number", f"claim says '{num.text}' but evidence says '{bounded.text}'"
         if not evidence:
             return "number", f"number '{num.text}' of the claim is not in the evidence (it has no numbers)"
-        near = next((e for e in evidence if e.overlaps(num)), None) or next(
-            (e for e in evidence if e.unit == num.unit), evidence[0]
-        )
+        near = next((e for e in evidence if e.unit == num.unit and e.overlaps(num)), None) or next(
+            (e for e in evidence if e.unit == num.unit), None) or next(
+            (e for e in evidence if e.overlaps(num)), evidence[0])
         return "number", f"number '{num.text}' of the claim is not in the evidence (evidence has '{near.text}')"
     return None
 

@@ -89,7 +89,7 @@ NUMBER_WORDS: dict[str, float] = {
     "hundred": 100, "thousand": 1000, "dozen": 12, "half": 0.5,
 }
 _TENS = frozenset({"twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"})
-_MULTIPLIERS = {"hundred": 100.0, "thousand": 1e3, "million": 1e6, "billion": 1e9}
+_MULTIPLIERS = {"hundred": 100.0, "thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12, "bn": 1e9}
 # Number words that are too often not numbers ("no one", "one of", "half the"): only with a unit.
 _WEAK_NUMBER_WORDS = frozenset({"one", "half"})
 _RANGE_WORDS = frozenset({"-", "–", "—", "to"})
@@ -226,6 +226,16 @@ _TRAILING = ".,;:!?\"')]"
 _KEPT_PUNCT = frozenset(",;:()")
 
 
+_SPLIT_THOUSANDS = re.compile(r"(?<![\d.,])(\d{1,3})((?: ?, ?\d{3})+)(?![\d])(?!\.\d)")
+
+
+def _join_thousands(m: re.Match[str]) -> str:
+    groups = m.group(2)
+    if " " not in groups:
+        return m.group(0)  # "735,000": the tokeniser below reads it already
+    return m.group(1) + "".join(ch for ch in groups if ch.isdigit())
+
+
 def words_of(text: str) -> list[str]:
     """Lower-cased tokens; citation markers dropped, contractions opened ("don't" -> do not).
 
@@ -236,6 +246,8 @@ def words_of(text: str) -> list[str]:
     """
     if "[" in text:
         text = _MARKERS.sub(" ", text)
+    if ", " in text or " ," in text:  # thousands split by a tokeniser: "735, 000" -> "735000"
+        text = _SPLIT_THOUSANDS.sub(_join_thousands, text)
     if text.endswith("."):  # a full stop is never a token: the last word takes the fast path below
         text = text[:-1]
     text = text.lower()
