@@ -182,7 +182,10 @@ class LexicalJudge:
         keys = list(dict.fromkeys(ours.seq))  # claim order: every choice below is deterministic
         found = Evidence()
         found.total = len(keys)
-        words = {key: ours.surface(key) for key in keys}
+        words: dict[str, str] = {}
+        for key, idx in ours.content:
+            if key not in words:
+                words[key] = ours.words[idx]
         # Per passage and claim key, the sentences that hold the key (bit i: sentence i).
         masks = [[p.masks.get(key, 0) for key in keys] for p in prepared]
         synonym_of: dict[int, str] = {}
@@ -217,10 +220,15 @@ class LexicalJudge:
             for i in _bits(common) if common else ():
                 window = p.sentences[i : i + 1]
                 failure = self._rules(ours, window, prepared, ())
-                self._fill(found, ours, keys, words, window, (1 << full) - 1, synonym_of, 1)
                 if failure is None:
+                    self._fill_whole(found, keys, words, window, synonym_of)
                     return found
                 failures.append((window, failure))
+        if failures:  # sentences that cover the whole claim are the best evidence; the rules failed them all
+            window, failure = max(failures, key=lambda f: _RULE_RANK[f[1][0]])
+            self._fill_whole(found, keys, words, window, synonym_of)
+            found.failure = failure
+            return found
         # Otherwise the best set of up to ``window`` sentences, chosen one by one.
         candidates: dict[tuple[int, int], int] = {}
         for pi, pm in enumerate(masks):
@@ -231,18 +239,21 @@ class LexicalJudge:
                         candidates[(pi, i)] = candidates.get((pi, i), 0) | bit
         chosen: list[tuple[int, int]] = []
         covered = 0
+        near: set[tuple[int, int]] = set()  # the neighbours of the sentences chosen so far
         for _ in range(self.window):
             best, gain = None, 0
             for where, bits in candidates.items():
-                if chosen and bits.bit_count() < 2 and not any(
-                        c[0] == where[0] and abs(c[1] - where[1]) == 1 for c in chosen):
-                    continue  # a far sentence must share a second word with the claim, to be about it
                 g = (bits & ~covered).bit_count()
+                if not g or g < gain:
+                    continue
+                if chosen and where not in near and bits.bit_count() < 2:
+                    continue  # a far sentence must share a second word with the claim, to be about it
                 if g > gain or (g == gain and g and best is not None and chosen and _closer(where, best, chosen)):
                     best, gain = where, g
             if best is None:
                 break
             chosen.append(best)
+            near.update(((best[0], best[1] - 1), (best[0], best[1] + 1)))
             covered |= candidates.pop(best)
             if covered.bit_count() == full:
                 break
@@ -258,10 +269,19 @@ class LexicalJudge:
                               if len(chosen) == 1 else _best_single(window, ours.keys))
         if failure is None and found.clause_failure is not None:
             failure = found.clause_failure
-        if failure is not None and failures and covered.bit_count() == full:
-            failure = max([*failures, (window, failure)], key=lambda f: _RULE_RANK[f[1][0]])[1]
         found.failure = failure
         return found
+
+    @staticmethod
+    def _fill_whole(found: Evidence, keys: list[str], words: dict[str, str], window: tuple[Sentence, ...],
+                    synonym_of: dict[int, str]) -> None:
+        """``_fill`` for one sentence that covers every word of the claim."""
+        found.window = window
+        found.passages = 1
+        found.covered = len(keys)
+        found.coverage = found.weighted = 1.0
+        if synonym_of:
+            found.synonyms = [(words[keys[j]], window[0].surface(k)) for j, k in synonym_of.items()]
 
     def _fill(self, found: Evidence, ours: Sentence, keys: list[str], words: dict[str, str],
               window: tuple[Sentence, ...], covered: int, synonym_of: dict[int, str], passages: int) -> None:

@@ -38,7 +38,7 @@ class Number:
     ("min" for "at least", "max" for "up to", "about", or None) and the words that wrote it.
     Vague amounts of a unit have negative values: "a few days" is -1 days, "several" -2."""
 
-    __slots__ = ("lo", "hi", "unit", "bound", "bare", "_words")
+    __slots__ = ("lo", "hi", "unit", "bound", "bare", "scaled", "_words")
 
     def __init__(
         self, lo: float, hi: float, unit: str | None, words: tuple[str, ...], bound: str | None = None,
@@ -47,11 +47,7 @@ class Number:
         self.lo, self.hi, self.unit, self.bound = lo, hi, unit, bound
         self.bare = bare  # no unit and no noun after it: "10" in "10, 12 or 15 cm"
         self._words = words  # the tokens that wrote it; spelled out only for a failure message
-
-    @property
-    def scaled(self) -> bool:
-        """Written with a scale word ("million", "bn"): a rounded value."""
-        return any(w in _MULTIPLIERS for w in self._words)
+        self.scaled = any(w in _MULTIPLIERS for w in words)  # "3.5 million": a rounded value
 
     @property
     def text(self) -> str:
