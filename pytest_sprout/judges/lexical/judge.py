@@ -65,8 +65,18 @@ _BOILERPLATE = re.compile(
 )
 
 
+# The first words a framing opening can start with: most claims skip the regular expression.
+_OPENERS = frozenset("based according as from per in judging the this these our my given provided above "
+                     "retrieved cited available supplied following context document documents passage passages "
+                     "text texts source sources information article articles excerpt excerpts search "
+                     "references reference evidence material data it it's".split())
+
+
 def strip_boilerplate(claim: str) -> tuple[str, str]:
     """(the claim without a framing opening, the opening set aside or "")."""
+    first = claim[:12].lstrip().split(" ", 1)[0].lower()
+    if first not in _OPENERS:
+        return claim, ""
     m = _BOILERPLATE.match(claim)
     if m is None or m.end() >= len(claim) - 1:
         return claim, ""
