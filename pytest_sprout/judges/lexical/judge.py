@@ -199,10 +199,11 @@ class LexicalJudge:
         # Per passage and claim key, the sentences that hold the key (bit i: sentence i).
         masks = [[p.masks.get(key, 0) for key in keys] for p in prepared]
         synonym_of: dict[int, str] = {}
+        held = masks[0] if len(masks) == 1 else [any(m[j] for m in masks) for j in range(len(keys))]
         for j, key in enumerate(keys):
-            if any(m[j] for m in masks):
+            if held[j]:
                 continue
-            for other in sorted(synonym_keys(words[key])):  # WordNet only for a word no cited sentence holds
+            for other in synonym_keys(words[key]):  # WordNet only for a word no cited sentence holds
                 hit = False
                 for pm, p in zip(masks, prepared):
                     mask = p.masks.get(other, 0)

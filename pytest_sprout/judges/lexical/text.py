@@ -190,15 +190,15 @@ def _strip(word: str) -> str:
 
 
 @lru_cache(maxsize=1 << 16)
-def synonym_keys(word: str) -> frozenset[str]:
-    """The keys of a word's WordNet synonyms (``lexicon.synonyms`` of its lemma)."""
-    return frozenset(stem(w) for w in lexicon.synonyms(lexicon.lemma(word))) - {stem(word)}
+def synonym_keys(word: str) -> tuple[str, ...]:
+    """The keys of a word's WordNet synonyms (``lexicon.synonyms`` of its lemma), sorted."""
+    return tuple(sorted({stem(w) for w in lexicon.synonyms(lexicon.lemma(word))} - {stem(word)}))
 
 
 @lru_cache(maxsize=1 << 16)
-def antonym_keys(word: str) -> frozenset[str]:
-    """The keys of a word's WordNet antonyms."""
-    return frozenset(stem(w) for w in lexicon.antonyms(lexicon.lemma(word))) - {stem(word)}
+def antonym_keys(word: str) -> tuple[str, ...]:
+    """The keys of a word's WordNet antonyms, sorted."""
+    return tuple(sorted({stem(w) for w in lexicon.antonyms(lexicon.lemma(word))} - {stem(word)}))
 
 
 @lru_cache(maxsize=1 << 16)
