@@ -15,12 +15,14 @@ The package, by role:
 from __future__ import annotations
 
 from .index import *  # noqa: F403
-from .index import _INDEX_FROM, Clause, Sentence, _bits, _Prepared, _prepare_passage, _text  # noqa: F401
-from .judge import RULES_VERSION, LexicalJudge  # noqa: F401
+from .index import Clause, Sentence, _bits, _Prepared, _prepare_passage, _text  # noqa: F401
+from . import calibration, lexicon  # noqa: F401
+from .judge import RULES_VERSION, LexicalJudge, strip_boilerplate  # noqa: F401
 from .numbers import Number, find_numbers  # noqa: F401
 from .rules import *  # noqa: F403
 from .rules import (  # noqa: F401
-    RULE_ORDER, Alignment, Failure, align, check_names, check_negation, check_numbers, check_quantifiers,
+    RULE_ORDER, Alignment, Failure, align, check_antonyms, check_displaced_name, check_names, check_names_in,
+    check_negation, check_numbers_in, check_numbers, check_quantifiers,
     check_swap,
 )
 from .text import *  # noqa: F403

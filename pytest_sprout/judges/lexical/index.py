@@ -271,6 +271,3 @@ def _bits(mask: int) -> list[int]:
 
 
 _prepare_passage = lru_cache(maxsize=4096)(_Prepared)
-# From this many sentences on, a passage's index of words finds the sentences that hold a claim's
-# words faster than intersecting the claim's words with each sentence's.
-_INDEX_FROM = 24

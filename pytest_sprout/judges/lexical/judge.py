@@ -38,9 +38,9 @@ from typing import Iterable, Sequence
 from pytest_sprout.model import Passage, Verdict
 
 from . import calibration
-from .index import _INDEX_FROM, Sentence, _bits, _Prepared, _prepare_passage, _text  # noqa: F401
+from .index import Sentence, _bits, _Prepared, _prepare_passage, _text
 from .rules import (
-    _RULE_RANK, Failure, align, check_antonyms, check_displaced_name, check_names_in, check_negation,
+    _RULE_RANK, Failure, align, check_antonyms, check_displaced_name, check_negation,
     check_numbers_in, check_quantifiers, check_swap,
 )
 from .text import stem, synonym_keys, weight
