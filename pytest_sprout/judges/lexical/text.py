@@ -282,7 +282,7 @@ def words_of(text: str) -> list[str]:
 
 
 # Periods that count as an amount without a numeral, after these words ("every week").
-_PERIODS = frozenset("hour hours day days week weeks month months year years decade decades".split())
+_PERIODS = frozenset("second seconds minute minutes hour hours day days week weeks month months year years decade decades".split())
 _PERIOD_WORDS_BEFORE = frozenset({"a", "an", "each", "every", "per"})
 _VAGUE = {"few": -1.0, "several": -2.0}  # vague amounts; -3.0 is a bare plural ("for years")
 _BARE_PERIOD_AFTER = frozenset({"within", "for", "after", "over"})
