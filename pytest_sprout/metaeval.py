@@ -103,16 +103,20 @@ def _text(record: dict[str, Any], key: str, where: str) -> str:
 
 
 def read_jsonl(path: Path) -> list[Example]:
-    """Generic JSONL: ``premise`` (a string, or a list of passages), ``claim``, ``label``, and
-    optional ``category`` and ``id``."""
+    """Generic JSONL: ``premise`` (a string, or a list of passages; ``""`` or ``[]`` is no evidence,
+    judged as a claim that cites nothing), ``claim``, ``label``, and optional ``category`` and ``id``."""
     examples = []
     for number, record in _lines(path):
         where = f"{path}:{number}"
-        premise = record.get("premise")
-        if isinstance(premise, list) and premise and all(isinstance(p, str) for p in premise):
-            passages = tuple(premise)
+        if "premise" not in record:
+            raise DataError(f"{where}: field 'premise' is missing (use \"\" or [] for no evidence)")
+        premise = record["premise"]
+        if isinstance(premise, list) and all(isinstance(p, str) for p in premise):
+            passages = tuple(p for p in premise if p.strip())  # [] or only blanks: no evidence
+        elif isinstance(premise, str):
+            passages = (premise,) if premise.strip() else ()  # "": no evidence
         else:
-            passages = (_text(record, "premise", where),)
+            raise DataError(f"{where}: field 'premise' must be a string or a list of strings, got {premise!r}")
         if "label" not in record:
             raise DataError(f"{where}: field 'label' is missing")
         category = record.get("category")

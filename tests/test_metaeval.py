@@ -15,7 +15,7 @@ import pytest
 from pytest_sprout import metaeval
 from pytest_sprout.judges.lexical import LexicalJudge
 from pytest_sprout.metaeval import (
-    DataError, Rate, balanced_accuracy, load, majority, parse_label, read_lfqa, read_wice, roc_auc,
+    DataError, Rate, balanced_accuracy, load, majority, parse_label, read_jsonl, read_lfqa, read_wice, roc_auc,
 )
 from pytest_sprout.stats import wilson_interval
 
@@ -83,25 +83,26 @@ def test_majority_label() -> None:
 def test_lexical_judge_on_the_small_labelled_fixture() -> None:
     """Three verbatim claims and a paraphrase are supported by the human labels; a negation, a
     changed number, an unrelated premise and a claim with added content are not. The lexical judge
-    passes the verbatim ones and the added content (5 of its 8 words are covered), and rejects the
-    paraphrase: 3 of 4 right on each side."""
+    passes the verbatim ones, rejects the added content (its clause "according to a recent study"
+    has no word in the evidence) and the paraphrase: 3 of 4 right on the supported side, 4 of 4 on
+    the other."""
     examples = load(SMALL)
     verdicts = metaeval.run_judge(LexicalJudge(), examples)
     result = metaeval.evaluate(examples, verdicts)
     o = result["overall"]
     assert (result["n"], result["unscored"], o["supported"], o["unsupported"]) == (8, 0, 4, 4)
-    assert o["confusion"] == {"unsupported_caught": 3, "unsupported_passed": 1, "supported_passed": 3, "supported_flagged": 1}
-    assert o["balanced_accuracy"]["value"] == pytest.approx(0.75)
-    assert (o["precision_unsupported"]["k"], o["precision_unsupported"]["n"]) == (3, 4)
-    assert (o["recall_unsupported"]["k"], o["recall_unsupported"]["n"]) == (3, 4)
-    assert (o["accuracy"]["k"], o["accuracy"]["n"]) == (6, 8)
+    assert o["confusion"] == {"unsupported_caught": 4, "unsupported_passed": 0, "supported_passed": 3, "supported_flagged": 1}
+    assert o["balanced_accuracy"]["value"] == pytest.approx(0.875)
+    assert (o["precision_unsupported"]["k"], o["precision_unsupported"]["n"]) == (4, 5)
+    assert (o["recall_unsupported"]["k"], o["recall_unsupported"]["n"]) == (4, 4)
+    assert (o["accuracy"]["k"], o["accuracy"]["n"]) == (7, 8)
     # AUC, counted pair by pair here rather than by ranks
     sup = [v.score for e, v in zip(examples, verdicts) if e.supported]
     uns = [v.score for e, v in zip(examples, verdicts) if not e.supported]
     pairs = sum(1.0 if s > u else 0.5 if s == u else 0.0 for s in sup for u in uns)
     assert o["auc"]["value"] == pytest.approx(pairs / 16)
     cats = {c["category"]: c for c in result["categories"]}
-    assert cats["verbatim"]["recall_supported"]["k"] == 3 and cats["added content"]["recall_unsupported"]["k"] == 0
+    assert cats["verbatim"]["recall_supported"]["k"] == 3 and cats["added content"]["recall_unsupported"]["k"] == 1
     assert cats["verbatim"]["balanced_accuracy"] is None  # one class only
     sweep = {s["threshold"]: s for s in result["sweep"]}
     assert sweep[0.0]["recall_unsupported"]["k"] == 0 and sweep[0.0]["recall_supported"]["k"] == 4
@@ -112,13 +113,13 @@ def test_command_line_prints_every_number_with_n_and_interval(capsys: pytest.Cap
     assert metaeval.main(["--judge", "lexical", "--data", str(SMALL), "--tune", "coverage=0.5,0.9", "--json", str(out)]) == 0
     text = capsys.readouterr().out
     assert "8 examples (4 supported, 4 unsupported by the human labels), 0 unscored" in text
-    assert "balanced accuracy             n=8  0.750 [0.432, 0.895]" in text
-    assert "recall, unsupported class     3/4  0.750 [0.301, 0.954]" in text
+    assert "balanced accuracy             n=8  0.875 [0.543, 0.977]" in text
+    assert "recall, unsupported class     4/4  1.000 [0.510, 1.000]" in text
     assert "threshold sweep on the score alone" in text
     assert "coverage=0.5" in text and "best balanced accuracy: coverage=" in text
     assert "vs the judge as run above (paired bootstrap)" in text
     data = json.loads(out.read_text())
-    assert data["overall"]["balanced_accuracy"]["value"] == pytest.approx(0.75)
+    assert data["overall"]["balanced_accuracy"]["value"] == pytest.approx(0.875)
     assert [row["value"] for row in data["tune"]] == [0.5, 0.9] and data["format"] == "jsonl"
     assert data["tune"][0]["ba_difference"]["seed"] == 0
 
@@ -127,7 +128,8 @@ def test_command_line_prints_every_number_with_n_and_interval(capsys: pytest.Cap
     ('{"premise": "p", "label": "supported"}', "bad.jsonl:2: field 'claim' is missing"),
     ('{"premise": "p", "claim": "c"}', "bad.jsonl:2: field 'label' is missing"),
     ('{"premise": "p", "claim": "c", "label": "maybe"}', "bad.jsonl:2: field 'label' must be supported/unsupported"),
-    ('{"premise": "", "claim": "c", "label": 1}', "bad.jsonl:2: field 'premise' must be a non-empty string"),
+    ('{"claim": "c", "label": 1}', "bad.jsonl:2: field 'premise' is missing"),
+    ('{"premise": 3, "claim": "c", "label": 1}', "bad.jsonl:2: field 'premise' must be a string or a list of strings"),
     ("{not json", "bad.jsonl:2: not valid JSON"),
     ("[1, 2]", "bad.jsonl:2: expected a JSON object, got list"),
 ])
@@ -172,6 +174,19 @@ def test_wice_without_an_oracle_file_falls_back_to_the_whole_article(tmp_path: P
     claims.write_text('{"label": "supported", "supporting_sentences": [[9]], "claim": "x", "evidence": ["a"]}\n')
     with pytest.raises(DataError, match=r"claim_x.jsonl:1: field 'supporting_sentences' has an index outside 'evidence'"):
         read_wice(claims)
+
+
+def test_empty_evidence_is_read_as_no_evidence_and_premises_may_be_a_list(tmp_path: Path) -> None:
+    data = tmp_path / "rows.jsonl"
+    data.write_text(
+        '{"premise": "", "claim": "Cats purr.", "label": 0}\n'
+        '{"premise": [], "claim": "Cats purr.", "label": 0}\n'
+        '{"premise": ["Cats purr.", "Dogs bark."], "claim": "Cats purr and dogs bark.", "label": 1}\n')
+    rows = read_jsonl(data)
+    assert [r.premise for r in rows] == [(), (), ("Cats purr.", "Dogs bark.")]
+    verdicts = LexicalJudge().judge_many([(r.claim, list(r.premise)) for r in rows])
+    assert [(v.supported, v.rule) for v in verdicts] == [(False, "uncited"), (False, "uncited"), (True, None)]
+    assert metaeval.main(["--judge", "lexical", "--data", str(data), "--format", "jsonl"]) == 0
 
 
 def test_lfqa_reader_takes_the_majority_label_and_every_document_of_the_question() -> None:

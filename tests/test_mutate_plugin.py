@@ -78,17 +78,18 @@ def test_mutate_prints_kill_rates_and_reports_every_mutant(pytester: pytest.Pyte
 # Written by hand from the lexical judge's documented rules, not recomputed from the judge: every
 # mutant the stand-in system's supported sentences give, and whether the judge must kill it.
 # Negations: the negation rule. Dropped citations: an uncited sentence is unsupported. The clause
-# with a name: the entity rule. Antonyms change one content word of four to six, so coverage stays
-# at 0.75-0.83 against the 0.6 threshold: they survive. ", which also doubles the growth rate" adds
+# with a name: the entity rule. Antonyms: the antonym rule kills the pairs WordNet lists (high/low,
+# slower/faster); "harmless" for "toxic" is no WordNet antonym pair, and one changed word of four
+# leaves coverage at 0.75 against the 0.6 threshold: it survives. ", which also doubles the growth rate" adds
 # three keys to five covered ones (5/8 = 0.625): it survives; ", and this also keeps slugs away" adds
 # three to four (4/7 = 0.57): it is killed.
 EXPECTED_KILLS = {
     ("snake-light", 0, "negation", "It is not true that Snake plants tolerate low light."): True,
-    ("snake-light", 0, "antonym", "Snake plants tolerate high light."): False,
+    ("snake-light", 0, "antonym", "Snake plants tolerate high light."): True,
     ("snake-light", 0, "unsupported_clause", "Snake plants tolerate low light, according to researchers at the University of Oslo."): True,
     ("snake-light", 0, "citation_drop", "Snake plants tolerate low light."): True,
     ("snake-light", 1, "negation", "They do not grow faster in bright indirect light."): True,
-    ("snake-light", 1, "antonym", "They grow slower in bright indirect light."): False,
+    ("snake-light", 1, "antonym", "They grow slower in bright indirect light."): True,
     ("snake-light", 1, "unsupported_clause", "They grow faster in bright indirect light, which also doubles the growth rate."): False,
     ("snake-light", 1, "citation_drop", "They grow faster in bright indirect light."): True,
     ("lily-cats", 0, "negation", "Peace lilies are not toxic to cats."): True,
@@ -107,11 +108,11 @@ def test_mutate_kills_exactly_the_hand_written_set(pytester: pytest.Pytester) ->
     }
     assert got == EXPECTED_KILLS
     rates = {r["operator"]: (r["k"], r["n"]) for r in report["mutation"]["kill_rates"]}
-    assert rates == {"negation": (3, 3), "antonym": (0, 3), "unsupported_clause": (2, 3), "citation_drop": (3, 3)}
+    assert rates == {"negation": (3, 3), "antonym": (2, 3), "unsupported_clause": (2, 3), "citation_drop": (3, 3)}
     result.stdout.fnmatch_lines([
-        "groundedness: grounded 0.667 (2/3) [[]0.208, 0.939[]]; its weakest text operator kills 0% of 3 antonym swaps"
-        " [[]0%, 56%[]]; its strongest, 100% of 3 negations [[]44%, 100%[]]",
-        "4 surviving mutants, each with its evidence, are listed in --sprout-report",
+        "groundedness: grounded 0.667 (2/3) [[]0.208, 0.939[]]; its weakest text operator kills 67% of 3 antonym swaps"
+        " [[]21%, 94%[]]; its strongest, 100% of 3 negations [[]44%, 100%[]]",
+        "2 surviving mutants, each with its evidence, are listed in --sprout-report",
     ])
 
 

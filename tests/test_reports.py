@@ -86,7 +86,13 @@ def test_junitxml_carries_scores_and_verdicts_as_properties(pytester: pytest.Pyt
     assert pothos["sprout.tier"] == "groundedness"
     assert pothos["sprout.grounded"] == "0/1"
     assert pothos["sprout.facts"] == "1/1"
-    assert json.loads(pothos["sprout.verdicts"]) == [{"supported": False, "score": 1.0, "citations": ["1"], "rule": "number"}]
+    # The score is the judge's calibrated probability for a claim its one sentence covers but whose
+    # number rule fails.
+    from pytest_sprout.judges.lexical import LexicalJudge
+
+    failed_number = round(LexicalJudge().probability((1.0, 1.0, 0.0, 0.0, 0, 1.0, 0)), 4)
+    assert json.loads(pothos["sprout.verdicts"]) == [
+        {"supported": False, "score": failed_number, "citations": ["1"], "rule": "number"}]
     assert props["taxes[groundedness]"]["sprout.refusal"] == "1/1"
     assert "sprout.verdicts" not in props["taxes[groundedness]"]  # a refusal has no sentences
     # The "sprout" property is the item's row as compact JSON: the report's item, less nodeid/outcome.

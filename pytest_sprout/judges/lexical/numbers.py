@@ -1,0 +1,228 @@
+"""Numbers of a sentence: values, ranges, units, bounds; compared by value, not by string."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from .text import (
+    _CURRENCIES, _LEXICON, _PERIOD_ADVERBS, _PERIOD_WORDS_BEFORE, _RANGE_WORDS,
+    _TENS, _VAGUE, _WEAK_NUMBER_WORDS, CONTENT, MONTH_NAMES, MONTHS, NUMBER_WORDS, PERIOD, UNITS, _MULTIPLIERS,
+    _classify,
+)
+
+# Words before a number that bound it: "at least 6 hours", "up to 2 m", "above 10°C".
+_BOUNDS: dict[tuple[str, ...], str] = {
+    ("no", "more", "than"): "max", ("not", "more", "than"): "max", ("no", "less", "than"): "min",
+    ("not", "less", "than"): "min", ("no", "fewer", "than"): "min", ("at", "least"): "min",
+    ("at", "most"): "max", ("more", "than"): "min", ("less", "than"): "max", ("fewer", "than"): "max",
+    ("up", "to"): "max", ("over",): "min", ("above",): "min", ("exceeding",): "min", ("under",): "max",
+    ("below",): "max", ("within",): "max", ("about",): "about", ("around",): "about",
+    ("approximately",): "about", ("roughly",): "about", ("nearly",): "about", ("almost",): "about",
+}
+_BOUND_LAST = frozenset(words[-1] for words in _BOUNDS)
+
+def _bound_before(words: list[str], first: int) -> tuple[str | None, int]:
+    """The bound written just before words[first], and where its words start."""
+    if not first or words[first - 1] not in _BOUND_LAST:
+        return None, first
+    for size in (3, 2, 1):
+        if first >= size:
+            bound = _BOUNDS.get(tuple(words[first - size : first]))
+            if bound is not None:
+                return bound, first - size
+    return None, first
+
+
+class Number:
+    """A number of a sentence: a value or a range, its unit (None when it has none), its bound
+    ("min" for "at least", "max" for "up to", "about", or None) and the words that wrote it.
+    Vague amounts of a unit have negative values: "a few days" is -1 days, "several" -2."""
+
+    __slots__ = ("lo", "hi", "unit", "bound", "bare", "scaled", "_words")
+
+    def __init__(
+        self, lo: float, hi: float, unit: str | None, words: tuple[str, ...], bound: str | None = None,
+        bare: bool = False,
+    ) -> None:
+        self.lo, self.hi, self.unit, self.bound = lo, hi, unit, bound
+        self.bare = bare  # no unit and no noun after it: "10" in "10, 12 or 15 cm"
+        self._words = words  # the tokens that wrote it; spelled out only for a failure message
+        self.scaled = any(w in _MULTIPLIERS for w in words)  # "3.5 million": a rounded value
+
+    @property
+    def text(self) -> str:
+        return _spell(self._words)
+
+    def same_amount(self, other: "Number") -> bool:
+        """Same value or range, and the same unit; a bare number goes with any unit. A number
+        written with a scale word ("3.5 million") is a rounding: it matches values within 5%
+        ("3,512,000")."""
+        if self.lo != other.lo or self.hi != other.hi:
+            if not (self.scaled or other.scaled) or not (_close(self.lo, other.lo) and _close(self.hi, other.hi)):
+                return False
+        return self.unit == other.unit or (self.unit is None and self.bare) or (other.unit is None and other.bare)
+
+    def matches(self, other: "Number") -> bool:
+        """The same amount, and not "at least" on one side where the other says "at most"."""
+        return self.same_amount(other) and not (
+            self.bound != other.bound and self.bound in ("min", "max") and other.bound in ("min", "max")
+        )
+
+    def overlaps(self, other: "Number") -> bool:
+        return self.lo <= other.hi and other.lo <= self.hi
+
+    @property
+    def key(self) -> str:
+        value = _fmt(self.lo) if self.lo == self.hi else f"{_fmt(self.lo)}-{_fmt(self.hi)}"
+        return f"#{value}{self.unit or ''}"
+
+
+def _close(a: float, b: float) -> bool:
+    return a == b or (a > 0 and b > 0 and abs(a - b) <= 0.05 * max(a, b))
+
+
+def _spell(words: Sequence[str]) -> str:
+    """Tokens back to text: "10 - 15 cm" -> "10-15 cm", "15 ° c" -> "15°c"."""
+    out = ""
+    for w in words:
+        if out and not (w in ("%", "°", "-", "–", "—") or out[-1] in "°-–—$€£"):
+            out += " "
+        out += w
+    return out
+
+
+def _fmt(value: float) -> str:
+    return str(int(value)) if value == int(value) else f"{value:g}"
+
+
+def _number_at(words: list[str], i: int) -> tuple[float, int] | None:
+    """The number written from words[i] on, and the index after it; None if there is none."""
+    w = words[i]
+    if "0" <= w[0] <= "9":
+        value = float(w.replace(",", "") if "," in w else w)
+        j = i + 1
+    elif w in NUMBER_WORDS:
+        value = float(NUMBER_WORDS[w])
+        j = i + 1
+        if w in _TENS and j < len(words):  # "twenty-five", "twenty five"
+            k = j + 1 if words[j] == "-" and j + 1 < len(words) else j
+            ones = NUMBER_WORDS.get(words[k], 0)
+            if 1 <= ones <= 9 and words[k] not in _WEAK_NUMBER_WORDS:
+                value += ones
+                j = k + 1
+    else:
+        return None
+    while j < len(words):  # "2 million", "two hundred thousand", "$ 10 - million" (a tokenised "10-million")
+        if words[j] in _MULTIPLIERS:
+            value *= _MULTIPLIERS[words[j]]
+            j += 1
+        elif words[j] == "-" and j + 1 < len(words) and words[j + 1] in _MULTIPLIERS:
+            value *= _MULTIPLIERS[words[j + 1]]
+            j += 2
+        else:
+            break
+    return value, j
+
+
+def _unit_at(words: list[str], j: int) -> tuple[str | None, int]:
+    """The unit written at words[j] ("cm", "°C", "per cent", a month), and the index after it."""
+    w = words[j] if j < len(words) else ""
+    if w not in _UNIT_STARTS:  # most numbers: no unit, or a plain one
+        return None, j
+    if w in _PLAIN_UNITS:
+        return UNITS[w], j + 1
+    start = j
+    if j < len(words) and words[j] == "-":  # "10-year", "5-cm"
+        j += 1
+    if j >= len(words):
+        return None, start
+    w = words[j]
+    if w == "°" or w in ("degree", "degrees"):
+        nxt = words[j + 1] if j + 1 < len(words) else ""
+        if nxt in ("c", "celsius", "centigrade"):
+            return "°c", j + 2
+        if nxt in ("f", "fahrenheit"):
+            return "°f", j + 2
+        return UNITS[w], j + 1
+    if w == "per" and j + 1 < len(words) and words[j + 1] == "cent":
+        return "%", j + 2
+    if w in UNITS:
+        return UNITS[w], j + 1
+    if w in MONTHS:
+        return MONTHS[w], j + 1
+    return None, start
+
+
+_PLAIN_UNITS = frozenset(UNITS) - {"°", "degree", "degrees"}
+_UNIT_STARTS = frozenset(UNITS) | frozenset(MONTHS) | {"-", "per"}
+
+
+def find_numbers(words: list[str], starts: Sequence[int] | None = None, periods: Sequence[int] = ()) -> list[Number]:
+    """The numbers of a sentence, with their ranges, units and bounds.
+
+    ``starts``: the indices of the tokens that are numerals (digits or number words), when the
+    caller knows them; a range or compound consumes the numerals after its first. ``periods``:
+    the indices of period words that state an amount without a numeral ("every week").
+    """
+    numbers: list[Number] = []
+    n = len(words)
+    done = -1
+    consumed: set[int] = set()
+    for i in range(n) if starts is None else starts:
+        if i < done:
+            continue
+        w = words[i]
+        if "0" <= w[0] <= "9" and (i + 1 == n or (words[i + 1] not in _MULTIPLIERS and words[i + 1] != "-")):
+            lo, j = float(w.replace(",", "") if "," in w else w), i + 1
+        else:
+            found = _number_at(words, i)
+            if found is None:
+                continue
+            lo, j = found
+        hi = lo
+        if j + 1 < n and (words[j] in _RANGE_WORDS or (words[j] == "and" and i > 0 and words[i - 1] == "between")):
+            second = _number_at(words, j + 1)
+            if second is not None:
+                hi, j = second
+        unit, after = _unit_at(words, j)
+        if unit is not None and lo == hi and after + 1 < n and words[after] in _RANGE_WORDS:
+            second = _number_at(words, after + 1)  # "10 cm to 15 cm"
+            if second is not None and _unit_at(words, second[1])[0] == unit:
+                hi, j = second[0], second[1]
+                after = _unit_at(words, j)[1]
+        first = i
+        if unit is None and i > 0 and words[i - 1] in _CURRENCIES:
+            unit, first = _CURRENCIES[words[i - 1]], i - 1
+        elif unit is None and i > 0 and words[i - 1] in MONTHS:
+            unit, first = MONTHS[words[i - 1]], i - 1
+        done = max(j, after)
+        bound, first = _bound_before(words, first)
+        if words[i] in _WEAK_NUMBER_WORDS and (unit is None or unit in MONTH_NAMES) and bound is None:
+            continue  # "one of them", but "at least one hole"
+        bare = unit is None and (j >= n or (_LEXICON.get(words[j]) or _classify(words[j]))[0] not in (CONTENT, PERIOD))
+        if hi < lo:
+            lo, hi = hi, lo
+        numbers.append(Number(lo, hi, unit, tuple(words[first:done]), bound, bare))
+        if periods:
+            consumed.update(range(first, done))
+    for i in periods:  # "a day", "every week", "a few hours", "weekly"
+        if i in consumed:
+            continue
+        w = words[i]
+        if w in _PERIOD_ADVERBS:
+            numbers.append(Number(1.0, 1.0, _PERIOD_ADVERBS[w], (w,), _bound_before(words, i)[0]))
+            continue
+        prev = words[i - 1]
+        if prev == "-" and i >= 2:  # a tokenised "per - year"
+            prev = words[i - 2]
+        if prev in _VAGUE:  # "a few days"
+            value, start = _VAGUE[prev], i - 2 if words[i - 2 : i - 1] == ["a"] else i - 1
+        elif prev in _PERIOD_WORDS_BEFORE:  # "a day", "every week"
+            value, start = 1.0, i - 1
+        else:  # "within hours", "for years"
+            value, start = -3.0, i
+        bound, first = _bound_before(words, start)
+        first = min(first, i - 1) if value == -3.0 else first
+        numbers.append(Number(value, value, UNITS[w], tuple(words[first : i + 1]), bound))
+    return numbers
+

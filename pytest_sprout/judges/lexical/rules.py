@@ -1,0 +1,307 @@
+"""The rules a claim must pass against its evidence."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Iterable, Sequence
+
+from .index import Clause, Sentence, _Prepared
+from .numbers import Number
+from .text import antonym_keys
+from .text import (
+    _ARTICLES, _LIST_JOINERS, _PUNCT_BREAKS, _RELATIONS, CLAIM_ONLY_FLAGGED, CLAUSE_BREAKS, EVIDENCE_ONLY_FLAGGED,
+    NEGATIONS, QUANTIFIERS, STOPWORDS, STRENGTH,
+)
+
+Failure = tuple[str, str]  # (rule, reason)
+RULE_ORDER = ("entity", "number", "quantifier", "negation", "antonym", "clause", "entity-swap")
+_RULE_RANK = {rule: rank for rank, rule in enumerate(RULE_ORDER)}
+
+
+def check_names(claim: Sentence, window: Sequence[Sentence]) -> Failure | None:
+    """Every name of the claim (a capitalised word inside it) must be in the evidence."""
+    for key, word in claim.names().items():
+        if not any(key in s.keys for s in window):
+            return "entity", f"name '{word}' of the claim is not in the evidence"
+    return None
+
+
+def check_names_in(claim: Sentence, passages: Sequence[_Prepared]) -> Failure | None:
+    """Every name of the claim must be somewhere in the cited passages (not only near the rest)."""
+    for key, word in claim.names().items():
+        if not any(key in p.masks for p in passages):
+            return "entity", f"name '{word}' of the claim is in none of the cited passages"
+    return None
+
+
+def check_displaced_name(claim: Sentence, best: Sentence, uncovered: Sequence[str] = ()) -> Failure | None:
+    """A claim that is one evidence sentence with one of its names replaced by another name of the
+    passages: every other content word is in that sentence, the claim's name is not, and the
+    sentence has a name the claim lacks ("Rome" where the sentence says "Milan")."""
+    names = claim.names()
+    if not names:
+        return None
+    missing = [key for key in dict.fromkeys(claim.seq) if key not in best.keys]
+    if not missing or any(key not in names for key in missing):
+        return None
+    theirs = [word for key, word in best.names().items() if key not in claim.keys]
+    if theirs:
+        ours = names[missing[0]]
+        return "entity", f"claim has '{ours}' where its evidence sentence has '{theirs[0]}'"
+    return None
+
+
+def check_numbers(claim: Sentence, window: Sequence[Sentence]) -> Failure | None:
+    """Every number of the claim, with its range and unit, must be in the evidence."""
+    if not claim.numbers:
+        return None
+    return check_numbers_in(claim, [num for s in window for num in s.numbers])
+
+
+def check_antonyms(claim: Sentence, window: Sequence[Sentence], uncovered: Iterable[str]) -> Failure | None:
+    """A content word of the claim that the evidence lacks, whose WordNet antonym the evidence has
+    and the claim does not ("high" where the evidence says "low"). An antonym the evidence negates
+    ("not unusual") says the claim's word, and is left to the negation rule."""
+    for key in uncovered:
+        word = claim.surface(key)
+        for other in antonym_keys(word):
+            if other in claim.keys:
+                continue
+            for s in window:
+                if other in s.keys:
+                    for k, idx in s.content:
+                        if k == other and not NEGATIONS.intersection(s.words[max(idx - 2, 0) : idx]):
+                            return "antonym", f"claim says '{word}' where the evidence says its antonym '{s.words[idx]}'"
+    return None
+
+
+def check_numbers_in(claim: Sentence, evidence: Sequence[Number]) -> Failure | None:
+    """Every number of the claim must match one of ``evidence`` by value, range, unit and bound."""
+    if not claim.numbers:
+        return None
+    for num in claim.numbers:
+        if any(num.matches(e) for e in evidence):
+            continue
+        bounded = next((e for e in evidence if e.same_amount(num)), None)
+        if bounded is not None:
+            return "number", f"claim says '{num.text}' but evidence says '{bounded.text}'"
+        if not evidence:
+            return "number", f"number '{num.text}' of the claim is not in the evidence (it has no numbers)"
+        near = next((e for e in evidence if e.unit == num.unit and e.overlaps(num)), None) or next(
+            (e for e in evidence if e.unit == num.unit), None) or next(
+            (e for e in evidence if e.overlaps(num)), evidence[0])
+        return "number", f"number '{num.text}' of the claim is not in the evidence (evidence has '{near.text}')"
+    return None
+
+
+def align(claim: Sentence, window: Sequence[Sentence]) -> list[tuple[Clause, list[Clause], list[Clause]]]:
+    """Each clause of the claim with the evidence clauses closest to it, and those of them to
+    which it is also (one of) the closest: (clause, closest, mutual).
+
+    Closeness is the Jaccard similarity of the clauses' keys; ties are kept. A claim clause that
+    carries a cue (negation, quantifier) is compared with its closest evidence clauses; one that
+    carries none only with mutual ones, so a fronted phrase ("In winter, ...") is not compared
+    with the whole negated clause it was cut from.
+    """
+    ours = claim.clauses()
+    theirs = [c for s in window for c in s.clauses()]
+    table: list[list[float]] | None = None
+    best_theirs: list[float] = []
+    out = []
+    for k, a in enumerate(ours):
+        same = [b for b in theirs if b.keys == a.keys]
+        if same:  # the same words: as close as clauses get, so the pairing is mutual
+            out.append((a, same, same))
+            continue
+        if table is None:
+            table = [[_similarity(c.keys, b.keys) for b in theirs] for c in ours]
+            best_theirs = [max(row[j] for row in table) for j in range(len(theirs))]
+        row = table[k]
+        best = max(row, default=0.0)
+        closest = [(b, x == top) for b, x, top in zip(theirs, row, best_theirs) if x and x == best]
+        out.append((a, [b for b, _ in closest], [b for b, mutual in closest if mutual]))
+    return out
+
+
+def _similarity(a: frozenset[str], b: frozenset[str]) -> float:
+    shared = len(a & b)
+    return shared / (len(a) + len(b) - shared) if shared else 0.0
+
+
+Alignment = list[tuple[Clause, list[Clause], list[Clause]]]
+
+
+def check_quantifiers(claim: Sentence, window: Sequence[Sentence], pairs: Alignment | None = None,
+                      claim_side: bool = False) -> Failure | None:
+    """Quantifiers and modals of each claim clause must agree with its closest evidence clause;
+    a claim may say less than the evidence ("some" for "most"), not add a universal ("always")
+    nor drop a hedge ("may"). Where several evidence clauses are equally close, one is enough.
+    ``claim_side``: only what the claim says counts (evidence gathered from several sentences
+    holds hedges about other things; a dropped hedge is then no sign)."""
+    if not claim.has_quantifier and not (not claim_side and any(s.has_quantifier for s in window)):
+        return None
+    for ours, closest, mutual in pairs if pairs is not None else align(claim, window):
+        if claim_side and not ours.quants:
+            continue
+        problems = [_quantifier_conflict(ours.quants, c.quants) for c in (closest if ours.quants else mutual)]
+        if problems and all(problems):
+            return "quantifier", problems[0]
+    return None
+
+
+@lru_cache(maxsize=4096)  # a pure function of two small tuples, and few distinct pairs occur
+def _quantifier_conflict(
+    mine: tuple[tuple[str, str, str], ...], theirs: tuple[tuple[str, str, str], ...]
+) -> str | None:
+    if mine == theirs:
+        return None
+    for cls in ("quantity", "frequency", "degree", "modality"):
+        ours = {family: w for c, family, w in reversed(mine) if c == cls}
+        other = {family: w for c, family, w in reversed(theirs) if c == cls}
+        for family, w in ours.items():
+            if family in other or any(STRENGTH.get(f, 0) >= STRENGTH.get(family, 9) for f in other):
+                continue
+            if other:
+                return f"claim says '{w}' but evidence says '{next(iter(other.values()))}'"
+            if w in CLAIM_ONLY_FLAGGED:
+                return f"claim says '{w}' but the evidence does not"
+        if not ours:
+            for w in other.values():
+                if w in EVIDENCE_ONLY_FLAGGED:
+                    return f"evidence says '{w}' but the claim does not"
+    return None
+
+
+def check_negation(claim: Sentence, window: Sequence[Sentence], pairs: Alignment | None = None,
+                   claim_side: bool = False) -> Failure | None:
+    """Each clause of the claim must have the polarity of the evidence clause most like it (one
+    of them, on a tie); and the claim may not state, without negation, a whole clause that the
+    evidence negates ("Pothos is not fussy about humidity and does well" -> "Pothos is fussy
+    about humidity and does well"). ``claim_side``: only the claim's own negations count."""
+    if not claim.has_negation and not (not claim_side and any(s.has_negation for s in window)):
+        return None
+    for ours, closest, mutual in pairs if pairs is not None else align(claim, window):
+        if ours.negated and closest and not any(c.negated for c in closest):
+            return "negation", f"claim negates '{ours.word}' ('{ours.cue}') but the evidence does not"
+        if claim_side:
+            continue
+        if not ours.negated and mutual and all(c.negated for c in mutual):
+            other = mutual[0]
+            return "negation", f"evidence negates '{other.word}' ('{other.cue}') but the claim does not"
+    if claim_side:
+        return None
+    ours_negated = [c.keys for c in claim.clauses() if c.negated]
+    for other in (c for s in window for c in s.clauses()):
+        if other.negated and not any(keys & other.keys for keys in ours_negated):
+            if any(not c.negated and other.keys <= c.keys for c in claim.clauses()):
+                return "negation", f"evidence negates '{other.word}' ('{other.cue}') but the claim does not"
+    return None
+
+
+def check_swap(claim: Sentence, window: Sequence[Sentence]) -> Failure | None:
+    """Catch a claim that swaps two entities of the evidence, where word order shows it."""
+    if len(claim.content) < 3:
+        return None
+    found = _transposition(claim, window)
+    return found if found is not None else _then_reversal(claim, window)
+
+
+def _transposition(claim: Sentence, window: Sequence[Sentence]) -> Failure | None:
+    """Same words, two entities trading places: "cats are more sensitive than dogs" -> "dogs ...
+    than cats"; an entity may be several words ("the aloe vera ... than the ZZ plant")."""
+    evidence_keys = window[0].keys if len(window) == 1 else frozenset().union(*(s.keys for s in window))
+    evidence_seq = window[0].seq if len(window) == 1 else [k for s in window for k in s.seq]
+    if list(filter(evidence_keys.__contains__, claim.seq)) == list(filter(claim.keys.__contains__, evidence_seq)):
+        return None  # the shared words come in the same order
+    # The words that the claim and the evidence each hold exactly once.
+    if len(window) == 1:
+        theirs = window[0].once()
+    else:
+        theirs = frozenset().union(*(
+            s.once().difference(*(t.keys for t in window if t is not s)) for s in window))
+    shared = claim.once() & theirs
+    mine = [k for k in claim.seq if k in shared]
+    other = [(key, si, idx) for si, s in enumerate(window) for key, idx in s.content if key in shared]
+    if len(mine) < 3 or len(mine) < 0.6 * len(claim.keys):
+        return None  # too few shared words for word order to say anything
+    diffs = [i for i, k in enumerate(mine) if k != other[i][0]]
+    if not diffs:
+        return None
+    start, end = diffs[0], diffs[-1] + 1
+    span = [k for k, _, _ in other[start:end]]
+    # The evidence span is X + middle + Y, the claim's Y + middle + X. The shared words occur once
+    # on each side, so the claim's first word fixes where Y starts, and its last where X ends.
+    if mine[start] not in span or mine[end - 1] not in span:
+        return None
+    size = len(span)
+    y = size - span.index(mine[start])
+    x = span.index(mine[end - 1]) + 1
+    if x + y <= size and mine[start:end] == span[size - y :] + span[x : size - y] + span[:x]:
+        return _swap_failure(claim, window, other[start : start + x], other[end - y : end], x + y == size)
+    return None
+
+
+def _swap_failure(
+    claim: Sentence, window: Sequence[Sentence], first: list[tuple[str, int, int]], second: list[tuple[str, int, int]],
+    neighbours: bool,
+) -> Failure | None:
+    """The entity-swap failure for two runs of evidence words that trade places in the claim
+    with the words between them unchanged ("cats are more sensitive than dogs" -> "dogs are more
+    sensitive than cats"), unless their order says nothing: they are not in one clause (clauses
+    may be reordered freely; steps around "then" are checked apart), they are neighbours with no
+    relation word ("to", "than") between them, they are items of a list, or one side is in the
+    passive voice."""
+    sentence = first[0][1]
+    if any(si != sentence for _, si, _ in first + second):
+        return None
+    words = window[sentence].words
+    if any(w in _PUNCT_BREAKS or w in CLAUSE_BREAKS or w == "then" for w in words[first[0][2] : second[-1][2]]):
+        return None
+    between = words[first[-1][2] + 1 : second[0][2]]
+    positions = {k: i for k, i in claim.content}
+    theirs_first, ours_second = positions[first[0][0]], positions[second[-1][0]]
+    if [w for w in claim.words[ours_second + 1 : theirs_first] if w not in _ARTICLES] != [
+            w for w in between if w not in _ARTICLES]:
+        return None  # the words between changed too: a rephrasing, not a swap
+    if neighbours and not _RELATIONS.intersection(between):
+        return None  # "the soil is dry" -> "dry soil"
+    if any(w in (",", "and", "or", "&") for w in between) and all(
+        w in _LIST_JOINERS or not (w in STOPWORDS or w in NEGATIONS or w in QUANTIFIERS) for w in between
+    ):
+        return None  # "cats, dogs and rabbits"
+    if ("by" in claim.words) != any("by" in s.words for s in window):
+        return None  # "mice are chased by cats"
+    a = " ".join(claim.surface(k) for k, _, _ in second)
+    b = " ".join(claim.surface(k) for k, _, _ in first)
+    return "entity-swap", f"claim swaps '{a}' and '{b}' relative to the evidence"
+
+
+def _sides_of_then(sentences: Sequence[Sentence]) -> tuple[set[str], set[str]] | None:
+    """Content keys before and after the one 'then' of the text (None unless exactly one)."""
+    hits = [(si, i) for si, s in enumerate(sentences) for i, w in enumerate(s.words) if w == "then"]
+    if len(hits) != 1:
+        return None
+    at = hits[0]
+    before: set[str] = set()
+    after: set[str] = set()
+    for si, s in enumerate(sentences):
+        for key, idx in s.content:
+            (before if (si, idx) < at else after).add(key)
+    return before - after, after - before
+
+
+def _then_reversal(claim: Sentence, window: Sequence[Sentence]) -> Failure | None:
+    """Steps reversed around 'then' ("water the soil, then mist the leaves" -> the other way)."""
+    if "then" not in claim.words:
+        return None
+    mine = _sides_of_then((claim,))
+    other = _sides_of_then(window) if mine else None
+    if mine is None or other is None:
+        return None
+    moved_back = [k for k, _ in claim.content if k in mine[0] and k in other[1]]
+    moved_forward = [k for k, _ in claim.content if k in mine[1] and k in other[0]]
+    if moved_back and moved_forward:
+        first, second = claim.surface(moved_back[0]), claim.surface(moved_forward[0])
+        return "entity-swap", f"claim puts '{first}' before 'then' and '{second}' after it; the evidence has the reverse"
+    return None
+
