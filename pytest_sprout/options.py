@@ -49,12 +49,15 @@ OPTIONS: tuple[Opt, ...] = (
     Opt("--nli-max-length", "nli_max_length", "tokens per (premise, claim) chunk", "sprout_nli_max_length", 400, kind="int"),
     Opt("--nli-window", "nli_window", "chunk (score sentence-aligned chunks) or off (ALCE: whole premise, truncated)", "sprout_nli_window", "chunk"),
     Opt("--nli-no-cache", "nli_no_cache", "do not reuse NLI verdicts cached on disk", kind="bool"),
+    Opt("--nli-entail-label", "nli_entail_label", "class index that means entailed/supported, for a classifier whose labels do not say", "sprout_nli_entail_label", kind="int", metavar="N"),
+    Opt("--nli-trust-remote-code", "nli_trust_remote_code", "allow an NLI model that ships its own Python code (it runs on this machine)", kind="bool"),
     # --- llm tier ---------------------------------------------------------------------------
     Opt("--llm-base-url", "llm_base_url", "OpenAI-compatible endpoint for the llm tier", "sprout_llm_base_url", metavar="URL"),
     Opt("--llm-model", "llm_model", "model name at that endpoint", "sprout_llm_model"),
     Opt("--llm-api-key", "llm_api_key", "API key (or env SPROUT_LLM_API_KEY); never printed"),
     Opt("--llm-timeout", "llm_timeout", "seconds per LLM call", "sprout_llm_timeout", 60.0, kind="float"),
     Opt("--llm-concurrency", "llm_concurrency", "LLM calls in flight at once", "sprout_llm_concurrency", 4, kind="int"),
+    Opt("--llm-metrics", "llm_metrics", "comma-separated llm metrics to run (auto: minicheck for a MiniCheck model, else the Ragas and DeepEval ones)", "sprout_llm_metrics", "auto", metavar="NAMES"),
     # --- reports and gates ------------------------------------------------------------------
     Opt("--sprout-md", "sprout_md", "write the summary as Markdown to PATH", metavar="PATH"),
     Opt("--sprout-html", "sprout_html", "write a self-contained HTML report to PATH", metavar="PATH"),

@@ -147,6 +147,172 @@ def true_t5(folder: Path, answer: str = "1") -> Path:
     return folder
 
 
+# --- MiniCheck-shaped checkers (2 unnamed classes; class 1 means supported) --------------------
+
+MINICHECK_LABELS = ("0", "1")  # MiniCheck's id2label: {"0": "0", "1": "1"}
+
+
+def roberta_tokenizer(model_max_length: int = 512):
+    """A RoBERTa-style byte-level BPE tokenizer (<s> A </s>, eos </s>) trained on CORPUS."""
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, processors, trainers
+    from transformers import PreTrainedTokenizerFast
+
+    tok = Tokenizer(models.BPE())
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    tok.decoder = decoders.ByteLevel()
+    specials = ["<s>", "<pad>", "</s>", "<unk>", "<mask>"]
+    tok.train_from_iterator(CORPUS * 3, trainers.BpeTrainer(
+        vocab_size=400, special_tokens=specials, initial_alphabet=pre_tokenizers.ByteLevel.alphabet()))
+    tok.post_processor = processors.RobertaProcessing(("</s>", tok.token_to_id("</s>")), ("<s>", tok.token_to_id("<s>")))
+    return PreTrainedTokenizerFast(
+        tokenizer_object=tok, bos_token="<s>", eos_token="</s>", sep_token="</s>", cls_token="<s>",
+        unk_token="<unk>", pad_token="<pad>", mask_token="<mask>", model_max_length=model_max_length,
+    )
+
+
+def _minicheck_config_name(folder: Path, name: str) -> None:
+    """Write ``_name_or_path`` into config.json as the hub's MiniCheck configs have it."""
+    import json
+
+    path = folder / "config.json"
+    config = json.loads(path.read_text())
+    config["_name_or_path"] = name
+    path.write_text(json.dumps(config, indent=2))
+
+
+def minicheck_classifier(folder: Path, arch: str = "roberta", force: str | None = None, seed: int = 0,
+                         init_std: float = 0.02, name_or_path: str | None = "auto") -> Path:
+    """A RoBERTa or DeBERTa-v2 sequence classifier with MiniCheck's config shape: two classes
+    labelled "0" and "1", ``_name_or_path`` naming the MiniCheck checkpoint (None: not named, as
+    any unnamed 2-label model). ``force`` ("0" or "1") puts +20 on that class's bias."""
+    import torch
+    from transformers import DebertaV2Config, DebertaV2ForSequenceClassification, RobertaConfig, RobertaForSequenceClassification
+
+    _quiet()
+    torch.manual_seed(seed)
+    id2label = dict(enumerate(MINICHECK_LABELS))
+    if arch == "roberta":
+        tokenizer = roberta_tokenizer(512)
+        config = RobertaConfig(
+            vocab_size=len(tokenizer), hidden_size=8, num_hidden_layers=1, num_attention_heads=2, intermediate_size=16,
+            max_position_embeddings=514, type_vocab_size=1, pad_token_id=tokenizer.pad_token_id,
+            bos_token_id=tokenizer.bos_token_id, eos_token_id=tokenizer.eos_token_id, num_labels=2,
+            id2label=id2label, label2id={v: k for k, v in id2label.items()}, initializer_range=init_std,
+        )
+        model = RobertaForSequenceClassification(config)
+        head = model.classifier.out_proj
+        default_name = "lytang/MiniCheck-RoBERTa-Large"
+    elif arch == "deberta":
+        tokenizer = wordpiece_tokenizer(512)  # eos: [SEP], as DeBERTa-v3's tokenizer has it
+        tokenizer.eos_token = "[SEP]"
+        config = DebertaV2Config(
+            vocab_size=len(tokenizer), hidden_size=8, num_hidden_layers=1, num_attention_heads=2, intermediate_size=16,
+            max_position_embeddings=512, relative_attention=True, pos_att_type=["p2c", "c2p"],
+            position_biased_input=False, pooler_hidden_size=8, type_vocab_size=0, pad_token_id=tokenizer.pad_token_id,
+            num_labels=2, id2label=id2label, label2id={v: k for k, v in id2label.items()}, initializer_range=init_std,
+        )
+        model = DebertaV2ForSequenceClassification(config)
+        head = model.classifier
+        default_name = "lytang/MiniCheck-DeBERTa-v3-Large"
+    else:
+        raise ValueError(arch)
+    if force is not None:
+        with torch.no_grad():
+            head.bias[MINICHECK_LABELS.index(force)] += 20.0
+    model.save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    if name_or_path is not None:
+        _minicheck_config_name(folder, default_name if name_or_path == "auto" else name_or_path)
+    return folder
+
+
+T5_SUPPORTED, T5_UNSUPPORTED = 209, 3  # T5's ids of "▁1" and "▁" (the first piece of "0")
+
+
+def t5_unigram_tokenizer(model_max_length: int = 2048):
+    """A SentencePiece-style (Unigram, metaspace) tokenizer laid out like T5's where MiniCheck
+    looks: <pad> 0, </s> 1, <unk> 2, "▁" 3, "▁1" 209; "0" has no "▁0" piece, so it is "▁" + "0"."""
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, processors
+    from transformers import PreTrainedTokenizerFast
+
+    pieces = {"<pad>", "</s>", "<unk>", "▁", "▁1", "▁0"}
+    words = []
+    for line in CORPUS:
+        for w in line.replace("\n", " ").split():
+            for piece in (f"▁{w.lower()}", f"▁{w}"):
+                if piece not in pieces and piece not in words:
+                    words.append(piece)
+    chars = sorted({c for line in CORPUS for c in line if not c.isspace()} | set("predict:"))
+    vocab = [("<pad>", 0.0), ("</s>", 0.0), ("<unk>", 0.0), ("▁", -2.0)]
+    vocab += [(c, -5.0) for c in chars if c != "1"] + [("1", -5.0)]
+    vocab += [(w, -1.0) for w in words]
+    vocab = vocab[:T5_SUPPORTED]
+    while len(vocab) < T5_SUPPORTED:
+        vocab.append((f"▁filler{len(vocab)}", -20.0))
+    vocab.append(("▁1", -1.0))
+    tok = Tokenizer(models.Unigram(vocab, unk_id=2, byte_fallback=False))
+    tok.pre_tokenizer = pre_tokenizers.Metaspace()
+    tok.decoder = decoders.Metaspace()
+    tok.post_processor = processors.TemplateProcessing(single="$A </s>", pair="$A </s> $B </s>",
+                                                       special_tokens=[("</s>", 1)])
+    return PreTrainedTokenizerFast(tokenizer_object=tok, unk_token="<unk>", pad_token="<pad>", eos_token="</s>",
+                                   model_max_length=model_max_length)
+
+
+def minicheck_t5(folder: Path, answer: str | None = "1", seed: int = 0) -> Path:
+    """A T5 read the MiniCheck way (folder named ...MiniCheck...: its config does not say so).
+    ``answer`` "1" forces the supported token (209), "0" the unsupported one (3), None keeps the
+    random weights (the answer then depends on the input)."""
+    import torch
+    from transformers import T5Config, T5ForConditionalGeneration
+
+    _quiet()
+    torch.manual_seed(seed)
+    tokenizer = t5_unigram_tokenizer()
+    assert tokenizer.convert_tokens_to_ids("▁1") == T5_SUPPORTED and tokenizer.convert_tokens_to_ids("▁") == T5_UNSUPPORTED
+    config = T5Config(
+        vocab_size=len(tokenizer), d_model=8, d_kv=4, d_ff=16, num_layers=1, num_heads=2, tie_word_embeddings=False,
+        decoder_start_token_id=0, pad_token_id=0, eos_token_id=1, n_positions=512,
+        initializer_factor=1.0 if answer is None else 0.05,
+    )
+    model = T5ForConditionalGeneration(config)
+    if answer is not None:
+        win, lose = (T5_SUPPORTED, T5_UNSUPPORTED) if answer == "1" else (T5_UNSUPPORTED, T5_SUPPORTED)
+        with torch.no_grad():
+            for block in model.decoder.block:
+                block.layer[0].SelfAttention.o.weight.zero_()
+                block.layer[1].EncDecAttention.o.weight.zero_()
+                block.layer[2].DenseReluDense.wo.weight.zero_()
+            model.decoder.final_layer_norm.weight.fill_(1.0)
+            model.shared.weight.zero_()
+            model.shared.weight[0] = 1.0
+            model.shared.weight[win] = 3.0
+            model.shared.weight[lose] = -3.0
+    model.save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    return folder
+
+
+def remote_code_classifier(folder: Path) -> Path:
+    """A classifier whose config asks for its own code (``auto_map``), like HHEM-2.1-open: a
+    subclass of BERT's classifier defined in a .py file next to the weights."""
+    import json
+
+    classifier(folder, arch="bert", labels=("entailment", "not_entailment"), force="entailment")
+    (folder / "sprout_custom.py").write_text(
+        "from transformers import BertConfig, BertForSequenceClassification\n\n"
+        "class SproutCustomConfig(BertConfig):\n    model_type = 'sprout-custom'\n\n"
+        "class SproutCustomModel(BertForSequenceClassification):\n    config_class = SproutCustomConfig\n"
+    )
+    config = json.loads((folder / "config.json").read_text())
+    config["model_type"] = "sprout-custom"
+    config["architectures"] = ["SproutCustomModel"]
+    config["auto_map"] = {"AutoConfig": "sprout_custom.SproutCustomConfig",
+                          "AutoModelForSequenceClassification": "sprout_custom.SproutCustomModel"}
+    (folder / "config.json").write_text(json.dumps(config, indent=2))
+    return folder
+
+
 def zoo(base: Path) -> dict[str, Path]:
     """Every tiny model the tests use, built once under ``base`` (skipped when already there)."""
     specs = {

@@ -52,7 +52,7 @@ def unavailable(config: Any) -> str | None:
         return f"the alce tier needs {' and '.join(missing)}: pip install \"pytest-sprout[nli]\""
     if is_controller(config) and "alce" in explicit_tiers(config.getoption("markexpr", "")):
         try:
-            check_model(name)
+            check_model(name, options.get(config, "nli_entail_label"), options.get(config, "nli_trust_remote_code"))
         except NLIModelError as exc:
             return f"--nli-model: {exc}"
     return None
@@ -326,6 +326,8 @@ def make_tier(session: Any) -> ALCETier:
             threshold=session.threshold("alce", "entailment", 0.5),
             cache_dir=cache_dir,
             threads=worker_threads(config),
+            entail_label=session.option("nli_entail_label"),
+            trust_remote_code=session.option("nli_trust_remote_code"),
         )
     except NLIModelError as exc:
         raise pytest.UsageError(f"--nli-model: {exc}") from None

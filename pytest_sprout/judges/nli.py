@@ -40,12 +40,13 @@ from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from ..model import Passage, Verdict, split_sentences
+from .minicheck import Family
 
 ENTAILMENT_LABELS = frozenset({"entailment", "entail", "entails", "entailed", "supported", "support", "supports"})
 WINDOWS = ("chunk", "off")
 MIN_CHUNK_TOKENS = 16  # below this, the claim leaves no room for its premise: truncate instead
 _HUB_ID = re.compile(r"[A-Za-z0-9][\w.-]*(/[\w.-]+)?\Z")
-_HASHED_SUFFIXES = (".safetensors", ".bin", ".json", ".model", ".txt", ".pt", ".pth")
+_HASHED_SUFFIXES = (".safetensors", ".bin", ".json", ".model", ".txt", ".pt", ".pth", ".py")
 
 
 class NLIModelError(ValueError):
@@ -191,12 +192,13 @@ def resolve_model(name: str) -> ModelSource:
     return ModelSource(name, name, None, False)
 
 
-def check_model(name: str) -> None:
-    """The cheap checks (no torch, no transformers): the model is found, and its config.json
-    names an entailment class (or it is a seq2seq model). Raises NLIModelError."""
+def check_model(name: str, entail_label: int | None = None, trust_remote_code: bool = False) -> None:
+    """The cheap checks (no torch, no transformers): the model is found, its config.json names an
+    entailment class (or ``entail_label`` picks one, or it is a seq2seq or MiniCheck model), and it
+    needs no code of its own unless ``trust_remote_code``. Raises NLIModelError."""
     source = resolve_model(name)
     if source.folder is not None:  # else: to be downloaded, checked when loaded
-        read_model_meta(source.folder)
+        model_meta(source.folder, name, entail_label, trust_remote_code)
 
 
 def _hf_cache_dir() -> str:
@@ -221,9 +223,11 @@ def entailment_index(id2label: dict[Any, str]) -> int:
         return found[0]
     labels = {int(k): v for k, v in id2label.items()}
     why = "several labels name entailment" if found else "no label names entailment"
+    hint = (f"; or pass --nli-entail-label=N with the class N ({' or '.join(map(str, sorted(labels)))}) that means "
+            "supported/entailed") if len(labels) == 2 else ""
     raise NLIModelError(
         f"{why} in the model's id2label {labels}; an NLI model needs exactly one class called "
-        "'entailment' (or 'entail', 'supported'). Fix id2label in the model's config.json"
+        f"'entailment' (or 'entail', 'supported'). Fix id2label in the model's config.json{hint}"
     )
 
 
@@ -323,6 +327,13 @@ class Plan:
     how: str
     chunks: list[tuple[int, int]]  # character spans of the premise, one model input each
     tokens: list[int]  # input length of each chunk, for sorting into batches
+    texts: list[str] | None = None  # the chunks' texts when they are not plain slices (MiniCheck)
+
+    def text(self, c: int) -> str:
+        if self.texts is not None:
+            return self.texts[c]
+        a, b = self.chunks[c]
+        return self.premise[a:b]
 
 
 class NLIJudge:
@@ -333,6 +344,11 @@ class NLIJudge:
     limit. ``window``: "chunk" or "off". ``threshold``: the entailment probability at which a claim
     counts as supported. ``cache_dir``: a folder for the on-disk verdict cache, or None.
     ``threads``: torch CPU threads (None leaves torch's default).
+    ``entail_label``: the class index that means entailed/supported, for a classifier whose
+    ``id2label`` names none (``--nli-entail-label``). ``trust_remote_code``: allow a model that
+    ships its own Python code (``--nli-trust-remote-code``). ``chunk_size``: for a MiniCheck
+    model, the reference's chunk size (None: 400 tokens for RoBERTa/DeBERTa, 500 words for
+    Flan-T5); ``max_length`` does not apply to MiniCheck chunks.
     """
 
     def __init__(
@@ -346,6 +362,9 @@ class NLIJudge:
         threshold: float = 0.5,
         cache_dir: str | Path | None = None,
         threads: int | None = None,
+        entail_label: int | None = None,
+        trust_remote_code: bool = False,
+        chunk_size: int | None = None,
     ) -> None:
         if window not in WINDOWS:
             raise NLIModelError(f"window must be one of {', '.join(WINDOWS)}, got {window!r}")
@@ -355,6 +374,8 @@ class NLIJudge:
             raise NLIModelError(f"max length must be at least {2 * MIN_CHUNK_TOKENS} tokens, got {max_length}")
         if not 0.0 < threshold <= 1.0:
             raise NLIModelError(f"the entailment threshold must be in (0, 1], got {threshold}")
+        if chunk_size is not None and chunk_size < 1:
+            raise NLIModelError(f"chunk size must be at least 1, got {chunk_size}")
         missing = nli_extra_missing()
         if missing:
             raise NLIModelError(f"{' and '.join(missing)} not installed: pip install \"pytest-sprout[nli]\"")
@@ -363,6 +384,8 @@ class NLIJudge:
         self.batch_size = batch_size
         self.threshold = threshold
         self._device_name, self._threads = device, threads
+        self.trust_remote_code = trust_remote_code
+        self._entail_label = entail_label
         self._model: Any = None
         self._load_error: str | None = None
         self.source = resolve_model(model)
@@ -371,8 +394,10 @@ class NLIJudge:
             self.source = ModelSource(model, model, _hub_folder(model), True)
         if self.source.folder is None:
             raise NLIModelError(f"{model!r} was loaded, but its files are not in the Hugging Face cache")
-        meta = read_model_meta(self.source.folder)
-        self.kind, self.entail_index, self.label, self.limit = meta
+        meta = model_meta(self.source.folder, model, entail_label, trust_remote_code)
+        self.kind, self.entail_index, self.label, self.limit = meta.kind, meta.entail_index, meta.label, meta.limit
+        self.minicheck: Family | None = meta.minicheck
+        self.chunk_size = (chunk_size or meta.minicheck.chunk_size) if meta.minicheck else None
         self.max_length = min(max_length, self.limit)
         self._memo: dict[tuple[str, str], Entailment] = {}
         self.counts = {"pairs": 0, "short_circuited": 0, "chunked": 0, "truncated": 0,
@@ -407,7 +432,9 @@ class NLIJudge:
         if self._threads:
             torch.set_num_threads(self._threads)
         self.device = self._device(torch, self._device_name)
-        local = {"local_files_only": True} if self.source.local_only else {}
+        local: dict[str, Any] = {"local_files_only": True} if self.source.local_only else {}
+        if self.trust_remote_code:
+            local["trust_remote_code"] = True
         logging = transformers.utils.logging
         verbosity, bars = logging.get_verbosity(), logging.is_progress_bar_enabled()
         logging.set_verbosity_error()
@@ -431,7 +458,9 @@ class NLIJudge:
         if not getattr(tokenizer, "is_fast", False):
             raise NLIModelError(f"{self.name!r}: the tokenizer has no fast (Rust) version; chunking needs its offsets")
         self.tokenizer = tokenizer
-        if getattr(config, "is_encoder_decoder", False):
+        if self.minicheck is not None:
+            self._load_minicheck(config, tokenizer)
+        elif getattr(config, "is_encoder_decoder", False):
             yes = tokenizer("1", add_special_tokens=False).input_ids
             no = tokenizer("0", add_special_tokens=False).input_ids
             if not yes or not no or yes == no:
@@ -443,6 +472,23 @@ class NLIJudge:
         else:
             self._overhead = tokenizer.num_special_tokens_to_add(pair=True)
         self._model = model.to(self.device).eval()
+
+    def _load_minicheck(self, config: Any, tokenizer: Any) -> None:
+        """MiniCheck's input format: the chunk and the claim joined by the tokenizer's end-of-sequence
+        token; Flan-T5 answers with the first piece of "1" (supported) or of "0" (T5's 209 and 3)."""
+        if not tokenizer.eos_token:
+            raise NLIModelError(f"{self.name!r}: MiniCheck joins chunk and claim with the tokenizer's eos token, and it has none")
+        if self.kind == "seq2seq":
+            yes = tokenizer("1", add_special_tokens=False).input_ids
+            no = tokenizer("0", add_special_tokens=False).input_ids
+            if not yes or not no or yes[0] == no[0]:
+                raise NLIModelError(f"{self.name!r}: the tokenizer cannot tell MiniCheck's answers '1' and '0' apart")
+            self._label_ids = (no[0], yes[0])
+            start = config.decoder_start_token_id
+            self._start = start if start is not None else config.pad_token_id
+            self._overhead = len(tokenizer(f"predict: {tokenizer.eos_token}").input_ids)
+        else:
+            self._overhead = tokenizer.num_special_tokens_to_add(pair=False) + 1
 
     @staticmethod
     def _device(torch: Any, device: str) -> Any:
@@ -464,6 +510,8 @@ class NLIJudge:
             "fingerprint": self.fingerprint(),
             "kind": self.kind,
             "entailment_label": self.label,
+            **({"minicheck": self.minicheck.name, "chunk_size": self.chunk_size, "splitter": _splitter()}
+               if self.minicheck else {}),
             "window": self.window,
             "max_length": self.max_length,
             "threshold": self.threshold,
@@ -474,7 +522,8 @@ class NLIJudge:
         without a disk cache (the file digests are memoised there)."""
         if self._fingerprint is None and self._disk is not None:
             assert self.source.folder is not None
-            h = hashlib.sha256(json.dumps([self.kind, self.entail_index, self.label]).encode())
+            family = [self.minicheck.name, self.chunk_size, _splitter()] if self.minicheck else None
+            h = hashlib.sha256(json.dumps([self.kind, self.entail_index, self.label, family]).encode())
             for path in sorted(self.source.folder.iterdir()):
                 if path.is_file() and path.suffix in _HASHED_SUFFIXES:
                     h.update(f"{path.name}:{self._disk.file_digest(path)}\n".encode())
@@ -606,6 +655,8 @@ class NLIJudge:
         """The model inputs a (premise, claim) pair needs: the whole premise, its truncation
         (window off, or a claim too long to leave room), or sentence-aligned chunks."""
         self.load()
+        if self.minicheck is not None and self.window == "chunk":
+            return self._minicheck_plan(premise, claim)
         spans = sentence_spans(premise) if spans is None else spans
         room, fixed = self._room(claim)
         enc = self.tokenizer(premise, add_special_tokens=False, return_offsets_mapping=True, verbose=False)
@@ -631,6 +682,27 @@ class NLIJudge:
             i = j - 1 if j - 1 > i else j  # the next chunk repeats this chunk's last sentence
         return Plan(premise, claim, "chunked", chunks, tokens)
 
+    def _minicheck_plan(self, premise: str, claim: str) -> Plan:
+        """The reference's chunks: sentence units packed greedily up to the chunk size (tokens of
+        this tokenizer for the classifiers, words for Flan-T5), no overlap."""
+        from .minicheck import chunk_document
+
+        assert self.minicheck is not None and self.chunk_size is not None
+        count = None if self.minicheck.unit == "words" else self._unit_tokens
+        chunks = chunk_document(premise, self.chunk_size, count)
+        if not chunks:  # a premise with no text: the reference scores the claim against ""
+            return Plan(premise, claim, "whole", [(0, len(premise))], [self._overhead], [""])
+        how = "whole" if len(chunks) == 1 else "chunked"
+        return Plan(premise, claim, how, [(c.start, c.end) for c in chunks], [len(c.text) for c in chunks],
+                    [c.text for c in chunks])
+
+    def _unit_tokens(self, texts: Sequence[str]) -> list[int]:
+        """Tokens per sentence unit, counted as the reference counts them (no special tokens,
+        capped at the model's input length)."""
+        ids = self.tokenizer(list(texts), add_special_tokens=False, truncation=True, max_length=self.limit,
+                             verbose=False)["input_ids"]
+        return [len(x) for x in ids]
+
     # --- scoring ------------------------------------------------------------------------------
     def _score(self, plans: list[Plan]) -> list[Entailment]:
         inputs = [(k, c) for k, plan in enumerate(plans) for c in range(len(plan.chunks))]
@@ -640,8 +712,7 @@ class NLIJudge:
             batch = order[start:start + self.batch_size]
             texts = []
             for k, c in batch:
-                a, b = plans[k].chunks[c]
-                texts.append((plans[k].premise[a:b], plans[k].claim))
+                texts.append((plans[k].text(c), plans[k].claim))
             for kc, p in zip(batch, self._forward(texts)):
                 probs[kc] = p
             self.counts["batches"] += 1
@@ -658,6 +729,8 @@ class NLIJudge:
 
         limit = self.max_length if self.window == "chunk" else self.limit
         with torch.inference_mode():
+            if self.minicheck is not None:
+                return self._minicheck_forward(torch, texts)
             if self.kind == "classifier":
                 enc = self.tokenizer(
                     [p for p, _ in texts], [c for _, c in texts], padding=True, truncation=True,
@@ -672,6 +745,22 @@ class NLIJudge:
             encoded = self._model.get_encoder()(input_ids=enc.input_ids, attention_mask=enc.attention_mask)
             scores = [self._sequence_logprob(torch, encoded, enc.attention_mask, ids) for ids in self._answers]
             return torch.sigmoid(scores[0] - scores[1]).tolist()
+
+    def _minicheck_forward(self, torch: Any, texts: list[tuple[str, str]]) -> list[float]:
+        """P(supported) as the reference computes it: one sequence ``chunk <eos> claim`` (Flan-T5:
+        prefixed "predict: ") truncated at the model's input length; class 1 of the classifier's
+        softmax, or the softmax over the two answer tokens at the decoder's first step."""
+        eos = self.tokenizer.eos_token
+        prefix = "predict: " if self.kind == "seq2seq" else ""
+        enc = self.tokenizer([f"{prefix}{p}{eos}{c}" for p, c in texts], padding=True, truncation=True,
+                             max_length=self.limit, return_tensors="pt").to(self.device)
+        if self.kind == "classifier":
+            logits = self._model(**enc).logits.float()
+            return torch.softmax(logits, dim=-1)[:, self.entail_index].tolist()
+        start = torch.full((enc.input_ids.shape[0], 1), self._start, dtype=torch.long, device=self.device)
+        logits = self._model(input_ids=enc.input_ids, attention_mask=enc.attention_mask, decoder_input_ids=start).logits
+        pair = logits[:, 0, list(self._label_ids)].float()  # (unsupported, supported)
+        return torch.softmax(pair, dim=-1)[:, 1].tolist()
 
     def _sequence_logprob(self, torch: Any, encoded: Any, mask: Any, ids: list[int]) -> Any:
         """log P(ids) as the first tokens the decoder writes, for every row of the batch."""
@@ -704,9 +793,24 @@ def _token_units(spans: list[tuple[int, int]], offsets: list[tuple[int, int]], r
     return units
 
 
-def read_model_meta(folder: Path) -> tuple[str, int, str, int]:
-    """From the model's JSON files, without transformers: (kind, entailment class index, its
-    label, the most tokens the model takes). A seq2seq model's entailment answer is "1"."""
+@dataclass(frozen=True)
+class ModelMeta:
+    """What the model's JSON files say about reading it (no transformers needed)."""
+
+    kind: str  # "classifier" or "seq2seq"
+    entail_index: int  # the classifier's supported class (-1 for a seq2seq model)
+    label: str  # that class's label, or the seq2seq answer meaning entailed
+    limit: int  # the most tokens the model takes
+    minicheck: Family | None = None  # a MiniCheck checkpoint: read as its reference code does
+
+
+def model_meta(folder: Path, name: str | None = None, entail_label: int | None = None,
+               trust_remote_code: bool = False) -> ModelMeta:
+    """From the model's JSON files, without transformers. Refuses a model that needs its own code
+    (``auto_map`` in its config) unless ``trust_remote_code``, and a classifier whose entailment
+    class is neither named in ``id2label`` nor given as ``entail_label``."""
+    from .minicheck import SUPPORTED_INDEX, family_of
+
     try:
         config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
@@ -715,16 +819,44 @@ def read_model_meta(folder: Path) -> tuple[str, int, str, int]:
         tok_config = json.loads((folder / "tokenizer_config.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         tok_config = {}
+    if (config.get("auto_map") or tok_config.get("auto_map")) and not trust_remote_code:
+        raise NLIModelError(
+            f"{name or folder} ships its own Python code (auto_map in its config), which transformers "
+            "would run on this machine with your permissions; pass --nli-trust-remote-code "
+            "(NLIJudge(trust_remote_code=True)) if you trust its author"
+        )
+    family = family_of(config, [name, str(folder)])
     if config.get("is_encoder_decoder"):
         kind, index, label = "seq2seq", -1, "1"
         positions = config.get("n_positions")
     else:
         id2label = config.get("id2label") or {i: f"LABEL_{i}" for i in range(int(config.get("num_labels", 2)))}
-        kind, index = "classifier", entailment_index(id2label)
-        label = str({int(k): v for k, v in id2label.items()}[index])
+        labels = {int(k): str(v) for k, v in id2label.items()}
+        kind = "classifier"
+        if entail_label is not None:
+            if entail_label not in labels:
+                raise NLIModelError(
+                    f"--nli-entail-label={entail_label}: the model has classes {sorted(labels)} ({labels})"
+                )
+            index = entail_label
+        elif family is not None:
+            index = SUPPORTED_INDEX
+        else:
+            index = entailment_index(id2label)
+        label = labels[index]
         positions = config.get("max_position_embeddings")
     limits = [x for x in (positions, tok_config.get("model_max_length")) if isinstance(x, (int, float)) and 0 < x < 1_000_000]
-    return kind, index, label, int(min(limits)) if limits else 512
+    limit = int(min(limits)) if limits else 512
+    if family is not None:
+        limit = family.max_length  # the reference's max_model_len (relative positions: T5, DeBERTa)
+    return ModelMeta(kind, index, label, limit, family)
+
+
+def read_model_meta(folder: Path) -> tuple[str, int, str, int]:
+    """(kind, entailment class index, its label, the most tokens the model takes) from the model's
+    JSON files, without transformers. A seq2seq model's entailment answer is "1"."""
+    meta = model_meta(folder)
+    return meta.kind, meta.entail_index, meta.label, meta.limit
 
 
 def _hub_folder(repo_id: str) -> Path | None:
@@ -732,3 +864,9 @@ def _hub_folder(repo_id: str) -> Path | None:
 
     cached = try_to_load_from_cache(repo_id, "config.json")
     return Path(cached).parent if isinstance(cached, str) else None
+
+
+def _splitter() -> str:
+    from .minicheck import splitter
+
+    return splitter()
