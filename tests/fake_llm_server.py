@@ -12,6 +12,11 @@ client code runs end to end, and it lets a test script what the "model" does:
   return given text (invalid JSON);
 - ``rule`` decides replies from the prompt (e.g. invalid JSON for one kind of prompt only);
 - ``delay`` slows every call (the benchmark uses 50 ms);
+- it also stands in for a MiniCheck checker (Ollama's ``bespoke-minicheck``): a prompt with
+  MiniCheck's system prompt gets "Yes" or "No", P(yes) from ``yes_prob(document, claim)`` (default
+  0.9 when `supports`, else 0.1), with the first token's top logprobs when asked for them;
+  ``logprobs`` = "ignore" plays a server that sends none, "reject" one that answers HTTP 400 to
+  the parameter;
 - counters (``chat_calls``, ``embedding_calls``, ``models``, ``auth``, ``max_in_flight``) let
   tests count real calls and see how many were answered at once.
 
@@ -25,6 +30,7 @@ import ast
 import base64
 import hashlib
 import json
+import math
 import re
 import struct
 import threading
@@ -176,6 +182,19 @@ def stand_in_answer(prompt: str) -> str:
     return json.dumps({"reason": "stand-in"})
 
 
+MINICHECK_SYSTEM = "Determine whether the provided claim is consistent with the corresponding document."
+
+
+def minicheck_question(request: dict[str, Any]) -> tuple[str, str] | None:
+    """(document, claim) of a MiniCheck-style request, or None for any other prompt."""
+    msgs = request.get("messages") or []
+    if len(msgs) != 2 or not str(msgs[0].get("content") or "").startswith(MINICHECK_SYSTEM):
+        return None
+    user = str(msgs[1].get("content") or "")
+    found = re.fullmatch(r"Document: (.*)\nClaim: (.*)", user, re.S)
+    return (found.group(1), found.group(2)) if found else None
+
+
 def prompt_text(request: dict[str, Any]) -> str:
     return "\n".join(str(m.get("content") or "") for m in request.get("messages", []))
 
@@ -202,6 +221,9 @@ class FakeLLMServer:
         self.prompts: list[str] = []
         self.in_flight = 0
         self.max_in_flight = 0
+        self.logprobs = "send"  # "send", "ignore" or "reject" (see the module docstring)
+        self.yes_prob: Callable[[str, str], float] | None = None
+        self.checks: list[tuple[str, str]] = []  # the (document, claim) of every MiniCheck prompt
         self._httpd = _QuietServer(("127.0.0.1", 0), self._handler())
         self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
 
@@ -243,11 +265,29 @@ class FakeLLMServer:
         time.sleep(self.delay + reply.delay)
         if reply.status != 200:
             return reply.status, {"error": {"message": "scripted failure", "code": reply.status}}, reply.headers
-        content = reply.content if reply.content is not None or reply.refusal else stand_in_answer(prompt)
+        check = minicheck_question(request)
+        if check is not None and request.get("logprobs") and self.logprobs == "reject":
+            return 400, {"error": {"message": "logprobs is not supported", "code": 400}}, {}
+        logprobs = None
+        if check is not None and reply.content is None and not reply.refusal:
+            with self._lock:
+                self.checks.append(check)
+            p = self.yes_prob(*check) if self.yes_prob is not None else (0.9 if supports(*check) else 0.1)
+            content = "Yes" if p >= 0.5 else "No"
+            if request.get("logprobs") and self.logprobs == "send":
+                top = [{"token": t, "logprob": math.log(max(q, 1e-12)), "bytes": None}
+                       for t, q in (("Yes", p), ("No", 1.0 - p))]
+                top.sort(key=lambda t: -t["logprob"])
+                logprobs = {"content": [{**top[0], "top_logprobs": top}]}
+        else:
+            content = reply.content if reply.content is not None or reply.refusal else stand_in_answer(prompt)
         message = {"role": "assistant", "content": content, "refusal": reply.refusal}
+        choice = {"index": 0, "message": message, "finish_reason": "stop"}
+        if logprobs is not None:
+            choice["logprobs"] = logprobs
         body = {
             "id": "chatcmpl-stand-in", "object": "chat.completion", "created": int(time.time()),
-            "model": request.get("model"), "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
+            "model": request.get("model"), "choices": [choice],
             "usage": {"prompt_tokens": len(prompt) // 4, "completion_tokens": 10, "total_tokens": len(prompt) // 4 + 10},
         }
         return 200, body, reply.headers

@@ -42,6 +42,23 @@ NEEDS_REFERENCE = frozenset(
 NEEDS_CONTEXT = frozenset(METRICS) - {"ragas_answer_relevancy", "deepeval_answer_relevancy"}
 DEFAULT_THRESHOLD = 0.5
 DIGITS = 9  # scores are rounded to 9 places: Ragas' 1e-10 epsilons (0.9999999999) go, nothing else
+MINICHECK = "minicheck"  # ALCE citation recall/precision by a grounding checker (judges/minicheck_llm.py)
+
+
+def selected_metrics(value: str | None, model: str | None) -> tuple[str, ...]:
+    """The metrics ``--llm-metrics`` names. "auto" (the default): ``minicheck`` alone when the
+    endpoint's model is a MiniCheck checker (it answers only Yes or No), else the eight Ragas and
+    DeepEval metrics. Raises ValueError for an unknown name."""
+    from .minicheck import is_minicheck_name
+
+    names = [n.strip() for n in (value or "auto").split(",") if n.strip()]
+    if names in ([], ["auto"]):
+        return (MINICHECK,) if is_minicheck_name(model or "") else METRICS
+    known = (*METRICS, MINICHECK)
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        raise ValueError(f"--llm-metrics: unknown metric {', '.join(unknown)}; choose from auto, {', '.join(known)}")
+    return tuple(n for n in known if n in names)
 
 
 def unavailable(config: Any) -> str | None:
@@ -58,6 +75,10 @@ def unavailable(config: Any) -> str | None:
         return f"--llm-concurrency must be at least 1, got {options.get(config, 'llm_concurrency')}"
     if not options.get(config, "llm_timeout") > 0:
         return f"--llm-timeout must be a positive number of seconds, got {options.get(config, 'llm_timeout')}"
+    try:
+        selected_metrics(options.get(config, "llm_metrics"), options.get(config, "llm_model"))
+    except ValueError as exc:
+        return str(exc)
     return None
 
 
@@ -112,12 +133,27 @@ class LLMTier:
         client: Any,
         thresholds: dict[str, float] | None = None,
         selected: Callable[[], list[GoldenItem]] | None = None,
+        metrics: tuple[str, ...] = METRICS,
+        minicheck: dict[str, float] | None = None,
     ) -> None:
         self.client = client
         self.thresholds = {name: DEFAULT_THRESHOLD for name in METRICS}
         self.thresholds.update(thresholds or {})
         self._selected = selected  # the items coming up, judged together with one not judged yet
         self._results: dict[GoldenItem, TierResult] = {}
+        self.metrics = metrics
+        self.minicheck: Any = None
+        self.ragas: dict[str, Any] = {}
+        self._versions: dict[str, str] = {}
+        if MINICHECK in metrics:
+            from .minicheck_llm import DEFAULTS, EndpointChecker
+
+            self.minicheck = EndpointChecker(client, {**DEFAULTS, **(minicheck or {})})
+        if any(name in metrics for name in METRICS):
+            self._load_frameworks(client)
+
+    def _load_frameworks(self, client: Any) -> None:
+        """Ragas' and DeepEval's metrics on the shared client (only when one of theirs is run)."""
         load("ragas", "llm")
         deepeval = load("deepeval", "llm")
         from deepeval.metrics import (
@@ -148,17 +184,22 @@ class LLMTier:
             "deepeval_contextual_recall": ContextualRecallMetric,
         }
         self.deepeval_judge = make_deepeval_judge(client)
-        self._versions = {"deepeval": str(getattr(deepeval, "__version__", "?"))}
-
-    def settings(self) -> dict[str, Any]:
         import ragas
 
+        self._versions = {"ragas": ragas.__version__, "deepeval": str(getattr(deepeval, "__version__", "?"))}
+
+    def settings(self) -> dict[str, Any]:
+        extra: dict[str, Any] = {}
+        if self.metrics != METRICS:
+            extra["metrics"] = list(self.metrics)
+        if self.minicheck is not None:
+            extra["minicheck"] = self.minicheck.settings()
         return {
             "base_url": self.client.base_url,
             "model": self.client.model,
             "thresholds": self.thresholds,
-            "ragas": ragas.__version__,
             **self._versions,
+            **extra,
         }
 
     # --- judging ------------------------------------------------------------------------------
@@ -186,6 +227,8 @@ class LLMTier:
         calls: dict[str, Awaitable[tuple[float, list[str]]]] = {}
         skipped: dict[str, str] = {}
         for name in METRICS:
+            if name not in self.metrics:
+                continue
             if name in NEEDS_REFERENCE and not reference:
                 continue  # not applicable: the case has no expected facts
             if name in NEEDS_CONTEXT and not contexts:
@@ -196,11 +239,15 @@ class LLMTier:
                 calls[name] = self._ragas(name, question, response, contexts, reference)
             else:
                 calls[name] = self._deepeval(name, question, response, contexts, reference)
-        outcomes = await asyncio.gather(*(self._guard(call) for call in calls.values()))
+        checked = self.minicheck.score(answer) if self.minicheck is not None else None
+        outcomes = await asyncio.gather(*(self._guard(call) for call in calls.values()), *([checked] if checked else []))
         scored = dict(zip(calls, outcomes))
         for name, why in skipped.items():
             scored[name] = (None, why, [])
-        return self._result(item, {name: scored[name] for name in METRICS if name in scored})
+        result = self._result(item, {name: scored[name] for name in METRICS if name in scored})
+        if self.minicheck is not None:
+            result = self.minicheck.merge(item, result, outcomes[-1])
+        return result
 
     async def _ragas(self, name: str, question: str, response: str, contexts: list[str], reference: str) -> tuple[float, list[str]]:
         metric = self.ragas[name]
@@ -308,4 +355,7 @@ def make_tier(session: Any) -> LLMTier:
     )
     session.config.add_cleanup(client.close)
     thresholds = {name: session.threshold("llm", name, DEFAULT_THRESHOLD) for name in METRICS}
-    return LLMTier(client, thresholds, selected_items(session))
+    from .minicheck_llm import settings_from
+
+    metrics = selected_metrics(session.option("llm_metrics"), session.option("llm_model"))
+    return LLMTier(client, thresholds, selected_items(session), metrics, settings_from(session))
