@@ -82,8 +82,8 @@ def family_of(config: Mapping[str, Any], names: Iterable[str | None]) -> Family 
     """The MiniCheck family of a model, or None when it is not a MiniCheck checkpoint.
 
     The rule: "minicheck" (any case) appears in the config's ``_name_or_path`` or in one of
-    ``names`` (the ``--nli-model`` value and the folder the files are in, which for a hub download
-    is ``.../models--lytang--MiniCheck-...``), and the config's ``model_type`` is one MiniCheck was
+    ``names`` (the hub id, the model folder's own name, and for a hub download its repository
+    folder ``models--lytang--MiniCheck-...``), and the config's ``model_type`` is one MiniCheck was
     trained on (``roberta`` or ``deberta-v2`` with a 2-class head, or an encoder-decoder ``t5``).
     The RoBERTa and DeBERTa checkpoints name themselves in ``_name_or_path``; the Flan-T5 one
     names a training folder, so it is recognised by its hub id or folder name only.

@@ -825,7 +825,7 @@ def model_meta(folder: Path, name: str | None = None, entail_label: int | None =
             "would run on this machine with your permissions; pass --nli-trust-remote-code "
             "(NLIJudge(trust_remote_code=True)) if you trust its author"
         )
-    family = family_of(config, [name, str(folder)])
+    family = family_of(config, _own_names(folder, name))
     if config.get("is_encoder_decoder"):
         kind, index, label = "seq2seq", -1, "1"
         positions = config.get("n_positions")
@@ -850,6 +850,17 @@ def model_meta(folder: Path, name: str | None = None, entail_label: int | None =
     if family is not None:
         limit = family.max_length  # the reference's max_model_len (relative positions: T5, DeBERTa)
     return ModelMeta(kind, index, label, limit, family)
+
+
+def _own_names(folder: Path, name: str | None) -> list[str]:
+    """The names a model goes by: its folder's (not its parents'), its hub repository's for a
+    download (``models--org--name/snapshots/<commit>``), and the hub id it was asked by."""
+    names = [folder.name]
+    if folder.parent.name == "snapshots":
+        names.append(folder.parent.parent.name)
+    if name and not Path(name).expanduser().exists():
+        names.append(name)
+    return names
 
 
 def read_model_meta(folder: Path) -> tuple[str, int, str, int]:
