@@ -30,6 +30,16 @@ Paths, all in this process, on the same answers:
 counted as the naive loop makes them, so pairs/s is comparable across paths.
 It prints pairs/s per path and the ratio to the naive loop, and how many pairs the naive loop
 truncated (for WiCE also over the whole test file). Wall-clock seconds (time.perf_counter).
+
+MiniCheck (--minicheck N claims, 0 to skip): a randomly initialised model with
+MiniCheck-RoBERTa-Large's shape (24 layers, hidden 1024, 16 heads, 50,265-token vocabulary, a
+2-class head labelled "0"/"1", recognised as MiniCheck by its config) and a byte-level BPE
+tokenizer trained here. Each claim (a WiCE test claim) is checked against a 2,000-word passage
+(WiCE evidence lines, joined until 2,000 words):
+  naive      one forward pass per (passage sentence, claim), the maximum taken: the
+             sentence-by-sentence loop a checker without chunking needs;
+  minicheck  the alce tier's NLIJudge: the reference's 400-token chunks, batched (--batch-size).
+It prints claims/s on each path, their ratio, and model inputs (sentences or chunks) per claim.
 """
 
 from __future__ import annotations
@@ -218,6 +228,148 @@ def truncation_census(folder: Path, records: Sequence[dict[str, Any]]) -> tuple[
     return sum(n > NAIVE_LIMIT for n in lengths), len(lengths), sum(lengths) / len(lengths)
 
 
+# --- MiniCheck-RoBERTa-shaped checker on long passages -----------------------------------------------
+
+MINICHECK_WORDS = 2000
+
+
+def build_minicheck(folder: Path, corpus: Sequence[str], family: str = "roberta") -> Path:
+    """A random model with the config of lytang/MiniCheck-RoBERTa-Large (family "roberta"),
+    MiniCheck-DeBERTa-v3-Large ("deberta") or MiniCheck-Flan-T5-Large ("t5"), and a byte-level BPE
+    tokenizer trained on ``corpus`` (the real tokenizers cannot be downloaded here)."""
+    import torch
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, processors, trainers
+    from transformers import PreTrainedTokenizerFast, RobertaConfig, RobertaForSequenceClassification
+    from transformers.utils import logging
+
+    logging.disable_progress_bar()
+    logging.set_verbosity_error()
+    tok = Tokenizer(models.BPE())
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    tok.decoder = decoders.ByteLevel()
+    specials = ["<s>", "<pad>", "</s>", "<unk>", "<mask>"]
+    tok.train_from_iterator(corpus, trainers.BpeTrainer(vocab_size=30000, special_tokens=specials,
+                                                        initial_alphabet=pre_tokenizers.ByteLevel.alphabet()))
+    tok.post_processor = processors.RobertaProcessing(("</s>", 2), ("<s>", 0))
+    tokenizer = PreTrainedTokenizerFast(
+        tokenizer_object=tok, bos_token="<s>", eos_token="</s>", sep_token="</s>", cls_token="<s>",
+        unk_token="<unk>", pad_token="<pad>", mask_token="<mask>", model_max_length=512 if family == "roberta" else 2048,
+    )
+    labels = {0: "0", 1: "1"}
+    head = dict(num_labels=2, id2label=labels, label2id={v: k for k, v in labels.items()})
+    torch.manual_seed(0)
+    if family == "roberta":  # lytang/MiniCheck-RoBERTa-Large's config.json
+        model: Any = RobertaForSequenceClassification(RobertaConfig(
+            vocab_size=50265, hidden_size=1024, num_hidden_layers=24, num_attention_heads=16, intermediate_size=4096,
+            max_position_embeddings=514, type_vocab_size=1, layer_norm_eps=1e-5, pad_token_id=1, bos_token_id=0,
+            eos_token_id=2, **head))
+        name = "lytang/MiniCheck-RoBERTa-Large"
+    elif family == "deberta":  # lytang/MiniCheck-DeBERTa-v3-Large's config.json
+        from transformers import DebertaV2Config, DebertaV2ForSequenceClassification
+
+        model = DebertaV2ForSequenceClassification(DebertaV2Config(
+            vocab_size=128100, hidden_size=1024, num_hidden_layers=24, num_attention_heads=16, intermediate_size=4096,
+            max_position_embeddings=512, relative_attention=True, position_buckets=256, norm_rel_ebd="layer_norm",
+            share_att_key=True, pos_att_type=["p2c", "c2p"], max_relative_positions=-1, position_biased_input=False,
+            type_vocab_size=0, layer_norm_eps=1e-7, pad_token_id=1, pooler_hidden_size=1024, **head))
+        name = "lytang/MiniCheck-DeBERTa-v3-Large"
+    else:  # lytang/MiniCheck-Flan-T5-Large's config.json (its name is in its folder, not its config)
+        from transformers import T5Config, T5ForConditionalGeneration
+
+        model = T5ForConditionalGeneration(T5Config(
+            vocab_size=32128, d_model=1024, d_kv=64, d_ff=2816, num_layers=24, num_decoder_layers=24, num_heads=16,
+            feed_forward_proj="gated-gelu", tie_word_embeddings=False, decoder_start_token_id=1, pad_token_id=1,
+            eos_token_id=2))
+        name = None
+    model.save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    if name:
+        path = folder / "config.json"
+        data = json.loads(path.read_text())
+        data["_name_or_path"] = name
+        path.write_text(json.dumps(data))
+    return folder
+
+
+def long_passages(records: Sequence[dict[str, Any]], n: int, rng: random.Random) -> list[tuple[str, str]]:
+    """n (passage of about 2,000 words, claim) pairs: WiCE evidence lines, one per line, from
+    records taken in random order until the passage has 2,000 words; the claim is the first one's."""
+    pool = list(records)
+    rng.shuffle(pool)
+    out = []
+    for i in range(n):
+        lines: list[str] = []
+        j = i
+        while sum(len(x.split()) for x in lines) < MINICHECK_WORDS:
+            lines.extend(pool[j % len(pool)]["evidence"])
+            j += n
+        words = 0
+        kept = []
+        for line in lines:
+            if words >= MINICHECK_WORDS:
+                break
+            kept.append(line)
+            words += len(line.split())
+        out.append(("\n".join(kept), pool[i]["claim"]))
+    return out
+
+
+def bench_minicheck(records: Sequence[dict[str, Any]], args: argparse.Namespace, rng: random.Random) -> None:
+    from transformers import AutoModelForSequenceClassification, AutoTokenizer
+
+    pairs = long_passages(records, args.minicheck, rng)
+    corpus = [p for p, _ in pairs] + [c for _, c in pairs] + ["\n".join(r["evidence"]) for r in records[:200]]
+    with tempfile.TemporaryDirectory() as tmp:
+        family = args.minicheck_family
+        folder = build_minicheck(Path(tmp, f"MiniCheck-{family}-shaped"), corpus, family)
+        tokenizer = AutoTokenizer.from_pretrained(folder)
+        words = sum(len(p.split()) for p, _ in pairs) / len(pairs)
+        tokens = sum(len(tokenizer(p, add_special_tokens=False)["input_ids"]) for p, _ in pairs) / len(pairs)
+        print(f"\nMiniCheck-{family}-shaped checker (random weights), {len(pairs)} claims, passages of "
+              f"{words:.0f} words ({tokens:.0f} tokens) on average")
+        base, inputs = None, 0
+        if family == "roberta" and not args.no_naive:
+            model = AutoModelForSequenceClassification.from_pretrained(folder).eval()
+            base, inputs = naive_per_sentence(model, tokenizer, pairs)
+            print(f"  {'naive (per sentence)':<22} {len(pairs) / base:8.3f} claims/s  {base:8.1f} s  "
+                  f"{inputs / len(pairs):6.1f} model inputs per claim (one per sentence, unbatched)")
+            del model
+        judge = NLIJudge(str(folder), batch_size=args.batch_size, threads=args.threads)
+        assert judge.minicheck is not None, "the benchmark model must be recognised as MiniCheck"
+        judge.entailment_probs([("Warm-up premise.", "Warm-up claim.")])
+        judge.counts = dict.fromkeys(judge.counts, 0)
+        start = time.perf_counter()
+        judge.entailment_probs(pairs)
+        seconds = time.perf_counter() - start
+        c = judge.counts
+        versus = (f"  x{base / seconds:.2f} vs naive, {inputs / max(c['model_inputs'], 1):.1f}x fewer model inputs"
+                  if base else "")
+        print(f"  {'minicheck (chunks)':<22} {len(pairs) / seconds:8.3f} claims/s  {seconds:8.1f} s  "
+              f"{c['model_inputs'] / len(pairs):6.1f} model inputs per claim ({judge.chunk_size}-{judge.minicheck.unit} "
+              f"chunks, {c['batches']} batches of up to {args.batch_size}; {c['model_inputs'] / seconds:.2f} chunks/s){versus}")
+
+
+def naive_per_sentence(model: Any, tokenizer: Any, pairs: Sequence[tuple[str, str]]) -> tuple[float, int]:
+    """Seconds and model inputs for the sentence-by-sentence loop (MiniCheck's input format)."""
+    import torch
+
+    from pytest_sprout.model import split_sentences
+
+    def check(passage: str, claim: str) -> int:
+        sentences = [s for line in passage.split("\n") for s in split_sentences(line)]
+        best = 0.0
+        for sentence in sentences:
+            enc = tokenizer(sentence + tokenizer.eos_token + claim, truncation=True, max_length=512, return_tensors="pt")
+            with torch.inference_mode():
+                best = max(best, torch.softmax(model(**enc).logits, dim=-1)[0, 1].item())
+        return len(sentences)
+
+    check("Warm-up sentence.", "Warm-up claim.")
+    start = time.perf_counter()
+    inputs = sum(check(p, c) for p, c in pairs)
+    return time.perf_counter() - start, inputs
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--golden", type=int, default=30, help="answers from the demo golden set (0: skip)")
@@ -227,6 +379,10 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=None, help="torch threads (default: torch's own)")
     parser.add_argument("--batch-size", type=int, default=16)
     parser.add_argument("--max-length", type=int, default=400)
+    parser.add_argument("--minicheck", type=int, default=0,
+                        help="WiCE claims checked against 2,000-word passages by a MiniCheck-shaped model (0: skip)")
+    parser.add_argument("--minicheck-family", choices=("roberta", "deberta", "t5"), default="roberta")
+    parser.add_argument("--no-naive", action="store_true", help="skip the per-sentence baseline (MiniCheck only)")
     args = parser.parse_args()
 
     import torch
@@ -234,6 +390,8 @@ def main() -> None:
     if args.threads:
         torch.set_num_threads(args.threads)
     rng = random.Random(args.seed)
+    if args.minicheck:
+        bench_minicheck(wice_records(Path(args.wice_data)), args, random.Random(args.seed))
     wice = wice_records(Path(args.wice_data)) if args.wice else []
     golden = golden_answers(args.golden, rng) if args.golden else []
     corpus = ["\n".join(r["evidence"]) + "\n" + r["claim"] for r in wice]
