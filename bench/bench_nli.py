@@ -390,14 +390,16 @@ def main() -> None:
     if args.threads:
         torch.set_num_threads(args.threads)
     rng = random.Random(args.seed)
+    print(f"torch {torch.__version__}, {torch.get_num_threads()} threads, seed {args.seed}, "
+          f"batch size {args.batch_size}, chunk max length {args.max_length}")
     if args.minicheck:
         bench_minicheck(wice_records(Path(args.wice_data)), args, random.Random(args.seed))
+    if not args.golden and not args.wice:
+        return
     wice = wice_records(Path(args.wice_data)) if args.wice else []
     golden = golden_answers(args.golden, rng) if args.golden else []
     corpus = ["\n".join(r["evidence"]) + "\n" + r["claim"] for r in wice]
     corpus += [p.text for a in golden for p in a.passages] + [s.text for a in golden for s in a.sentences]
-    print(f"torch {torch.__version__}, {torch.get_num_threads()} threads, seed {args.seed}, "
-          f"batch size {args.batch_size}, chunk max length {args.max_length}")
     with tempfile.TemporaryDirectory() as tmp:
         folder = build_model(Path(tmp, "model"), corpus)
         naive = NaiveNLI(folder)
