@@ -301,3 +301,25 @@ def test_unnamed_labels_and_remote_code_are_usage_errors_naming_the_option(pytes
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*ships its own Python code*--nli-trust-remote-code*"])
     assert "Traceback" not in result.stdout.str() + result.stderr.str()
+
+
+def test_nltk_punkt_splits_sentences_when_installed(monkeypatch: pytest.MonkeyPatch) -> None:
+    # NLTK's Punkt model (the reference's splitter) is a data download that cannot happen here:
+    # a stand-in splitter in its place shows that chunking uses it, and says so, when it is there.
+    seen: list[str] = []
+
+    def punkt(line: str) -> list[str]:
+        seen.append(line)
+        return [part.strip() + "." for part in line.split(".") if part.strip()]
+
+    monkeypatch.setattr(minicheck, "_punkt", lambda: punkt)
+    assert minicheck.splitter() == "nltk-punkt"
+    doc = "Dr. Smith came. He left.\nNext line."
+    chunks = minicheck.chunk_document(doc, 1)  # one sentence per chunk: the splitter shows
+    assert seen == ["Dr. Smith came. He left.", "Next line."]
+    assert [c.text for c in chunks] == ["Dr.", "Smith came.", "He left.", "Next line."]
+    monkeypatch.setattr(minicheck, "_punkt", lambda: None)
+    assert minicheck.splitter() == "sprout"
+    assert [c.text for c in minicheck.chunk_document(doc, 1)] == ["Dr. Smith came.", "He left.", "Next line."]
+    monkeypatch.undo()
+    assert minicheck.splitter() in ("nltk-punkt", "sprout")
