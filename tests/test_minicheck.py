@@ -197,6 +197,7 @@ def checkers(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         if not (path / "config.json").exists():
             build(path)
         out[name] = path
+    tiny_models.load_once(out["roberta-yes"], out["deberta-yes"], out["MiniCheck-t5-yes"])  # before any pytester run
     return out
 
 
