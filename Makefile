@@ -18,8 +18,14 @@ $(VENV)/.dev: $(VENV)/.core
 	$(PIP) -e ".[dev,nli,ragas,llm]"
 	touch $@
 
+# pytest exits 1 when items fail, and the reference system's misses are real failures: that is the
+# demo working. Any other status (a usage or internal error) still fails make.
 demo: $(VENV)/.core
-	-$(PY) -m pytest suites -m groundedness -q -rN --sprout-mutate --sprout-report=sprout-report.json --sprout-html=sprout-report.html
+	@$(PY) -m pytest suites -m groundedness -q -rN --sprout-mutate --sprout-report=sprout-report.json \
+		--sprout-html=sprout-report.html --sprout-md=sprout-summary.md; status=$$?; \
+	if [ $$status -gt 1 ]; then exit $$status; fi; \
+	echo "sprout demo: the evaluation finished; the failures above are the reference system's real misses."; \
+	echo "reports: sprout-report.html (open in a browser), sprout-report.json, sprout-summary.md"
 
 # The tests never reach a model hub or a telemetry endpoint: offline and opted out, whatever the shell has.
 test: $(VENV)/.dev

@@ -248,6 +248,7 @@ class ResultCache:
         self._put(key, case.id, tier, {
             "passed": result.passed, "metrics": result.metrics, "sentences": result.sentences,
             "message": result.message, "note": result.note, "extra": result.extra, "source": case.source,
+            "reasons": result.reasons,
         })
 
 

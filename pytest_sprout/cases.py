@@ -6,12 +6,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Union
 
+from .formats import BadLine
 from .model import EXPECTS, ID_PATTERN, TIERS, Case
 
 SUITE_KEYS = ("suite", "description", "defaults", "cases")
 DEFAULT_KEYS = ("expect", "tiers", "tags")
-CASE_KEYS = ("id", "question", "expect", "expected_facts", "tiers", "tags")
-SUFFIXES = (".yaml", ".yml")
+CASE_KEYS = ("id", "question", "expect", "expected_facts", "tiers", "tags", "thresholds")
+TABLE_SUFFIXES = (".jsonl", ".csv")  # formats.py
+SUFFIXES = (".yaml", ".yml") + TABLE_SUFFIXES
 
 
 @dataclass(frozen=True)
@@ -126,11 +128,30 @@ def _build_case(raw: Any, suite: str, defaults: dict, source: str) -> Case:
     return Case(
         id=case_id, suite=suite, question=question.strip(), expect=expect,
         expected_facts=facts, tiers=tiers, tags=tags, source=source,
+        thresholds=_thresholds(raw.get("thresholds", {})),
     )
 
 
-def _load_document(path: Path, rel: str) -> tuple[Any, Any]:
-    """Read and parse the file; returns (data, node) or raises SuiteError-carrying _Invalid."""
+def _thresholds(value: Any) -> tuple[tuple[tuple[str, str], float], ...]:
+    """A case's `thresholds: {tier.name: value}`, checked as --sprout-threshold is."""
+    from .options import threshold_problem
+
+    if not isinstance(value, dict):
+        raise _Invalid("thresholds", f"must be a mapping of TIER.NAME: value, got {_type_name(value)}")
+    out = {}
+    for key, number in value.items():
+        tier, dot, name = str(key).partition(".")
+        if not dot:
+            raise _Invalid(f"thresholds.{key}", "expected TIER.NAME, e.g. groundedness.coverage")
+        problem = threshold_problem(tier, name, number, per_case=True)
+        if problem:
+            raise _Invalid(f"thresholds.{key}", problem)
+        out[(tier, name)] = float(number)
+    return tuple(sorted(out.items()))
+
+
+def _decode(path: Path) -> str:
+    """The file's text; raises _Invalid when it is not UTF-8 or holds no content."""
     raw = path.read_bytes()
     try:
         text = raw.decode("utf-8")
@@ -139,6 +160,22 @@ def _load_document(path: Path, rel: str) -> tuple[Any, Any]:
         raise _Invalid(None, f"line {line}: not UTF-8 (byte 0x{raw[exc.start]:02x} at offset {exc.start}); save the file as UTF-8") from None
     if not text.strip() or all(ln.strip().startswith("#") or not ln.strip() for ln in text.splitlines()):
         raise _Invalid(None, "the file is empty; a suite needs a 'cases:' list")
+    return text.removeprefix("\ufeff")
+
+
+def _load_table(path: Path) -> tuple[Any, list[int]]:
+    """A JSON Lines or CSV suite (formats.py), as the data a YAML suite parses to."""
+    from . import formats
+
+    try:
+        return formats.read(path, _decode(path))
+    except formats.FormatError as exc:
+        raise _Invalid(None, str(exc)) from None
+
+
+def _load_document(path: Path, rel: str) -> tuple[Any, Any]:
+    """Read and parse the file; returns (data, node) or raises SuiteError-carrying _Invalid."""
+    text = _decode(path)
     import yaml  # here, not at import: the plugin loads in every pytest session
 
     try:
@@ -169,7 +206,11 @@ def load_suite(path: Path, rel: str | None = None) -> SuiteFile:
     rel = rel or str(path)
     suite_file = SuiteFile(path=path, name=path.stem)
     try:
-        data, node = _load_document(path, rel)
+        if path.suffix in TABLE_SUFFIXES:
+            data, case_lines = _load_table(path)
+        else:
+            data, node = _load_document(path, rel)
+            case_lines = [n.start_mark.line + 1 for n in _case_nodes(node)]
         if not isinstance(data, dict):
             raise _Invalid(None, f"the top level must be a mapping with a 'cases:' list, got {_type_name(data)}")
         _check_keys(data, SUITE_KEYS, "the suite")
@@ -197,12 +238,15 @@ def load_suite(path: Path, rel: str | None = None) -> SuiteFile:
         suite_file.fatal = SuiteError(rel, exc.message, field=exc.field)
         return suite_file
 
-    case_nodes = _case_nodes(node)
     for index, raw in enumerate(cases):
-        line = case_nodes[index].start_mark.line + 1 if index < len(case_nodes) else None
+        line = case_lines[index] if index < len(case_lines) else None
         label = f"#{index + 1}"
         if isinstance(raw, dict) and isinstance(raw.get("id"), str) and raw["id"]:
             label = repr(raw["id"])
+        if isinstance(raw, BadLine):  # a JSON Lines or CSV line that could not be read
+            label = repr(raw.case) if raw.case else label
+            suite_file.entries.append(SuiteError(rel, raw.message, case=label, field=raw.field, line=line))
+            continue
         try:
             suite_file.entries.append(_build_case(raw, suite_file.name, defaults, f"{rel}:{line}"))
         except _Invalid as exc:

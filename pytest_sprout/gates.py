@@ -1,7 +1,8 @@
 """CI gates that respect noise: minimum lower bounds and regressions judged by an interval.
 
 - ``--sprout-min=TIER.METRIC=VALUE`` (repeatable; ini ``sprout_min``): the gate fails when the
-  metric's 95% lower bound (Wilson for rates, Student t for means) is below VALUE.
+  metric's 95% lower bound (Wilson for rates and for means of [0, 1] scores, Student t for other
+  means) is below VALUE.
 - ``--sprout-compare=OLD.json``: per-metric deltas against an earlier ``--sprout-report``, with
   Newcombe's interval for a difference of two proportions (Welch's t interval for means).
 - ``--sprout-fail-on-regression``: fails only when a drop is statistically distinguishable (the

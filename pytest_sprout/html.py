@@ -10,7 +10,8 @@ The filters can be set from the URL fragment (``report.html#outcome=failed&tier=
 ``expand=all`` opens every shown row. Once the script has run, ``<body>`` carries
 ``data-sprout-ready="1"``, ``data-shown`` (the number of rows the filters let through),
 ``data-plots``/``data-plots-drawn`` (forest plots, and those with a non-empty drawn box) and
-``data-table-height`` (the laid-out height of the items table, in pixels).
+``data-table-height`` (the laid-out height of the items table, in pixels) and ``data-page-width``
+(the page's scroll width: no wider than the window when nothing overflows it).
 """
 
 from __future__ import annotations
@@ -118,6 +119,7 @@ SCRIPT = """
   body.setAttribute('data-plots', String(plots.length));
   body.setAttribute('data-plots-drawn', String(drawn));
   body.setAttribute('data-table-height', String(Math.round(document.getElementById('item-table').getBoundingClientRect().height)));
+  body.setAttribute('data-page-width', String(document.documentElement.scrollWidth));
   body.setAttribute('data-sprout-ready', '1');
 })();
 """
@@ -137,26 +139,34 @@ def _num(value: Any, digits: int = 3) -> str:
 PLOT_LEFT, PLOT_WIDTH, ROW_H, TOP = 210, 420, 36, 26
 
 
-def _x(value: float) -> float:
-    return PLOT_LEFT + max(0.0, min(1.0, value)) * PLOT_WIDTH
+def _x(value: float, low: float = 0.0) -> float:
+    """The x position of a value on an axis from ``low`` to 1 (html_views.axis_low zooms it)."""
+    return PLOT_LEFT + (max(low, min(1.0, value)) - low) / (1.0 - low) * PLOT_WIDTH
 
 
 def forest_plot(tier: str, metrics: list[dict[str, Any]], gates: dict[str, float]) -> str:
     """An inline SVG: one line per metric, the point at the rate (or mean), the bar its 95%
     interval, a hollow point and an 'underpowered' label when n < 30, a 'saturated' label when
     every observation passed or none did, and a red tick at a --sprout-min bound."""
-    height = TOP + ROW_H * len(metrics) + 24
+    from .html_views import axis_low
+
+    low = axis_low(metrics)
+    height = TOP + ROW_H * len(metrics) + 24 + (14 if low else 0)
     width = PLOT_LEFT + PLOT_WIDTH + 250
     out = [
-        f'<svg class="forest" role="img" data-tier="{esc(tier)}" width="{width}" height="{height}" '
-        f'viewBox="0 0 {width} {height}">',
+        f'<svg class="forest" role="img" data-tier="{esc(tier)}" data-axis-low="{low:g}" width="{width}" '
+        f'height="{height}" viewBox="0 0 {width} {height}">',
         f"<title>{esc(tier)}: rate and 95% interval per metric</title>",
     ]
     bottom = TOP + ROW_H * len(metrics)
-    for tick in (0.0, 0.25, 0.5, 0.75, 1.0):
-        x = _x(tick)
+    for i in range(5):
+        tick = low + (1.0 - low) * i / 4
+        x = _x(tick, low)
         out.append(f'<line class="grid" x1="{x:.1f}" y1="{TOP - 8}" x2="{x:.1f}" y2="{bottom}"/>')
-        out.append(f'<text class="muted" x="{x:.1f}" y="{bottom + 16}" text-anchor="middle">{tick:g}</text>')
+        out.append(f'<text class="muted" x="{x:.1f}" y="{bottom + 16}" text-anchor="middle">{round(tick, 4):g}</text>')
+    if low:
+        out.append(f'<text class="muted" x="{PLOT_LEFT}" y="{bottom + 30}">axis zoomed: it starts at {low:g}, '
+                   "not 0, because every interval lies above it</text>")
     out.append(f'<line class="axis" x1="{PLOT_LEFT}" y1="{bottom}" x2="{PLOT_LEFT + PLOT_WIDTH}" y2="{bottom}"/>')
     out.append(f'<text class="muted" x="{PLOT_LEFT + PLOT_WIDTH + 10}" y="{TOP - 10}">k/n, rate, 95% CI</text>')
     for i, m in enumerate(metrics):
@@ -164,21 +174,21 @@ def forest_plot(tier: str, metrics: list[dict[str, Any]], gates: dict[str, float
         name = str(m.get("metric"))
         out.append(f'<g class="metric" data-metric="{esc(name)}">')
         out.append(f'<text x="{PLOT_LEFT - 10}" y="{y + 4:.1f}" text-anchor="end">{esc(name)}</text>')
-        rate, low, high, n = m.get("rate"), m.get("ci_low"), m.get("ci_high"), m.get("n") or 0
+        rate, ci_lo, ci_hi, n = m.get("rate"), m.get("ci_low"), m.get("ci_high"), m.get("n") or 0
         count = f"{m.get('k')}/{n}" if m.get("kind") == "rate" else f"mean, n={n}"
-        tip = f"{tier}.{name}: {count}, {_num(rate)}, 95% CI [{_num(low)}, {_num(high)}]"
-        if isinstance(low, (int, float)) and isinstance(high, (int, float)):
-            x1, x2 = _x(low), _x(high)
+        tip = f"{tier}.{name}: {count}, {_num(rate)}, 95% CI [{_num(ci_lo)}, {_num(ci_hi)}]"
+        if isinstance(ci_lo, (int, float)) and isinstance(ci_hi, (int, float)):
+            x1, x2 = _x(ci_lo, low), _x(ci_hi, low)
             out.append(f'<line class="ci" x1="{x1:.1f}" y1="{y:.1f}" x2="{x2:.1f}" y2="{y:.1f}"><title>{esc(tip)}</title></line>')
             for xc in (x1, x2):
                 out.append(f'<line class="ci" x1="{xc:.1f}" y1="{y - 5:.1f}" x2="{xc:.1f}" y2="{y + 5:.1f}"/>')
         if isinstance(rate, (int, float)):
             shape = "pt under" if m.get("underpowered") else "pt"
-            out.append(f'<circle class="{shape}" cx="{_x(rate):.1f}" cy="{y:.1f}" r="5"><title>{esc(tip)}</title></circle>')
+            out.append(f'<circle class="{shape}" cx="{_x(rate, low):.1f}" cy="{y:.1f}" r="5"><title>{esc(tip)}</title></circle>')
         else:
             out.append(f'<text class="muted" x="{PLOT_LEFT + 6}" y="{y + 4:.1f}">no scored observations</text>')
         if name in gates:
-            gx = _x(gates[name])
+            gx = _x(gates[name], low)
             out.append(f'<line class="gate" x1="{gx:.1f}" y1="{y - 10:.1f}" x2="{gx:.1f}" y2="{y + 10:.1f}">'
                        f'<title>{esc(f"--sprout-min {tier}.{name}={gates[name]:g}")}</title></line>')
         flags = []
@@ -190,7 +200,7 @@ def forest_plot(tier: str, metrics: list[dict[str, Any]], gates: dict[str, float
             flags.append(("muted", f"{m['unscored']} unscored"))
         if isinstance(rate, (int, float)) and not 0.0 <= rate <= 1.0:
             flags.append(("muted", "off the 0-1 scale"))
-        label = f"{count}  {_num(rate)}  [{_num(low)}, {_num(high)}]"
+        label = f"{count}  {_num(rate)}  [{_num(ci_lo)}, {_num(ci_hi)}]"
         tx = PLOT_LEFT + PLOT_WIDTH + 10
         out.append(f'<text x="{tx}" y="{y + (0 if flags else 4):.1f}">{esc(label)}</text>')
         if flags:
@@ -215,8 +225,19 @@ def _header(report: dict[str, Any]) -> str:
     return (
         "<header><h1>pytest-sprout report</h1>"
         f'<p class="meta">{len(items)} items: {", ".join(parts) or "none"} · system: {sys_text} · '
-        f'dataset <code>{esc(report.get("dataset_hash"))}</code> · pytest-sprout {esc(report.get("version"))}</p></header>'
+        f'dataset <code>{esc(report.get("dataset_hash"))}</code> · pytest-sprout {esc(report.get("version"))}</p>'
+        + _answers_source(report) + "</header>"
     )
+
+
+def _answers_source(report: dict[str, Any]) -> str:
+    """Whether the answers were replayed from a golden set or came from the system in this run."""
+    if report.get("replayed_from"):
+        golden = report.get("golden") or {}
+        digest = f' (sha256 <code>{esc(str(golden.get("sha256"))[:12])}</code>)' if golden.get("sha256") else ""
+        return (f'<p class="meta" id="answers-source">answers replayed from the golden set '
+                f'<code>{esc(report["replayed_from"])}</code>{digest}; the system was not called</p>')
+    return '<p class="meta" id="answers-source">answers from the system, asked in this run</p>'
 
 
 def _gates_section(gates: dict[str, Any] | None) -> str:
@@ -330,6 +351,8 @@ def _select(ident: str, label: str, values: Iterable[str]) -> str:
 
 
 def _items_section(items: list[dict[str, Any]]) -> str:
+    from .views import item_reasons
+
     ordered = sorted(items, key=lambda r: (OUTCOME_ORDER.get(str(r.get("outcome")), 9), str(r.get("nodeid"))))
     tiers = sorted({str(r.get("tier")) for r in items})
     suites = sorted({str(r.get("suite")) for r in items})
@@ -348,7 +371,9 @@ def _items_section(items: list[dict[str, Any]]) -> str:
         outcome = str(row.get("outcome"))
         search = " ".join(str(row.get(k) or "") for k in ("case_id", "suite", "tier", "note", "error"))
         search += " " + " ".join(str(s.get("text") or "") for s in row.get("sentences") or [])
-        note = row.get("error") or row.get("note") or ""
+        reasons = item_reasons(row) if outcome != "passed" else []
+        search += " " + str(row.get("question") or "") + " " + " ".join(reasons)
+        note = row.get("error") or row.get("note") or "; ".join(reasons[:2]) + (" ..." if len(reasons) > 2 else "")
         out.append(
             f'<tr class="item" id="i{i}" aria-expanded="false" data-tier="{esc(row.get("tier"))}" '
             f'data-suite="{esc(row.get("suite"))}" data-outcome="{esc(outcome)}" data-text="{esc(search.lower())}">'
@@ -364,15 +389,19 @@ def _items_section(items: list[dict[str, Any]]) -> str:
 
 def render_html(report: dict[str, Any]) -> str:
     """The whole page as one string."""
+    from . import html_views
+
+    items = list(report.get("items") or [])
     body = "\n".join([
         _header(report), _gates_section(report.get("gates")), _plots_section(report),
-        _items_section(list(report.get("items") or [])),
+        html_views.suites_section(items), html_views.mutation_section(report), html_views.agreement_section(report),
+        html_views.cases_section(items), _items_section(items),
     ])
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f'<meta http-equiv="Content-Security-Policy" content="{CSP}">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>pytest-sprout report</title><style>{STYLE}</style></head>\n"
+        f"<title>pytest-sprout report</title><style>{STYLE}{html_views.STYLE}</style></head>\n"
         f"<body>\n{body}\n<script>{SCRIPT}</script>\n</body></html>\n"
     )
 

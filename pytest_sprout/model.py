@@ -22,6 +22,8 @@ class Case:
     expected_facts: tuple[str, ...] = ()
     tiers: tuple[str, ...] = TIERS
     tags: tuple[str, ...] = ()
+    # Per-case pass thresholds, ((tier, name), value) sorted; override --sprout-threshold for this case.
+    thresholds: tuple[tuple[tuple[str, str], float], ...] = ()
     # Where the case was defined ("suites/care.yaml:12"); not part of its identity.
     source: str | None = field(default=None, compare=False, repr=False)
 
@@ -35,7 +37,16 @@ class Case:
             "expected_facts": list(self.expected_facts),
             "tiers": list(self.tiers),
             "tags": list(self.tags),
+            # only when set: a case without thresholds keeps the hash it always had
+            **({"thresholds": {f"{t}.{n}": v for (t, n), v in self.thresholds}} if self.thresholds else {}),
         }
+
+    def threshold(self, tier: str, name: str, default: float) -> float:
+        """This case's own threshold for tier.name, else ``default`` (the run's)."""
+        for key, value in self.thresholds:
+            if key == (tier, name):
+                return value
+        return default
 
 
 @dataclass(frozen=True)

@@ -944,6 +944,10 @@ def headline(tier: str, kills: Sequence[MetricRow], metrics: Sequence[MetricRow]
     return f"{tier}: {main.metric} mean {main.rate:.3f} (n={main.n}); {kills_text}"
 
 
+# The kill-rate table's columns: each row counts mutants of one operator, killed out of scored.
+KILL_TABLE_HEADER = ("tier", "operator", "killed/n", "kill rate", "95% CI", "flags")
+
+
 def summary_lines(items: Sequence[dict[str, Any]], metrics: Sequence[MetricRow]) -> list[str]:
     """The mutation section of the terminal summary: a headline per tier, then the kill-rate table."""
     from .report import SATURATED_NOTE, UNDERPOWERED_NOTE, format_table
@@ -956,7 +960,8 @@ def summary_lines(items: Sequence[dict[str, Any]], metrics: Sequence[MetricRow])
     tiers = list(dict.fromkeys(r.tier for r in rows))
     lines += [headline(t, [r for r in rows if r.tier == t], metrics) for t in tiers]
     if rows:
-        lines += [line for line in format_table(rows) if line not in (SATURATED_NOTE, UNDERPOWERED_NOTE)]
+        table = format_table(rows, header=KILL_TABLE_HEADER)
+        lines += [line for line in table if line not in (SATURATED_NOTE, UNDERPOWERED_NOTE)]
         if any(r.saturated for r in rows):
             lines.append("a saturated kill rate: every mutant of that operator was killed, or none was.")
         if any(r.underpowered for r in rows):

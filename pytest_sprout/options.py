@@ -61,6 +61,8 @@ OPTIONS: tuple[Opt, ...] = (
     # --- reports and gates ------------------------------------------------------------------
     Opt("--sprout-md", "sprout_md", "write the summary as Markdown to PATH", metavar="PATH"),
     Opt("--sprout-html", "sprout_html", "write a self-contained HTML report to PATH", metavar="PATH"),
+    Opt("--sprout-md-failures", "sprout_md_failures", "failing cases listed, with their reasons, in --sprout-md (default 10)",
+        "sprout_md_failures", 10, kind="int", metavar="N"),
     Opt(
         "--sprout-min", "sprout_min",
         "TIER.METRIC=VALUE: fail when the 95%% lower bound is below VALUE (repeatable)",
@@ -127,4 +129,57 @@ def parse_assignments(values: list[str], flag: str) -> dict[tuple[str, str], flo
             parsed[(tier, name.strip())] = float(number)
         except ValueError:
             raise pytest.UsageError(f"{flag}: {raw!r}: {number!r} is not a number") from None
+    return parsed
+
+
+# --- thresholds: one validation for --sprout-threshold / sprout_thresholds and a case's own ------
+# Names each tier reads (kept here, not imported from the tiers: reading options stays cheap).
+# Every value is a fraction in [0, 1], except the counts in WHOLE_NUMBERS (a whole number >= 1).
+THRESHOLD_NAMES: dict[str, tuple[str, ...]] = {
+    "groundedness": ("coverage", "facts"),
+    "alce": ("entailment", "recall", "precision", "max_citations"),
+    "ragas": ("context_precision", "context_recall", "string_similarity"),
+    "llm": (
+        "ragas_faithfulness", "ragas_answer_relevancy", "ragas_context_precision", "ragas_context_recall",
+        "deepeval_faithfulness", "deepeval_answer_relevancy", "deepeval_contextual_precision",
+        "deepeval_contextual_recall",
+        "minicheck_citation_recall", "minicheck_citation_precision", "minicheck_entailment",
+        "minicheck_chunk_words", "minicheck_max_citations",
+    ),
+}
+# Settings that count something (a whole number >= 1), not a fraction.
+WHOLE_NUMBERS = frozenset(
+    {("alce", "max_citations"), ("llm", "minicheck_chunk_words"), ("llm", "minicheck_max_citations")}
+)
+# Settings a case may not change on its own: they change how the judge works (the NLI model's
+# cut-off, how many citations ALCE reads), not only where an item passes.
+NOT_PER_CASE = frozenset({("alce", "entailment"), ("alce", "max_citations"), *(
+    ("llm", n) for n in ("minicheck_entailment", "minicheck_chunk_words", "minicheck_max_citations"))})
+
+
+def threshold_problem(tier: str, name: str, value: Any, per_case: bool = False) -> str | None:
+    """Why ``tier.name = value`` is not a valid threshold, or None when it is."""
+    if tier not in THRESHOLD_NAMES:
+        return f"unknown tier {tier!r}; known tiers: {', '.join(THRESHOLD_NAMES)}"
+    if name not in THRESHOLD_NAMES[tier]:
+        return f"unknown {tier} setting {name!r}; known: {', '.join(THRESHOLD_NAMES[tier])}"
+    if per_case and (tier, name) in NOT_PER_CASE:
+        return f"{tier}.{name} changes the judge itself and can only be set for the whole run (--sprout-threshold)"
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
+        return f"{tier}.{name} must be a number, got {value!r}"
+    if (tier, name) in WHOLE_NUMBERS:
+        if value < 1 or value != int(value) or value > 10**9:
+            return f"{tier}.{name} must be a whole number >= 1, got {value!r}"
+    elif not 0.0 <= value <= 1.0:
+        return f"{tier}.{name} must be between 0 and 1, got {value!r}"
+    return None
+
+
+def parse_thresholds(values: list[str], flag: str = "--sprout-threshold") -> dict[tuple[str, str], float]:
+    """Parse and validate --sprout-threshold / sprout_thresholds."""
+    parsed = parse_assignments(values, flag)
+    for (tier, name), value in parsed.items():
+        problem = threshold_problem(tier, name, value)
+        if problem:
+            raise pytest.UsageError(f"{flag}: {tier}.{name}={value:g}: {problem}")
     return parsed

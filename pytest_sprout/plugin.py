@@ -91,9 +91,11 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     """Note the items this process may run; load the alce tier's model before the first test,
     when alce items were selected."""
     from .judges import alce
+    from .startup import collected
     from .upcoming import get_upcoming
 
     get_upcoming(session.config).collected(session.items)
+    collected(get_session(session.config))
     alce.prepare(get_session(session.config), session.items)
 
 

@@ -32,10 +32,12 @@ def _num(value: float | None) -> str:
     return "-" if value is None else f"{value:.3f}"
 
 
-def format_table(rows: Iterable[MetricRow]) -> list[str]:
+TABLE_HEADER = ("tier", "metric", "k/n", "rate", "95% CI", "flags")
+
+
+def format_table(rows: Iterable[MetricRow], header: tuple[str, ...] = TABLE_HEADER) -> list[str]:
     """The summary as aligned text lines: tier, metric, k/n, rate (or mean), 95% CI, flags."""
     rows = list(rows)
-    header = ("tier", "metric", "k/n", "rate", "95% CI", "flags")
     body = []
     for r in rows:
         count = f"{r.k}/{r.n}" if r.kind == "rate" else f"n={r.n}"
@@ -105,11 +107,13 @@ def _md_cell(text: str) -> str:
     return str(text).replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
 
 
-def format_markdown(rows: Iterable[MetricRow], extra: Iterable[str] = (), title: str = "pytest-sprout") -> str:
-    """The summary table as GitHub-flavoured Markdown (for a CI step summary), then ``extra``
-    Markdown lines (gates, comparison)."""
+def format_markdown(rows: Iterable[MetricRow], extra: Iterable[str] = (), title: str = "pytest-sprout",
+                    intro: Iterable[str] = ()) -> str:
+    """The summary table as GitHub-flavoured Markdown (for a CI step summary), after ``intro``
+    lines (counts, system, dataset) and before ``extra`` Markdown lines (gates, comparison,
+    failing cases)."""
     rows = list(rows)
-    lines = [f"## {title}", ""]
+    lines = [f"## {title}", "", *intro]
     if rows:
         lines += ["| tier | metric | k/n | rate | 95% CI | flags |", "|---|---|---:|---:|---|---|"]
         for r in rows:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -51,7 +52,7 @@ class SproutSession:
         self._golden: dict[str, GoldenItem] = {}
         self._tiers: dict[str, Any] = {}
         self._unavailable: dict[str, str | None] = {}
-        self.thresholds = options.parse_assignments(options.get(config, "sprout_threshold"), "--sprout-threshold")
+        self.thresholds = options.parse_thresholds(options.get(config, "sprout_threshold"))
         self.gates: Any = None  # gates.Gates, built by start() on the controller
         self.gate_outcome: Any = None  # gates.GateOutcome, set by finish() on the controller
         self.tiers_run: set[str] = set()  # tiers with at least one item in this run (controller)
@@ -59,6 +60,8 @@ class SproutSession:
         self.guard = SnapshotGuard(self)  # snapshot check, golden-set record/replay
         self._cache: Any = None  # cache.ResultCache, built on first use
         self._answers: Any = None  # answers.AnswerSource, built on first use
+        self.written: dict[str, str] = {}  # report kind -> path, as given; for the terminal (controller)
+        self.hypothesis_used: bool | None = None  # whether collected test modules imported Hypothesis
 
     # --- options ------------------------------------------------------------------------------
     def option(self, dest: str) -> Any:
@@ -100,15 +103,17 @@ class SproutSession:
     # --- the system under test ----------------------------------------------------------------
     def system(self) -> Callable[[str], Any]:
         if self._system is None:
-            system = self.config.hook.pytest_sprout_make_system(config=self.config)
+            # In order: --sprout-system on the command line, the conftest hook, the ini sprout_system.
+            spec = self.config.getoption("sprout_system")
+            system = None if spec else self.config.hook.pytest_sprout_make_system(config=self.config)
+            spec = spec or (self.option("sprout_system") if system is None else None)
+            if spec:
+                system = load_factory(spec, self.config.rootpath)()
             if system is None:
-                spec = self.option("sprout_system")
-                if not spec:
-                    raise LookupError(
-                        "no system under test: define pytest_sprout_make_system(config) in a "
-                        "conftest.py, or set sprout_system = 'package.module:factory' in the ini file"
-                    )
-                system = load_factory(spec)()
+                raise LookupError(
+                    "no system under test: define pytest_sprout_make_system(config) in a "
+                    "conftest.py, or set sprout_system = package.module:factory in the ini file"
+                )
             if not (callable(system) or hasattr(system, "__aenter__") or hasattr(system, "__enter__")):
                 raise TypeError(f"the system under test must be callable (question -> Answer), got {system!r}")
             self._system = system
@@ -211,8 +216,12 @@ class SproutSession:
         return self._tiers[name]
 
     def run_item(self, case: Case, tier: str) -> ItemOutcome:
-        row: dict[str, Any] = {"case_id": case.id, "suite": case.suite, "tier": tier, "metrics": {}, "sentences": []}
+        row: dict[str, Any] = {"case_id": case.id, "suite": case.suite, "tier": tier, "metrics": {}, "sentences": [],
+                               "question": case.question, "expect": case.expect,
+                               "expected_facts": list(case.expected_facts)}
         golden = self.answer(case)
+        if golden.answer is not None:
+            row["answer"] = answer_row(golden.answer)
         if self.option("sprout_record"):  # the answer travels to the controller, which writes the golden set
             from .golden import entry
 
@@ -226,6 +235,8 @@ class SproutSession:
             return ItemOutcome(row, skip=row["note"])
         result = self.evaluate(tier, golden)
         row.update(metrics=result.metrics, sentences=result.sentences)
+        if result.reasons:
+            row["reasons"] = result.reasons
         if self.option("sprout_mutate"):  # mutants go in their own key, never in the metrics
             from .mutate import mutate_item
 
@@ -276,11 +287,21 @@ class SproutSession:
         extra = {"gates": self.gate_outcome.to_json()} if self.gate_outcome else {}
         return {**extra, **mutation_report(self.items), **agreement_report(self.items), **self.guard.report_extra()}
 
+    def replay_note(self) -> dict[str, Any]:
+        """For the views (terminal, Markdown, HTML), never the JSON: a report rebuilt from a golden
+        set must stay byte for byte the report of the run that recorded it (snapshot.md)."""
+        return {"replayed_from": self.option("sprout_golden")} if self.option("sprout_golden") else {}
+
     def start(self) -> None:
         """Controller only, before anything runs: parse the gates and check the baseline."""
         from .gates import from_session
 
         self.gates = from_session(self)
+        spec = self.config.getoption("sprout_system")
+        if not spec and not self.config.hook.pytest_sprout_make_system.get_hookimpls():
+            spec = self.option("sprout_system")  # the ini value, used when no conftest defines the hook
+        if spec and not self.option("sprout_golden"):
+            load_factory(spec, self.config.rootpath)  # an import error stops the run (exit 4), not every item
         try:
             self.guard.start()
         except SnapshotError as exc:
@@ -302,18 +323,25 @@ class SproutSession:
         paths = {dest: self.option(dest) for dest in ("sprout_report", "sprout_md", "sprout_html")}
         if not any(paths.values()):
             return
+        from . import views
         from .report import format_markdown, write_json, atomic_write_text
 
         data = self.report_data()
         if paths["sprout_report"]:
             write_json(self.path(paths["sprout_report"]), data)
+            self.written["JSON report"] = paths["sprout_report"]
+        data = {**data, **self.replay_note()}
         if paths["sprout_md"]:
             extra = self.gate_outcome.markdown() if self.gate_outcome else []
-            atomic_write_text(self.path(paths["sprout_md"]), format_markdown(rows, extra))
+            extra += views.markdown_failures(data, self.option("sprout_md_failures"))
+            text = format_markdown(rows, extra, intro=views.markdown_header(data))
+            atomic_write_text(self.path(paths["sprout_md"]), text)
+            self.written["Markdown summary"] = paths["sprout_md"]
         if paths["sprout_html"]:
             from .html import write_html
 
             write_html(self.path(paths["sprout_html"]), data)
+            self.written["HTML report"] = paths["sprout_html"]
 
     def summary_lines(self) -> list[str]:
         from .report import format_table
@@ -327,24 +355,42 @@ class SproutSession:
         if errors:
             noun = "item" if errors == 1 else "items"
             lines.append(f"{errors} {noun} failed because the system raised (not counted in any metric)")
-        from . import agreement, mutate
+        from . import agreement, mutate, startup, views
 
         lines += mutate.summary_lines(self.items, rows) + agreement.summary_lines(self.items)
-        return lines + gate_lines
+        hints = startup.hint(self.config.pluginmanager, self.hypothesis_used)
+        return lines + gate_lines + views.files_lines(self.written, self.replay_note()) + hints
 
 
-def load_factory(spec: str) -> Callable[..., Any]:
+def answer_row(answer: Answer) -> dict[str, Any]:
+    """What the system said, for an item row: the text with its markers, whether it refused, and
+    the passages it retrieved (the sentences are in the row, with their verdicts)."""
+    return {"text": answer.render(), "refused": answer.refused, "passages": [p.to_json() for p in answer.passages]}
+
+
+def load_factory(spec: str, rootdir: Path | None = None) -> Callable[..., Any]:
+    """The factory named by 'package.module:factory'. Surrounding quotes are dropped (an ini file
+    keeps them), and the module is looked up from the rootdir first, as pytest's `pythonpath = .`
+    would; a module that cannot be imported is a usage error."""
+    spec = spec.strip()
+    if len(spec) >= 2 and spec[0] == spec[-1] and spec[0] in "'\"":
+        spec = spec[1:-1].strip()
     module_name, sep, attr = spec.partition(":")
     if not sep or not module_name or not attr:
-        raise pytest.UsageError(f"sprout_system must look like 'package.module:factory', got {spec!r}")
+        raise pytest.UsageError(f"sprout_system must look like package.module:factory, got {spec!r}")
+    if rootdir is not None and str(rootdir) not in sys.path:
+        sys.path.insert(0, str(rootdir))
     try:
         module = importlib.import_module(module_name)
-    except ImportError as exc:
-        raise pytest.UsageError(f"sprout_system: cannot import {module_name!r}: {exc}") from None
+    except Exception as exc:  # an ImportError, or the module itself raising while it loads
+        raise pytest.UsageError(
+            f"sprout_system = {spec}: cannot import {module_name!r} (looked in the rootdir {rootdir} and "
+            f"on sys.path): {type(exc).__name__}: {exc}"
+        ) from None
     try:
         return getattr(module, attr)
     except AttributeError:
-        raise pytest.UsageError(f"sprout_system: {module_name!r} has no attribute {attr!r}") from None
+        raise pytest.UsageError(f"sprout_system = {spec}: {module_name!r} has no attribute {attr!r}") from None
 
 
 def explicit_tiers(markexpr: str) -> set[str]:

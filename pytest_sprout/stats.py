@@ -116,6 +116,24 @@ def mean_interval(values: list[float], confidence: float = 0.95) -> tuple[float,
     return mean, mean - half, mean + half
 
 
+def unit_mean_interval(values: list[float], confidence: float = 0.95) -> tuple[float, float, float]:
+    """Mean of scores in [0, 1] with the Wilson interval of (sum, n).
+
+    A score in [0, 1] with mean p has variance at most p(1 - p), the variance of a pass/fail
+    outcome with that rate, so the Wilson interval on the mean is conservative. Unlike a Student t
+    interval it never collapses to zero width when every score is equal (ten scores of 1.0 give
+    [0.722, 1.0], as ten passes do), and it stays inside [0, 1]."""
+    n = len(values)
+    if n == 0:
+        raise ValueError("no values")
+    total = math.fsum(values)  # exact: the order values arrived in (xdist) cannot matter
+    if not 0.0 <= total <= n:
+        raise ValueError("scores must lie in [0, 1]")
+    low, high = wilson_interval(min(float(n), total), n, confidence)  # type: ignore[arg-type]
+    mean = total / n
+    return mean, min(low, mean), max(high, mean)
+
+
 @dataclass(frozen=True)
 class MetricRow:
     """One line of the summary: a (tier, metric) with its sample size and interval."""
@@ -180,12 +198,12 @@ class Tally:
                 is_underpowered(n), is_saturated(k, n), unscored,
             )
         floats = [float(v) for v in scored]
-        mean, low, high = mean_interval(floats, self.confidence)
-        lo_clip = 0.0 if min(floats) >= 0.0 else -math.inf
-        hi_clip = 1.0 if max(floats) <= 1.0 else math.inf
-        low, high = max(low, lo_clip), min(high, hi_clip)
-        if math.isinf(low) or math.isinf(high):
-            low, high = None, None
+        if 0.0 <= min(floats) and max(floats) <= 1.0:
+            mean, low, high = unit_mean_interval(floats, self.confidence)
+        else:  # scores off the 0-1 scale: Student t, as for any mean
+            mean, low, high = mean_interval(floats, self.confidence)
+            if math.isinf(low) or math.isinf(high):
+                low, high = None, None
         saturated = n > 0 and min(floats) == max(floats) and min(floats) in (0.0, 1.0)
         return MetricRow(
             tier, metric, "mean", n, None, mean, low, high, is_underpowered(n), saturated, unscored

@@ -78,5 +78,8 @@ def make_project(pytester: pytest.Pytester, suite: str = SUITE, conftest: str = 
     if "defaults:" not in suite and tiers:
         suite = suite.replace("cases:", f"defaults: {{tiers: {tiers}}}\ncases:", 1)
     pytester.makeconftest(conftest)
+    if not any((pytester.path / name).exists() for name in ("pytest.ini", "tox.ini", "setup.cfg", "pyproject.toml")):
+        # as the repository's own config does: pytest-asyncio (deepeval's dependency) warns without it
+        pytester.makeini("[pytest]\nasyncio_default_fixture_loop_scope = function\n")
     (pytester.path / "suites").mkdir(exist_ok=True)
     (pytester.path / "suites" / f"{name}.yaml").write_text(suite, encoding="utf-8")

@@ -39,7 +39,9 @@ def hostile_report() -> dict[str, Any]:
          "outcome": outcome, "metrics": {"grounded": [outcome == "passed"]},
          "sentences": [{"text": HOSTILE, "citations": [ATTR], "supported": outcome == "passed", "score": 0.5,
                         "evidence": "</td></tr></table>" + HOSTILE, "reason": ATTR, "rule": "<i>negation</i>"}],
-         "note": HOSTILE}
+         "note": HOSTILE, "question": HOSTILE, "expected_facts": [ATTR],
+         "answer": {"text": HOSTILE, "refused": False, "passages": [{"id": ATTR, "text": HOSTILE, "title": ATTR}]},
+         "reasons": [{"metric": "facts", "why": HOSTILE + ATTR}]}
         for name, outcome in [("a-pass", "passed"), ("b-fail", "failed"), ("c-unscored", "unscored")]
     ]
     items.append({"nodeid": "suites/x.yaml::d-error[groundedness]", "case_id": "d-error", "suite": "s", "tier": "groundedness",
@@ -139,5 +141,54 @@ def test_hostile_strings_stay_text_in_the_browser(tmp_path: Path) -> None:
     assert body_attrs(dom)["data-sprout-ready"] == "1"
     assert "<img" not in dom and dom.count("<script>") == 1
     assert "<b>refusal</b>" not in dom
-    # The items table and three sentence tables: the evidence's "</table>" closed nothing.
-    assert dom.count("<table") == 4 and dom.count('<tr class="detail"') == 4
+    # The items table, three sentence tables and the per-suite table: the evidence's "</table>" closed nothing.
+    assert dom.count("<table") == 5 and dom.count('<tr class="detail"') == 4
+
+
+def png_size(path: Path) -> tuple[int, int]:
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+
+
+@needs_chromium
+@pytest.mark.parametrize("width", [1280, 500])  # 500: headless Chromium lays out no narrower
+def test_report_views_fit_a_wide_and_a_narrow_window(pytester: pytest.Pytester, tmp_path: Path, width: int) -> None:
+    """The per-case view, per-suite table, kill rates and header render at a desktop and a phone width,
+    and nothing makes the page itself scroll sideways (wide plots and tables scroll in their box)."""
+    make_project(pytester)
+    result = pytester.runpytest("-p", "no:deepeval", "-p", "no:langsmith_plugin", "-m", "groundedness",
+                                "--sprout-mutate", "--sprout-html=out/report.html")
+    result.assert_outcomes(passed=3, failed=1)
+    url = (pytester.path / "out" / "report.html").as_uri()
+    dom = chromium(tmp_path, url, "--dump-dom", f"--window-size={width},1200")
+    attrs = body_attrs(dom)
+    assert attrs["data-sprout-ready"] == "1"
+    assert int(attrs["data-page-width"]) <= width
+    for section in ("metrics", "suites", "mutation", "cases", "items"):
+        assert f'<section id="{section}">' in dom
+    cases = re.findall(r'<details class="case" data-case="([^"]+)" data-outcome="(\w+)"', dom)
+    assert cases[0] == ("pothos-water", "failed") and len(cases) == 4  # failing cases first
+    assert "Water a pothos every 3 weeks" in dom and "answers from the system, asked in this run" in dom
+    shot = tmp_path / f"shot-{width}.png"
+    chromium(tmp_path, url, f"--screenshot={shot}", f"--window-size={width},1200")
+    assert png_size(shot) == (width, 1200) and shot.stat().st_size > 20_000
+
+
+def test_axis_zooms_when_every_interval_is_near_one() -> None:
+    from pytest_sprout.html import forest_plot
+
+    near = [{"metric": "grounded", "kind": "rate", "k": 970, "n": 1000, "rate": 0.97, "ci_low": 0.957, "ci_high": 0.979},
+            {"metric": "refusal", "kind": "rate", "k": 300, "n": 300, "rate": 1.0, "ci_low": 0.987, "ci_high": 1.0}]
+    plot = forest_plot("groundedness", near, {})
+    assert 'data-axis-low="0.9"' in plot and "axis zoomed: it starts at 0.9" in plot
+    x1, x2 = (float(v) for v in re.search(r'<line class="ci" x1="([\d.]+)" y1="[\d.]+" x2="([\d.]+)"', plot).groups())
+    assert x2 - x1 > 30  # a 0.02-wide interval gets 10% of the axis, not 2%
+    wide = near + [{"metric": "facts", "kind": "rate", "k": 5, "n": 10, "rate": 0.5, "ci_low": 0.237, "ci_high": 0.763}]
+    assert 'data-axis-low="0"' in forest_plot("groundedness", wide, {})
+
+
+def test_replayed_answers_are_named_in_the_header() -> None:
+    report = {**hostile_report(), "replayed_from": "golden.json", "golden": {"path": "golden.json", "sha256": "ab" * 32}}
+    page = render_html(report)
+    assert "answers replayed from the golden set <code>golden.json</code> (sha256 <code>abababababab</code>)" in page

@@ -65,7 +65,9 @@ def test_scores_pass_and_fail(pytester: pytest.Pytester, fake: FakeLLMServer, de
     # faithfulness drop to 0 (the stand-in wants every number of a claim in the context).
     result.assert_outcomes(passed=2, failed=1, skipped=1)
     result.stdout.fnmatch_lines([
-        "*pothos-water (suites/care.yaml:*): ragas_faithfulness 0.00 < 0.50; deepeval_faithfulness 0.00 < 0.50",
+        # the default thresholds (faithfulness 0.9, Ragas answer relevancy 0.7) as docs/llm.md gives them
+        "*pothos-water (suites/care.yaml:*): ragas_faithfulness 0.00 < 0.90; ragas_answer_relevancy 0.68 < 0.70; "
+        "deepeval_faithfulness 0.00 < 0.90",
         "*deepeval_faithfulness: stand-in: not in the context: Water a pothos every 3 weeks.",
         "*= sprout =*",
         "llm*deepeval_faithfulness*n=3*0.667 mean*",

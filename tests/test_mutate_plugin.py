@@ -63,9 +63,9 @@ def test_mutate_prints_kill_rates_and_reports_every_mutant(pytester: pytest.Pyte
         "groundedness*grounded *2/3*",
         "mutation testing (mutants of supported sentences; never counted in the metrics above):",
         "groundedness: grounded 0.667 (2/3) [[]0.208, 0.939[]]; its weakest text operator kills * of * [[]*%, *%[]]; its strongest, * of * [[]*%, *%[]]",
-        "tier*metric*k/n*rate*95% CI*flags",
+        "tier*operator*killed/n*kill rate*95% CI*flags",
     ]
-    lines += [f"groundedness  {op}*{r['k']}/{r['n']}  {r['rate']:.3f}*" for op, r in rates.items()]
+    lines += [f"groundedness  {op}*{r['k']}/{r['n']}*{r['rate']:.3f}*" for op, r in rates.items()]
     survivors = report["mutation"]["survivors"]
     if survivors:
         lines.append(f"{len(survivors)} surviving mutants, each with its evidence, are listed in --sprout-report")

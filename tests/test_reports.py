@@ -32,7 +32,7 @@ def test_format_markdown_table_flags_and_escaping() -> None:
     ]
     assert "| groundedness | grounded | 28/40 | 0.700 | [0.546, 0.819] |  |" in lines
     assert "| groundedness | refusal | 5/5 | 1.000 | [0.566, 1.000] | underpowered, saturated |" in lines
-    assert "| ragas | a\\|b | n=2 | 0.600 mean | [0.000, 1.000] | underpowered, 1 unscored |" in lines
+    assert "| ragas | a\\|b | n=2 | 0.600 mean | [0.132, 0.937] | underpowered, 1 unscored |" in lines
     assert any(line.startswith("> saturated:") for line in lines)
     assert any(line.startswith("> underpowered:") for line in lines)
     assert lines[-1] == "- PASS: x" and text.endswith("\n")

@@ -9,7 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pytest_sprout.stats import (
-    Tally, is_saturated, is_underpowered, mean_interval, newcombe_interval, t_quantile, wilson_interval,
+    Tally, is_saturated, is_underpowered, mean_interval, newcombe_interval, t_quantile, unit_mean_interval,
+    wilson_interval,
 )
 
 
@@ -107,3 +108,24 @@ def test_tally_rows_are_ordered_by_tier_then_metric() -> None:
 def test_tally_rejects_non_outcomes() -> None:
     with pytest.raises(TypeError):
         Tally().add("t", "m", "yes")
+
+
+@given(st.lists(st.floats(0.0, 1.0), min_size=1, max_size=60))
+def test_unit_mean_interval_holds_the_mean_and_never_collapses(values: list[float]) -> None:
+    mean, low, high = unit_mean_interval(values)
+    assert 0.0 <= low <= mean <= high <= 1.0
+    assert high - low > 0.0  # even when every score is equal
+
+
+def test_equal_scores_get_the_interval_of_as_many_passes() -> None:
+    tally = Tally()
+    tally.extend("llm", "faithfulness", [1.0] * 10)
+    tally.extend("llm", "relevancy", [0.8] * 40)
+    faith, rel = tally.rows()
+    assert (faith.ci_low, faith.ci_high) == pytest.approx(wilson_interval(10, 10)) and faith.saturated
+    assert faith.ci_low == pytest.approx(0.722, abs=1e-3)
+    assert rel.rate == pytest.approx(0.8) and rel.ci_low < 0.8 < rel.ci_high and not rel.saturated
+    off_scale = Tally()
+    off_scale.extend("x", "tokens", [3.0, 5.0, 4.0])  # not in [0, 1]: a Student t interval
+    row = off_scale.rows()[0]
+    assert row.rate == 4.0 and row.ci_low < 4.0 < row.ci_high

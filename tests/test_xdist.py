@@ -71,7 +71,8 @@ def sprout_section(stdout: str) -> list[str]:
     for line in lines[starts[0] + 1:]:
         if line.startswith("="):
             break
-        section.append(line)
+        if not line.startswith("wrote "):  # each run names its own report file
+            section.append(line)
     return section
 
 

@@ -41,6 +41,9 @@ class TierResult:
     message: str = ""  # the failure text, one screen at most
     note: str = ""  # one line, for unscored items and the report
     extra: dict[str, Any] = field(default_factory=dict)  # tier-specific JSON-able details
+    # Why each failed metric failed: dicts with "metric" and a one-line "why", plus details
+    # (the missing fact and its best near miss, the unsupported sentence with rule and evidence).
+    reasons: list[dict[str, Any]] = field(default_factory=list)
 
 
 class Tier(Protocol):
@@ -87,3 +90,29 @@ def describe_sentences(rows: list[dict[str, Any]], answer: Answer, limit: int = 
     if len(bad) > limit:
         lines.append(f"  ... and {len(bad) - limit} more unsupported sentences (see --sprout-report)")
     return lines
+
+
+def sentence_reasons(rows: list[dict[str, Any]], metric: str) -> list[dict[str, Any]]:
+    """One reason per unsupported sentence row: its number, text, citations, rule and evidence."""
+    out = []
+    for i, row in enumerate(rows):
+        if row.get("supported") is not False:
+            continue
+        rule = row.get("rule")
+        why = f"sentence {i + 1} unsupported" + (f" ({rule})" if rule else "") + f": {row.get('reason') or ''}".rstrip(": ")
+        out.append({
+            "metric": metric, "why": why, "sentence": i + 1, "text": row.get("text"),
+            "citations": row.get("citations", []), "rule": rule, "score": row.get("score"),
+            "evidence": row.get("evidence"),
+        })
+    return out
+
+
+def threshold_reasons(scores: dict[str, Any], thresholds: dict[str, float]) -> list[dict[str, Any]]:
+    """One reason per continuous score below its pass threshold."""
+    return [
+        {"metric": name, "why": f"{name} {value:.2f} is below its threshold {thresholds[name]:.2f}",
+         "score": value, "threshold": thresholds[name]}
+        for name, value in scores.items()
+        if value is not None and name in thresholds and value < thresholds[name]
+    ]

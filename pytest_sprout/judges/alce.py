@@ -27,7 +27,7 @@ from typing import Any, Callable, Sequence
 import pytest
 
 from ..model import Answer, GoldenItem, Passage, Verdict
-from . import TierResult, describe_sentences, sentence_row
+from . import TierResult, clip, describe_sentences, sentence_reasons, sentence_row
 
 LOAD_ERROR = pytest.StashKey[str]()  # why the model could not be loaded on this xdist worker
 JudgeMany = Callable[[list[tuple[str, list[Passage]]]], list[Verdict]]
@@ -195,6 +195,15 @@ class ALCETier:
         score_answers(answers, self.judge.judge_many, self.max_citations)
 
     def evaluate(self, item: GoldenItem) -> TierResult:
+        base = (self.recall, self.precision)
+        self.recall = item.case.threshold("alce", "recall", self.recall)  # a case's own thresholds
+        self.precision = item.case.threshold("alce", "precision", self.precision)
+        try:
+            return self._evaluate(item)
+        finally:
+            self.recall, self.precision = base
+
+    def _evaluate(self, item: GoldenItem) -> TierResult:
         answer = item.answer
         assert answer is not None
         asked: list[tuple[str, list[Passage]]] = []
@@ -226,7 +235,15 @@ class ALCETier:
         describe = getattr(self.judge, "describe_pairs", None)
         extra = describe(asked) if describe is not None else {}
         message = "" if passed else self._message(item, score, rows)
-        return TierResult(passed, metrics, rows, message, extra=extra)
+        reasons: list[dict[str, Any]] = []
+        if score.recall < self.recall:
+            reasons.append({"metric": "citation_recall", "why": f"citation recall {score.recall:.2f} is below {self.recall:.2f}",
+                            "score": score.recall, "threshold": self.recall})
+            reasons += sentence_reasons(rows, "citation_recall")
+        if score.precision < self.precision:
+            reasons.append({"metric": "citation_precision", "why": f"citation precision {score.precision:.2f} is below {self.precision:.2f}",
+                            "score": score.precision, "threshold": self.precision})
+        return TierResult(passed, metrics, rows, message, extra=extra, reasons=reasons)
 
     def _guarded(self, answer: Answer, run: Callable[[], Any]) -> Any:
         """Run the judge (after warming this answer in a batch with the upcoming ones); a model
@@ -258,6 +275,7 @@ class ALCETier:
         for i, row in enumerate(rows):
             if row.get("irrelevant_citations"):
                 lines.append(f"  ~ sentence {i + 1}: irrelevant citation(s) {', '.join(row['irrelevant_citations'])}")
+        lines.append(f"  answer: {clip(answer.render(), 400)}")
         return "\n".join(lines)
 
 

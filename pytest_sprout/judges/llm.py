@@ -9,7 +9,7 @@ precision/recall metrics need a reference answer: the case's expected facts; a c
 does not get them.
 
 Every score is continuous (0..1) and passes at its threshold (``--sprout-threshold
-llm.ragas_faithfulness=0.7``; default 0.5). A judge error (timeout, HTTP error after retries,
+llm.ragas_faithfulness=0.7``; defaults in DEFAULT_THRESHOLDS). A judge error (timeout, HTTP error after retries,
 invalid JSON, a refusal, NaN) makes that metric *unscored* for the item: it is counted apart,
 never as a pass or a fail. An item with no scored metric is reported as unscored.
 
@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any, Awaitable, Callable
 
 from ..model import GoldenItem
-from . import TierResult, clip
+from . import TierResult, clip, threshold_reasons
 from ._deps import load, missing
 
 RAGAS_METRICS = ("ragas_faithfulness", "ragas_answer_relevancy", "ragas_context_precision", "ragas_context_recall")
@@ -40,7 +40,17 @@ NEEDS_REFERENCE = frozenset(
     {"ragas_context_precision", "ragas_context_recall", "deepeval_contextual_precision", "deepeval_contextual_recall"}
 )
 NEEDS_CONTEXT = frozenset(METRICS) - {"ragas_answer_relevancy", "deepeval_answer_relevancy"}
-DEFAULT_THRESHOLD = 0.5
+# Pass thresholds a careful user would pick (docs/llm.md says why). Faithfulness is the share of
+# the answer's claims the contexts support: 0.9 fails an answer with one unsupported claim in five,
+# where 0.5 let a half-hallucinated answer pass. Relevancy and recall ask for most, precision (a
+# ranking score over a few passages, noisy) for the relevant passages ranked mostly first.
+DEFAULT_THRESHOLDS: dict[str, float] = {
+    "ragas_faithfulness": 0.9, "deepeval_faithfulness": 0.9,
+    "ragas_answer_relevancy": 0.7, "deepeval_answer_relevancy": 0.8,
+    "ragas_context_precision": 0.5, "deepeval_contextual_precision": 0.5,
+    "ragas_context_recall": 0.8, "deepeval_contextual_recall": 0.8,
+}
+DEFAULT_THRESHOLD = 0.5  # kept for importers; no metric uses it any more
 DIGITS = 9  # scores are rounded to 9 places: Ragas' 1e-10 epsilons (0.9999999999) go, nothing else
 MINICHECK = "minicheck"  # ALCE citation recall/precision by a grounding checker (judges/minicheck_llm.py)
 
@@ -137,7 +147,7 @@ class LLMTier:
         minicheck: dict[str, float] | None = None,
     ) -> None:
         self.client = client
-        self.thresholds = {name: DEFAULT_THRESHOLD for name in METRICS}
+        self.thresholds = dict(DEFAULT_THRESHOLDS)
         self.thresholds.update(thresholds or {})
         self._selected = selected  # the items coming up, judged together with one not judged yet
         self._results: dict[GoldenItem, TierResult] = {}
@@ -291,6 +301,14 @@ class LLMTier:
         return round(value, DIGITS), None, details
 
     def _result(self, item: GoldenItem, scored: dict[str, tuple[float | None, str | None, list[str]]]) -> TierResult:
+        base = self.thresholds
+        self.thresholds = {name: item.case.threshold("llm", name, value) for name, value in base.items()}
+        try:
+            return self._scored_result(item, scored)
+        finally:
+            self.thresholds = base
+
+    def _scored_result(self, item: GoldenItem, scored: dict[str, tuple[float | None, str | None, list[str]]]) -> TierResult:
         metrics: dict[str, list[Any]] = {}
         failed: list[str] = []
         details: list[str] = []
@@ -320,7 +338,10 @@ class LLMTier:
         extra = {"scores": {k: v[0] for k, v in metrics.items()}}
         if unscored:
             extra["unscored"] = unscored
-        return TierResult(passed=passed, metrics=metrics, message=message, note=note, extra=extra)
+        reasons = threshold_reasons(extra["scores"], self.thresholds)
+        for reason in reasons:
+            reason["judge_reasons"] = [clip(r, 300) for r in scored[reason["metric"]][2][:3]]
+        return TierResult(passed=passed, metrics=metrics, message=message, note=note, extra=extra, reasons=reasons)
 
 
 def selected_items(session: Any) -> Callable[[], list[GoldenItem]]:
@@ -354,7 +375,7 @@ def make_tier(session: Any) -> LLMTier:
         cache_dir=cache_dir,
     )
     session.config.add_cleanup(client.close)
-    thresholds = {name: session.threshold("llm", name, DEFAULT_THRESHOLD) for name in METRICS}
+    thresholds = {name: session.threshold("llm", name, DEFAULT_THRESHOLDS[name]) for name in METRICS}
     from .minicheck_llm import settings_from
 
     metrics = selected_metrics(session.option("llm_metrics"), session.option("llm_model"))

@@ -23,7 +23,7 @@ import warnings
 from typing import Any, Awaitable
 
 from ..model import Answer, GoldenItem
-from . import TierResult, clip
+from . import TierResult, threshold_reasons, clip
 from ._deps import load, missing
 
 THRESHOLDS: dict[str, float] = {"context_precision": 0.5, "context_recall": 1.0, "string_similarity": 0.8}
@@ -135,6 +135,14 @@ class RagasTier:
         return out
 
     def evaluate(self, item: GoldenItem) -> TierResult:
+        base = self.thresholds
+        self.thresholds = {name: item.case.threshold("ragas", name, value) for name, value in base.items()}
+        try:
+            return self._evaluate(item)
+        finally:
+            self.thresholds = base
+
+    def _evaluate(self, item: GoldenItem) -> TierResult:
         scores = asyncio.run(self._scores(item))
         metrics: dict[str, list[Any]] = {}
         failed, unscored = [], []
@@ -158,7 +166,11 @@ class RagasTier:
         message = ""
         if failed:
             message = self._message(item, failed, unscored, scores.get("facts", []))
-        return TierResult(passed=passed, metrics=metrics, message=message, note=note, extra=extra)
+        reasons = threshold_reasons(extra["scores"], self.thresholds)
+        for reason in reasons:
+            if reason["metric"] == "string_similarity":
+                reason["facts"] = [row for row in scores.get("facts", []) if row["similarity"] < self.thresholds["string_similarity"]]
+        return TierResult(passed=passed, metrics=metrics, message=message, note=note, extra=extra, reasons=reasons)
 
     def _message(self, item: GoldenItem, failed: list[str], unscored: list[str], facts: list[dict[str, Any]]) -> str:
         case, answer = item.case, item.answer

@@ -41,6 +41,7 @@ module is imported.
 
 from __future__ import annotations
 
+import logging
 import hashlib
 import json
 import math
@@ -188,7 +189,13 @@ class ReferenceSystem:
         self.windows = make_windows(self.documents)
         corpus = [tokenize(f"{w.doc.title} {w.passage.text}") for w in self.windows]
         self.retriever = bm25s.BM25()
-        self.retriever.index(corpus, show_progress=False)
+        quiet = logging.getLogger("bm25s")  # bm25s logs "Building index" at DEBUG: not news to a user
+        level = quiet.level
+        quiet.setLevel(logging.WARNING)
+        try:
+            self.retriever.index(corpus, show_progress=False)
+        finally:
+            quiet.setLevel(level)
         self.vocab = self.retriever.vocab_dict
         self.window_terms = [set(tokens) for tokens in corpus]
         self.window_idf = idf_table(self.window_terms)

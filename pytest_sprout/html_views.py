@@ -1,0 +1,190 @@
+"""Sections of the HTML report that bring results together: one view per case (its question,
+answer, passages and every tier's outcome with its reasons, failing cases first), a per-suite
+table with intervals, the mutation kill rates and the agreement between tiers. Each function
+takes the JSON report (or its items) and returns escaped HTML; html.py places them."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from .views import OUTCOME_ORDER, item_reasons, suite_rows
+
+STYLE = """
+details.case{border:1px solid #e5e7eb;border-radius:6px;margin:6px 0;padding:4px 10px}
+details.case>summary{cursor:pointer;display:flex;gap:8px;flex-wrap:wrap;align-items:baseline}
+details.case .q{color:#374151}.case-body{padding:6px 0 4px}.case-body p{margin:4px 0}
+.tier-out{border-left:3px solid #e5e7eb;padding:2px 10px;margin:6px 0}.tier-out.failed{border-color:#b91c1c}
+.tier-out.passed{border-color:#166534}.tier-out ul{margin:2px 0;padding-left:20px}
+ol.passages{margin:2px 0;padding-left:24px;font-size:13px;color:#374151}
+.scroll,#items,div.tier{overflow-x:auto;max-width:100%}.meta code{word-break:break-all}
+@media (max-width:700px){body{margin:10px}th,td{padding:3px 4px;font-size:12px}}
+"""
+
+
+def esc(value: Any) -> str:
+    import html
+
+    return html.escape("" if value is None else str(value), quote=True)
+
+
+def _num(value: Any, digits: int = 3) -> str:
+    return "-" if not isinstance(value, (int, float)) or isinstance(value, bool) else f"{value:.{digits}f}"
+
+
+def axis_low(metrics: list[dict[str, Any]]) -> float:
+    """Where a forest plot's axis starts: 0, or, when every point and interval sits at 0.5 or
+    above, a multiple of 0.05 just below the lowest of them, so that intervals near 1.0 are wide
+    enough to read (the axis labels say where it starts)."""
+    lows = [v for m in metrics for v in (m.get("ci_low"), m.get("rate")) if isinstance(v, (int, float))]
+    highs = [v for m in metrics for v in (m.get("ci_high"), m.get("rate")) if isinstance(v, (int, float))]
+    if not lows or min(lows) < 0.5 or max(highs) > 1.0:
+        return 0.0
+    return max(0.0, math.floor((min(lows) - 0.01) * 20) / 20)
+
+
+def _outcome_cls(outcome: str) -> str:
+    return {"passed": "pass", "failed": "fail", "skipped": "skip", "unscored": "unsc"}.get(outcome, "")
+
+
+def case_groups(items: list[dict[str, Any]]) -> list[tuple[str, list[dict[str, Any]]]]:
+    """Items grouped by case, failing cases first (then unscored, skipped, passed), by case id."""
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for row in items:
+        groups.setdefault(str(row.get("case_id")), []).append(row)
+
+    def rank(entry: tuple[str, list[dict[str, Any]]]) -> tuple[int, str]:
+        return (min(OUTCOME_ORDER.get(str(r.get("outcome")), 9) for r in entry[1]), entry[0])
+
+    return sorted(((cid, sorted(rows, key=lambda r: str(r.get("tier")))) for cid, rows in groups.items()), key=rank)
+
+
+def _answer_html(row: dict[str, Any]) -> str:
+    answer = row.get("answer")
+    if not isinstance(answer, dict):
+        return '<p class="note">no answer (the system raised, or the row predates answers in reports)</p>'
+    refused = " <span class=\"badge b-uns\">refused</span>" if answer.get("refused") else ""
+    out = [f"<p><b>answer</b>{refused}: {esc(answer.get('text'))}</p>"]
+    passages = answer.get("passages") or []
+    if passages:
+        out.append('<ol class="passages">')
+        for p in passages:
+            title = f"<b>{esc(p.get('title'))}</b> " if p.get("title") else ""
+            out.append(f"<li>{title}<code>{esc(p.get('id'))}</code> {esc(p.get('text'))}</li>")
+        out.append("</ol>")
+    else:
+        out.append('<p class="note">no passages retrieved</p>')
+    return "".join(out)
+
+
+def cases_section(items: list[dict[str, Any]]) -> str:
+    """One collapsible view per case: question, expectation, answer and passages, and every tier's
+    outcome with the reasons it failed."""
+    groups = case_groups(items)
+    if not groups:
+        return ""
+    out = ['<section id="cases"><h2>Cases</h2>',
+           f'<p class="note">{len(groups)} cases, failing first; open one for its answer, passages and every '
+           "tier's reasons.</p>"]
+    for case_id, rows in groups:
+        first = rows[0]
+        worst = min((str(r.get("outcome")) for r in rows), key=lambda o: OUTCOME_ORDER.get(o, 9))
+        badges = " ".join(f'<span class="{_outcome_cls(str(r.get("outcome")))}">{esc(r.get("tier"))}: '
+                          f'{esc(r.get("outcome"))}</span>' for r in rows)
+        out.append(f'<details class="case" data-case="{esc(case_id)}" data-outcome="{esc(worst)}">'
+                   f'<summary><b>{esc(case_id)}</b> <span class="meta">{esc(first.get("suite"))}</span> {badges} '
+                   f'<span class="q">{esc(first.get("question") or "")}</span></summary><div class="case-body">')
+        expect = "a refusal" if first.get("expect") == "refuse" else "an answer"
+        facts = first.get("expected_facts") or []
+        facts_text = ", ".join(f"“{esc(f)}”" for f in facts) if facts else "none"
+        out.append(f"<p><b>question</b>: {esc(first.get('question') or '')}</p>"
+                   f"<p><b>expects</b> {expect}; expected facts: {facts_text}</p>")
+        out.append(_answer_html(next((r for r in rows if isinstance(r.get("answer"), dict)), first)))
+        for row in rows:
+            outcome = str(row.get("outcome"))
+            reasons = item_reasons(row) if outcome != "passed" else []
+            out.append(f'<div class="tier-out {esc(outcome)}"><b>{esc(row.get("tier"))}</b> '
+                       f'<span class="{_outcome_cls(outcome)}">{esc(outcome)}</span>')
+            if reasons:
+                out.append("<ul>" + "".join(f"<li>{esc(r)}</li>" for r in reasons) + "</ul>")
+            out.append("</div>")
+        out.append("</div></details>")
+    out.append("</section>")
+    return "\n".join(out)
+
+
+def _flags(m: dict[str, Any]) -> str:
+    out = []
+    if m.get("underpowered"):
+        out.append('<span class="badge b-under">underpowered</span>')
+    if m.get("saturated"):
+        out.append('<span class="badge b-sat">saturated</span>')
+    if m.get("unscored"):
+        out.append(f'<span class="badge b-uns">{esc(m["unscored"])} unscored</span>')
+    return "".join(out)
+
+
+def _metric_cells(m: dict[str, Any]) -> str:
+    count = f"{m.get('k')}/{m.get('n')}" if m.get("kind") == "rate" else f"n={m.get('n')}"
+    value = _num(m.get("rate")) + ("" if m.get("kind") == "rate" else " mean")
+    ci = "-" if m.get("ci_low") is None else f"[{_num(m.get('ci_low'))}, {_num(m.get('ci_high'))}]"
+    return f"<td>{esc(count)}</td><td>{esc(value)}</td><td>{esc(ci)}</td><td>{_flags(m)}</td>"
+
+
+def suites_section(items: list[dict[str, Any]]) -> str:
+    """Per suite and tier, every metric with its count, rate (or mean) and 95% interval."""
+    rows = suite_rows(items)
+    if not rows:
+        return ""
+    out = ['<section id="suites"><h2>Per suite</h2><div class="scroll"><table class="suites"><thead><tr>'
+           "<th>suite</th><th>tier</th><th>metric</th><th>k/n</th><th>rate</th><th>95% CI</th><th>flags</th>"
+           "</tr></thead><tbody>"]
+    for m in rows:
+        out.append(f'<tr data-suite="{esc(m["suite"])}"><td>{esc(m["suite"])}</td><td>{esc(m["tier"])}</td>'
+                   f'<td>{esc(m["metric"])}</td>{_metric_cells(m)}</tr>')
+    out.append("</tbody></table></div></section>")
+    return "\n".join(out)
+
+
+def mutation_section(report: dict[str, Any]) -> str:
+    """The kill rates of --sprout-mutate, per tier, as forest plots (killed out of scored mutants)."""
+    from .html import forest_plot
+
+    mutation = report.get("mutation") or {}
+    rates = mutation.get("kill_rates") or []
+    if not rates and not mutation.get("not_mutated"):
+        return ""
+    out = ['<section id="mutation"><h2>Mutation kill rates</h2>',
+           '<p class="note">Each row: mutants of one operator made from supported sentences, and the share the '
+           "judge called unsupported (killed), with its Wilson 95% interval. Never counted in the metrics above.</p>"]
+    tiers: dict[str, list[dict[str, Any]]] = {}
+    for r in rates:
+        tiers.setdefault(str(r.get("tier")), []).append({**r, "metric": r.get("operator", r.get("metric"))})
+    for tier, rows in tiers.items():
+        out.append(f'<div class="tier scroll"><h3>{esc(tier)}</h3>{forest_plot(tier, rows, {})}</div>')
+    for tier, reason in sorted((mutation.get("not_mutated") or {}).items()):
+        out.append(f'<p class="note">{esc(tier)}: {esc(reason)}</p>')
+    survivors = mutation.get("survivors") or []
+    if survivors:
+        out.append(f'<p class="note">{len(survivors)} surviving mutants, each with its evidence, are in the JSON report.</p>')
+    out.append("</section>")
+    return "\n".join(out)
+
+
+def agreement_section(report: dict[str, Any]) -> str:
+    """Agreement between tiers that judged the same sentences: share agreeing and Cohen's kappa."""
+    pairs = report.get("agreement") or []
+    if not pairs:
+        return ""
+    out = ['<section id="agreement"><h2>Agreement between tiers</h2><div class="scroll"><table><thead><tr>'
+           "<th>tiers</th><th>agree/n</th><th>rate</th><th>95% CI</th><th>Cohen's kappa</th><th>95% CI</th>"
+           "</tr></thead><tbody>"]
+    for p in pairs:
+        kappa = p.get("kappa") or {}
+        k_ci = "-" if kappa.get("ci_low") is None else f"[{_num(kappa.get('ci_low'), 2)}, {_num(kappa.get('ci_high'), 2)}]"
+        ci = "-" if p.get("ci_low") is None else f"[{_num(p.get('ci_low'))}, {_num(p.get('ci_high'))}]"
+        rate = p["agree"] / p["n"] if p.get("n") else None
+        out.append(f"<tr><td>{esc(' vs '.join(p.get('tiers') or []))}</td><td>{esc(p.get('agree'))}/{esc(p.get('n'))}</td>"
+                   f"<td>{_num(rate)}</td><td>{esc(ci)}</td><td>{_num(kappa.get('kappa'), 2)}</td><td>{esc(k_ci)}</td></tr>")
+    out.append("</tbody></table></div></section>")
+    return "\n".join(out)

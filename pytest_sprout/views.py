@@ -1,0 +1,95 @@
+"""Report views built from the JSON report: why items failed, per-suite numbers, the Markdown
+summary for a CI job, and the terminal's closing lines. Pure functions over the report dict (the
+``--sprout-report`` JSON); no pytest import."""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from .stats import Tally
+
+OUTCOME_ORDER = {"failed": 0, "unscored": 1, "skipped": 2, "passed": 3}
+
+
+def outcome_counts(items: Iterable[dict[str, Any]]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for row in items:
+        counts[str(row.get("outcome"))] = counts.get(str(row.get("outcome")), 0) + 1
+    return dict(sorted(counts.items(), key=lambda kv: OUTCOME_ORDER.get(kv[0], 9)))
+
+
+def item_reasons(row: dict[str, Any]) -> list[str]:
+    """One line per reason an item failed: its reasons, else its error or note."""
+    lines = [str(r.get("why")) for r in row.get("reasons") or [] if r.get("why")]
+    if not lines and row.get("error"):
+        lines.append(f"the system raised: {row['error']}")
+    if not lines and row.get("note"):
+        lines.append(str(row["note"]))
+    return lines
+
+
+def failing_items(report: dict[str, Any]) -> list[dict[str, Any]]:
+    return sorted((r for r in report.get("items") or [] if r.get("outcome") == "failed"),
+                  key=lambda r: str(r.get("nodeid")))
+
+
+def suite_rows(items: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per suite, every tier's metrics with n, rate (or mean) and the 95% interval, computed as the
+    run's summary computes them (stats.Tally) over that suite's items."""
+    tallies: dict[str, Tally] = {}
+    for row in items:
+        tally = tallies.setdefault(str(row.get("suite")), Tally())
+        for metric, values in (row.get("metrics") or {}).items():
+            tally.extend(str(row.get("tier")), metric, values)
+    out = []
+    for suite in sorted(tallies):
+        for m in tallies[suite].rows():
+            out.append({"suite": suite, **m.to_json()})
+    return out
+
+
+def system_line(report: dict[str, Any]) -> str:
+    system = report.get("system") or {}
+    name = " ".join(str(x) for x in (system.get("name"), system.get("version")) if x) or "unknown"
+    replay = report.get("replayed_from")
+    return f"system {name}" + (f" (answers replayed from {replay}, the system was not called)" if replay else "")
+
+
+def _md(text: Any) -> str:
+    return str(text).replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ").replace("`", "'")
+
+
+def markdown_header(report: dict[str, Any]) -> list[str]:
+    """Counts, system and dataset: the lines above the metric table."""
+    counts = outcome_counts(report.get("items") or [])
+    parts = ", ".join(f"{n} {k}" for k, n in counts.items()) or "no items"
+    dataset = report.get("dataset_hash") or "none"
+    return [f"**{parts}** · {_md(system_line(report))} · dataset `{str(dataset)[:12]}`", ""]
+
+
+def markdown_failures(report: dict[str, Any], limit: int) -> list[str]:
+    """The first ``limit`` failing items, each with its question and the reasons it failed."""
+    failed = failing_items(report)
+    if not failed or limit <= 0:
+        return []
+    shown = failed[:limit]
+    title = f"### Failing cases ({len(failed)})" if len(shown) == len(failed) else \
+        f"### Failing cases (first {len(shown)} of {len(failed)})"
+    lines = [title, ""]
+    for row in shown:
+        lines.append(f"- **{_md(row.get('case_id'))}** [{_md(row.get('tier'))}] {_md(row.get('question') or '')}")
+        for reason in item_reasons(row)[:6]:
+            lines.append(f"  - {_md(reason)}")
+    if len(shown) < len(failed):
+        lines.append(f"- ... and {len(failed) - len(shown)} more (see the JSON or HTML report)")
+    return lines + [""]
+
+
+def files_lines(written: dict[str, str], report: dict[str, Any]) -> list[str]:
+    """The terminal's last lines: whether answers were replayed, and the files this run wrote."""
+    lines = []
+    if report.get("replayed_from"):
+        lines.append(f"answers replayed from {report['replayed_from']} (the system was not called)")
+    for label, path in written.items():
+        lines.append(f"wrote {label}: {path}")
+    return lines

@@ -1,0 +1,108 @@
+"""python -m pytest_sprout.convert: Ragas and DeepEval datasets in, suites and golden sets out, and
+the golden set replays under pytest."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from pytest_sprout.cases import load_suite
+from pytest_sprout.convert import main
+from pytest_sprout.snapshot import dataset_hash
+
+ROWS = [
+    {"user_input": "How much light does a snake plant need?",
+     "retrieved_contexts": ["Snake plants tolerate low light. They grow faster in bright, indirect light."],
+     "response": "Snake plants tolerate low light and grow faster in bright, indirect light.",
+     "reference": "Low light is fine; bright, indirect light is best."},
+    {"user_input": "How often should I water a pothos?",
+     "retrieved_contexts": ["Water a pothos when the top 5 cm of soil is dry, about every 1 to 2 weeks."],
+     "response": "Water a pothos every 3 weeks.",
+     "reference": "Every 1 to 2 weeks, when the top 5 cm of soil is dry."},
+    {"user_input": "How do I file my taxes?", "retrieved_contexts": [],
+     "response": "I don't know based on the available documents.",
+     "reference": "I don't know; the documents do not cover taxes."},
+]
+
+
+def ragas_export(tmp_path: Path, kind: str) -> Path:
+    """A real Ragas EvaluationDataset written by Ragas itself."""
+    pytest.importorskip("ragas", reason="the ragas extra writes the export this test reads")
+    from ragas import EvaluationDataset
+
+    dataset = EvaluationDataset.from_list(ROWS)
+    path = tmp_path / f"export.{kind}"
+    (dataset.to_jsonl if kind == "jsonl" else dataset.to_csv)(str(path))
+    return path
+
+
+@pytest.mark.parametrize("kind", ["jsonl", "csv"])
+def test_ragas_export_becomes_a_suite_and_a_golden_set(tmp_path: Path, kind: str,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    source = ragas_export(tmp_path, kind)
+    out, golden = tmp_path / "suites" / "imported.yaml", tmp_path / "golden.json"
+    assert main(["ragas", str(source), "--suite", "imported", "--out", str(out), "--golden", str(golden)]) == 0
+    suite = load_suite(out)
+    assert suite.errors == []
+    assert [(c.id, c.expect) for c in suite.cases] == [
+        ("imported-001", "answer"), ("imported-002", "answer"), ("imported-003", "refuse")]
+    data = json.loads(golden.read_text())
+    assert data["dataset_hash"] == dataset_hash(suite.cases)
+    first = data["answers"]["imported-001"]["answer"]
+    assert first["passages"] == [{"id": "1", "text": ROWS[0]["retrieved_contexts"][0]}]
+    assert first["sentences"][0]["citations"] == ["1"]  # no markers: the sentence cites every passage
+    assert data["answers"]["imported-003"]["answer"]["refused"] is True
+    assert "replay: pytest --sprout-suites=" in capsys.readouterr().out
+
+
+def test_deepeval_goldens_become_a_suite(tmp_path: Path) -> None:
+    pytest.importorskip("deepeval", reason="the llm extra writes the goldens this test reads")
+    from deepeval.dataset import EvaluationDataset, Golden
+
+    goldens = [Golden(input=r["user_input"], actual_output=r["response"], expected_output=r["reference"],
+                      retrieval_context=r["retrieved_contexts"], name=name)
+               for r, name in zip(ROWS, ["snake-light", "pothos water", "taxes"])]
+    dataset = EvaluationDataset(goldens=goldens)
+    saved = Path(dataset.save_as(file_type="json", directory=str(tmp_path), file_name="goldens"))
+    out = tmp_path / "suites" / "de.jsonl"
+    assert main(["deepeval", str(saved), "--suite", "de", "--out", str(out), "--facts", "reference"]) == 0
+    cases = load_suite(out).cases
+    # a usable golden name is the id; "pothos water" has a space, so it gets a numbered id
+    assert [c.id for c in cases] == ["snake-light", "de-002", "taxes"]
+    assert cases[0].expected_facts == (ROWS[0]["reference"],) and cases[2].expected_facts == ()
+
+
+def test_replaying_the_converted_answers(pytester: pytest.Pytester) -> None:
+    source = pytester.path / "export.jsonl"
+    source.write_text("".join(json.dumps(r) + "\n" for r in ROWS), encoding="utf-8")
+    assert main(["ragas", str(source), "--suite", "imported", "--out", str(pytester.path / "suites" / "imported.yaml"),
+                 "--golden", str(pytester.path / "golden.json")]) == 0
+    pytester.makeini("[pytest]\nasyncio_default_fixture_loop_scope = function\n")
+    result = pytester.runpytest("-p", "no:deepeval", "-m", "groundedness", "--sprout-suites=suites/imported.yaml",
+                                "--sprout-golden=golden.json", "--sprout-report=r.json")
+    result.assert_outcomes(passed=2, failed=1)  # "every 3 weeks" is not in the passage: unsupported
+    result.stdout.fnmatch_lines(["*imported-002*1 of 1 sentences unsupported*",
+                                 "answers replayed from golden.json (the system was not called)"])
+    report = json.loads((pytester.path / "r.json").read_text())
+    assert report["golden"]["path"] == "golden.json"
+    assert "replayed_from" not in report  # the JSON of a replay is the JSON of the recording run
+
+
+@pytest.mark.parametrize("text, message", [
+    ('{"user_input": "Q?"}\n{"user_input": \n', "export.jsonl:2: malformed JSON"),
+    ('{"reference": "A"}\n', "export.jsonl:1: field 'user_input' is missing or empty"),
+    ('{"user_input": "Q?", "retrieved_contexts": "not a list"}\n',
+     "export.jsonl:1: field 'retrieved_contexts': expected a list of strings"),
+    ('{"user_input": [{"content": "hi", "type": "human"}]}\n', "export.jsonl:1: field 'user_input': a multi-turn sample"),
+])
+def test_bad_input_names_file_row_and_field_and_writes_nothing(tmp_path: Path, text: str, message: str,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    source = tmp_path / "export.jsonl"
+    source.write_text(text, encoding="utf-8")
+    out = tmp_path / "s.yaml"
+    assert main(["ragas", str(source), "--suite", "s", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+    assert not out.exists()

@@ -1,0 +1,62 @@
+"""How a new project reaches its system: the ini value as users write it, import errors as usage
+errors, the command line over the conftest hook, and the hook accepted when the plugin is off."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from helpers import make_project
+
+REPO = Path(__file__).resolve().parent.parent
+FACTORY = '''
+def make_system():
+    def system(question):
+        return ("Snake plants tolerate low light [1].", ["Snake plants tolerate low light."])
+    system.name = "from-ini"
+    return system
+'''
+
+
+@pytest.mark.parametrize("value", ["myrag.eval:make_system", '"myrag.eval:make_system"', "'myrag.eval:make_system'"])
+def test_ini_system_is_found_from_the_rootdir_quoted_or_not(pytester: pytest.Pytester, value: str) -> None:
+    make_project(pytester, conftest="")
+    pytester.mkpydir("myrag")
+    (pytester.path / "myrag" / "eval.py").write_text(FACTORY, encoding="utf-8")
+    pytester.makeini(f"[pytest]\nsprout_system = {value}\nasyncio_default_fixture_loop_scope = function\n")  # no `pythonpath = .`
+    result = pytester.runpytest_subprocess("-p", "no:deepeval", "-m", "groundedness", "-k", "snake")
+    result.assert_outcomes(passed=1)
+
+
+def test_a_system_that_cannot_be_imported_is_a_usage_error(pytester: pytest.Pytester) -> None:
+    make_project(pytester, conftest="")
+    pytester.makeini("[pytest]\nsprout_system = myrag.eval:make_system\n")
+    result = pytester.runpytest_subprocess("-p", "no:deepeval", "-m", "groundedness")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*sprout_system = myrag.eval:make_system: cannot import 'myrag.eval'*No module named 'myrag'*"])
+    assert "failed" not in result.stdout.str()
+
+
+def test_the_command_line_system_wins_over_the_conftest_hook(pytester: pytest.Pytester) -> None:
+    make_project(pytester)  # its conftest hook gives the lookup system
+    pytester.makepyfile(other=FACTORY)
+    result = pytester.runpytest_subprocess("-p", "no:deepeval", "-m", "groundedness", "-k", "lily",
+                                           "--sprout-system=other:make_system", "--sprout-report=r.json")
+    result.assert_outcomes(failed=1)  # the ini system answers about snake plants, not lilies
+    assert '"name": "from-ini"' in (pytester.path / "r.json").read_text()
+
+
+def test_the_demo_conftest_runs_with_the_plugin_off(pytester: pytest.Pytester) -> None:
+    pytester.makeconftest((REPO / "conftest.py").read_text(encoding="utf-8"))
+    pytester.makepyfile("def test_plain():\n    assert True\n")
+    result = pytester.runpytest_subprocess("-p", "no:sprout", "-p", "no:deepeval")
+    result.assert_outcomes(passed=1)
+    assert "INTERNALERROR" not in result.stdout.str() + result.stderr.str()
+
+
+def test_the_conftest_hook_wins_over_the_ini_value(pytester: pytest.Pytester) -> None:
+    make_project(pytester)
+    pytester.makeini("[pytest]\nsprout_system = not_imported:make_system\nasyncio_default_fixture_loop_scope = function\n")
+    result = pytester.runpytest_subprocess("-p", "no:deepeval", "-m", "groundedness", "-k", "lily")
+    result.assert_outcomes(passed=1)  # the hook's lookup system; the ini module is never imported
