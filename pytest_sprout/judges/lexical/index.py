@@ -215,7 +215,7 @@ class _Prepared:
     common; ``by_text`` maps each sentence's text to its analysis.
     """
 
-    __slots__ = ("sentences", "keysets", "shared", "index", "masks", "pair_masks", "by_text", "numbers")
+    __slots__ = ("sentences", "keysets", "shared", "index", "masks", "pair_masks", "by_text", "numbers", "number_keys")
 
     def __init__(self, text: str) -> None:
         self.sentences = tuple(Sentence(s) for s in split_sentences(text))
@@ -231,6 +231,7 @@ class _Prepared:
         last = (1 << (len(self.sentences) - 1)) - 1 if self.sentences else 0  # bit i: sentences i and i+1
         self.pair_masks = {key: (mask | (mask >> 1)) & last for key, mask in self.masks.items()}
         self.numbers = tuple(n for s in self.sentences for n in s.numbers)  # every number, for the number rule
+        self.number_keys = frozenset(n.exact for n in self.numbers)  # the number rule's shortcut
 
     def cover(self, keys: frozenset[str]) -> int:
         """Bit mask of the sentences that hold every one of ``keys`` (not empty)."""

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import math
 import re
+from operator import mul
 from typing import Iterable, Sequence
 
 from pytest_sprout.model import Passage, Verdict
@@ -146,14 +147,15 @@ class LexicalJudge:
 
     def judge_many(self, pairs: Iterable[tuple[str, Sequence[Passage | str]]]) -> list[Verdict]:
         """``judge`` on each (claim, sources) pair; a passage cited by several is analysed once."""
-        return [self.judge(claim, sources) for claim, sources in pairs]
+        assess = self.assess
+        return [assess(claim, sources)[0] for claim, sources in pairs]
 
     def judge(self, claim: str, sources: Sequence[Passage | str]) -> Verdict:
         """Whether the passages a claim cites support it; ``score`` is the calibrated probability."""
         return self.assess(claim, sources)[0]
 
     def probability(self, features: Sequence[float]) -> float:
-        return _sigmoid(calibration.INTERCEPT + sum(c * f for c, f in zip(calibration.COEFFICIENTS, features)))
+        return _sigmoid(calibration.INTERCEPT + sum(map(mul, calibration.COEFFICIENTS, features)))
 
     def assess(self, claim: str, sources: Sequence[Passage | str]) -> tuple[Verdict, Evidence | None]:
         """The verdict and what it was based on (None for a claim that cites nothing or has no words)."""
@@ -161,10 +163,11 @@ class LexicalJudge:
             raise TypeError(f"claim must be a str, got {type(claim).__name__}")
         if isinstance(sources, (str, bytes)):
             raise TypeError("sources must be a sequence of passages (Passage or str), not a single str")
-        texts = [s if isinstance(s, str) else Passage.coerce(s, i).text for i, s in enumerate(sources)]
-        if not texts:
+        prepare = self._prepare
+        prepared = [prepare(s if s.__class__ is str or isinstance(s, str) else Passage.coerce(s, i).text)
+                    for i, s in enumerate(sources)]
+        if not prepared:
             return Verdict(False, 0.0, None, "the sentence cites no passage", "uncited"), None
-        prepared = [self._prepare(text) for text in texts]
         for p in prepared:  # a sentence copied from a cited passage: analysed already (analysis is pure)
             ours = p.by_text.get(claim)
             if ours is not None:
@@ -331,8 +334,11 @@ class LexicalJudge:
         if best is not None:
             failure = check_displaced_name(ours, best, uncovered)
         if failure is None and ours.numbers:
-            numbers = [n for p in prepared for n in p.numbers]
-            failure = check_numbers_in(ours, numbers)
+            if len(prepared) == 1:
+                failure = check_numbers_in(ours, prepared[0].numbers, prepared[0].number_keys)
+            else:
+                failure = check_numbers_in(ours, [n for p in prepared for n in p.numbers],
+                                           frozenset().union(*(p.number_keys for p in prepared)))
         if failure is None and (ours.has_cue or any(s.has_cue for s in window)):
             pairs = align(ours, window)  # shared by the two clause-level rules
             gathered = len(window) > 1  # evidence gathered from several sentences: the claim's own cues only

@@ -50,6 +50,11 @@ class Number:
         self.scaled = any(w in _MULTIPLIERS for w in words)  # "3.5 million": a rounded value
 
     @property
+    def exact(self) -> tuple:
+        """(lo, hi, unit, bound): two numbers with the same ``exact`` always match."""
+        return (self.lo, self.hi, self.unit, self.bound)
+
+    @property
     def text(self) -> str:
         return _spell(self._words)
 

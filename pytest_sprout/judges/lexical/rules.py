@@ -75,12 +75,15 @@ def check_antonyms(claim: Sentence, window: Sequence[Sentence], uncovered: Itera
     return None
 
 
-def check_numbers_in(claim: Sentence, evidence: Sequence[Number]) -> Failure | None:
-    """Every number of the claim must match one of ``evidence`` by value, range, unit and bound."""
+def check_numbers_in(claim: Sentence, evidence: Sequence[Number], exact: frozenset | set = frozenset()) -> Failure | None:
+    """Every number of the claim must match one of ``evidence`` by value, range, unit and bound.
+
+    ``exact``: the ``Number.exact`` keys of ``evidence`` (or a subset), a shortcut: a number with
+    the same value, range, unit and bound as one of the evidence matches it."""
     if not claim.numbers:
         return None
     for num in claim.numbers:
-        if any(num.matches(e) for e in evidence):
+        if num.exact in exact or any(num.matches(e) for e in evidence):
             continue
         bounded = next((e for e in evidence if e.same_amount(num)), None)
         if bounded is not None:
