@@ -43,7 +43,7 @@ class Sentence:
     """
 
     __slots__ = ("text", "words", "content", "seq", "keys", "numbers", "has_negation", "has_quantifier", "has_cue",
-                 "_starts", "_cues", "_clauses", "_names", "_once")
+                 "_starts", "_cues", "_clauses", "_names", "_once", "_first")
 
     def __init__(self, text: str) -> None:
         self.text = text
@@ -130,6 +130,7 @@ class Sentence:
         self._clauses: tuple[Clause, ...] | None = None
         self._names: dict[str, str] | None = None
         self._once: frozenset[str] | None = None
+        self._first: dict[str, str] | None = None
         self.has_negation = has_negation
         self.has_quantifier = has_quantifier
         self.has_cue = has_negation or has_quantifier
@@ -193,6 +194,17 @@ class Sentence:
                     (twice if key in seen else seen).add(key)
                 self._once = frozenset(seen - twice)
         return self._once
+
+    def first_words(self) -> dict[str, str]:
+        """Each content key, in order, to the first word that has it (computed on first use)."""
+        if self._first is None:
+            first: dict[str, str] = {}
+            words = self.words
+            for key, idx in self.content:
+                if key not in first:
+                    first[key] = words[idx]
+            self._first = first
+        return self._first
 
     def surface(self, key: str) -> str:
         """The word as written for a content key."""

@@ -195,18 +195,14 @@ class LexicalJudge:
         keys = list(dict.fromkeys(ours.seq))  # claim order: every choice below is deterministic
         found = Evidence()
         found.total = len(keys)
-        words: dict[str, str] = {}
-        for key, idx in ours.content:
-            if key not in words:
-                words[key] = ours.words[idx]
         # Per passage and claim key, the sentences that hold the key (bit i: sentence i).
         masks = [[p.masks.get(key, 0) for key in keys] for p in prepared]
         synonym_of: dict[int, str] = {}
         held = masks[0] if len(masks) == 1 else [any(m[j] for m in masks) for j in range(len(keys))]
-        for j, key in enumerate(keys):
+        for j in range(len(keys)) if 0 in held else ():  # 0 (or False): a word no cited sentence holds
             if held[j]:
                 continue
-            for other in synonym_keys(words[key]):  # WordNet only for a word no cited sentence holds
+            for other in synonym_keys(ours.first_words()[keys[j]]):  # WordNet only for a word no cited sentence holds
                 hit = False
                 for pm, p in zip(masks, prepared):
                     mask = p.masks.get(other, 0)
@@ -235,12 +231,12 @@ class LexicalJudge:
                 window = p.sentences[i : i + 1]
                 failure = self._rules(ours, window, prepared, ())
                 if failure is None:
-                    self._fill_whole(found, keys, words, window, synonym_of)
+                    self._fill_whole(found, keys, ours, window, synonym_of)
                     return found
                 failures.append((window, failure))
         if failures:  # sentences that cover the whole claim are the best evidence; the rules failed them all
             window, failure = max(failures, key=lambda f: _RULE_RANK[f[1][0]])
-            self._fill_whole(found, keys, words, window, synonym_of)
+            self._fill_whole(found, keys, ours, window, synonym_of)
             found.failure = failure
             return found
         # Otherwise the best set of up to ``window`` sentences, chosen one by one.
@@ -273,11 +269,11 @@ class LexicalJudge:
                 break
         if not chosen:
             first = next((p.sentences[:1] for p in prepared if p.sentences), ())
-            self._fill(found, ours, keys, words, first, 0, synonym_of, 1 if first else 0)
+            self._fill(found, ours, keys, first, 0, synonym_of, 1 if first else 0)
             return found
         chosen.sort()
         window = tuple(prepared[pi].sentences[i] for pi, i in chosen)
-        self._fill(found, ours, keys, words, window, covered, synonym_of, len({pi for pi, _ in chosen}))
+        self._fill(found, ours, keys, window, covered, synonym_of, len({pi for pi, _ in chosen}))
         uncovered = tuple(key for j, key in enumerate(keys) if not covered >> j & 1)
         failure = self._rules(ours, window, prepared, uncovered, best=prepared[chosen[0][0]].sentences[chosen[0][1]]
                               if len(chosen) == 1 else _best_single(window, ours.keys))
@@ -287,7 +283,7 @@ class LexicalJudge:
         return found
 
     @staticmethod
-    def _fill_whole(found: Evidence, keys: list[str], words: dict[str, str], window: tuple[Sentence, ...],
+    def _fill_whole(found: Evidence, keys: list[str], ours: Sentence, window: tuple[Sentence, ...],
                     synonym_of: dict[int, str]) -> None:
         """``_fill`` for one sentence that covers every word of the claim."""
         found.window = window
@@ -295,10 +291,12 @@ class LexicalJudge:
         found.covered = len(keys)
         found.coverage = found.weighted = 1.0
         if synonym_of:
+            words = ours.first_words()
             found.synonyms = [(words[keys[j]], window[0].surface(k)) for j, k in synonym_of.items()]
 
-    def _fill(self, found: Evidence, ours: Sentence, keys: list[str], words: dict[str, str],
+    def _fill(self, found: Evidence, ours: Sentence, keys: list[str],
               window: tuple[Sentence, ...], covered: int, synonym_of: dict[int, str], passages: int) -> None:
+        words = ours.first_words()
         found.window = window
         found.passages = passages
         total_weight = got = 0.0

@@ -1,0 +1,75 @@
+"""The lexical judge's shortcuts give what the full computation gives.
+
+The number rule first looks a claim's number up by (value, range, unit, bound) among the numbers
+its passages hold (``_Prepared.number_keys``) before comparing it with each of them; the synonym
+search is skipped when every word of the claim is in a cited sentence; a claim's first word per
+key (``Sentence.first_words``) is computed only when a verdict needs it.
+"""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pytest_sprout.judges.lexical import LexicalJudge, Sentence, _Prepared
+from pytest_sprout.judges.lexical.rules import check_numbers_in
+
+_AMOUNTS = ["3", "10", "15", "2.5", "3,500", "three", "a dozen", "10-15", "10 to 15", "20%", "3.5 million",
+            "3,512,000", "6"]
+_UNITS = ["", " cm", " hours", " days", " °C", " percent", " feet", " inches"]
+_BOUNDS = ["", "at least ", "up to ", "about ", "more than ", "no more than ", "under "]
+
+
+@st.composite
+def number_phrases(draw) -> str:
+    return draw(st.sampled_from(_BOUNDS)) + draw(st.sampled_from(_AMOUNTS)) + draw(st.sampled_from(_UNITS))
+
+
+@st.composite
+def sentences_with_numbers(draw) -> str:
+    phrases = draw(st.lists(number_phrases(), min_size=1, max_size=3))
+    return "Water the fern " + " and then ".join(f"for {p} of growth" for p in phrases) + "."
+
+
+@settings(max_examples=300, deadline=None)
+@given(sentences_with_numbers(), st.lists(sentences_with_numbers(), min_size=0, max_size=4))
+def test_number_rule_shortcut_equals_full_comparison(claim_text: str, passage_sentences: list[str]) -> None:
+    claim = Sentence(claim_text)
+    passage = _Prepared(" ".join(passage_sentences))
+    with_shortcut = check_numbers_in(claim, passage.numbers, passage.number_keys)
+    full = check_numbers_in(claim, passage.numbers)
+    assert with_shortcut == full
+    for num in claim.numbers:  # the shortcut only ever says "matches" where the full test does
+        if num.exact in passage.number_keys:
+            assert any(num.matches(e) for e in passage.numbers)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="abcdefg hijk Rome Milan 10 cm.", min_size=1, max_size=60))
+def test_first_words_is_the_first_surface_word_of_each_key(text: str) -> None:
+    s = Sentence(text)
+    expected: dict[str, str] = {}
+    for key, idx in s.content:
+        expected.setdefault(key, s.words[idx])
+    assert s.first_words() == expected
+    assert list(s.first_words()) == list(dict.fromkeys(s.seq))
+
+
+_WORDS = ["fern", "ferns", "water", "watered", "soil", "dry", "wet", "large", "big", "small", "light", "Boston",
+          "grows", "bright", "indirect", "every", "week", "not", "always", "some", "10", "cm", "plant"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(_WORDS), min_size=2, max_size=9), min_size=1, max_size=5),
+       st.lists(st.sampled_from(_WORDS), min_size=1, max_size=9), st.integers(0, 1))
+def test_verdicts_do_not_depend_on_passage_cache_or_number_keys(sentences, claim_words, cited_twice) -> None:
+    """The cached path (precomputed passage data, shortcuts) and a judge that analyses every
+    passage afresh give the same verdict; citing a passage twice only repeats evidence."""
+    passage = " ".join(" ".join(ws).capitalize() + "." for ws in sentences)
+    claim = " ".join(claim_words).capitalize() + "."
+    sources = [passage] * (1 + cited_twice)
+    cached = LexicalJudge()
+    fresh = LexicalJudge()
+    fresh._prepare = _Prepared
+    a, b = cached.judge(claim, sources), fresh.judge(claim, sources)
+    assert (a.supported, a.score, a.evidence, a.reason, a.rule) == (b.supported, b.score, b.evidence, b.reason, b.rule)
