@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from typing import NamedTuple
+from weakref import WeakValueDictionary
 
 from pytest_sprout.model import split_sentences
 
@@ -43,7 +44,8 @@ class Sentence:
     """
 
     __slots__ = ("text", "words", "content", "seq", "keys", "numbers", "has_negation", "has_quantifier", "has_cue",
-                 "_starts", "_cues", "_clauses", "_names", "_once", "_first")
+                 "_starts", "_cues", "_clauses", "_names", "_once", "_first",
+                 "__weakref__")
 
     def __init__(self, text: str) -> None:
         self.text = text
@@ -232,6 +234,7 @@ class _Prepared:
     def __init__(self, text: str) -> None:
         self.sentences = tuple(Sentence(s) for s in split_sentences(text))
         self.by_text = {s.text: s for s in self.sentences}  # a claim copied from the passage is analysed already
+        _KNOWN.update(self.by_text)
         self.keysets = [s.keys for s in self.sentences]
         self.shared = [a & b for a, b in zip(self.keysets, self.keysets[1:])]
         index: dict[str, list[int]] = {}
@@ -265,6 +268,18 @@ class _Prepared:
             if not common:
                 return 0
         return common & ~(single | (single >> 1))
+
+
+# Every sentence of a passage still analysed (held by a passage in the cache, or by a caller), by
+# text: a claim that is a sentence of a passage it does not cite (a miscited sentence) reuses that
+# analysis, which is a pure function of the text. Weak values: the passage cache bounds it.
+_KNOWN: WeakValueDictionary[str, Sentence] = WeakValueDictionary()
+
+
+def analyse(text: str) -> Sentence:
+    """The analysis of a sentence: the one of a passage sentence with this text, else a new one."""
+    known = _KNOWN.get(text)
+    return known if known is not None else Sentence(text)
 
 
 def _text(window: tuple[Sentence, ...]) -> str:

@@ -39,7 +39,7 @@ from typing import Iterable, Sequence
 from pytest_sprout.model import Passage, Verdict
 
 from . import calibration
-from .index import Sentence, _bits, _Prepared, _prepare_passage, _text
+from .index import Sentence, _bits, _Prepared, _prepare_passage, _text, analyse
 from .rules import (
     _RULE_RANK, Failure, align, check_antonyms, check_displaced_name, check_negation,
     check_numbers_in, check_quantifiers, check_swap,
@@ -174,7 +174,7 @@ class LexicalJudge:
                 found = self._copied(ours, p)
                 return self._verdict(found), found
         text, boilerplate = strip_boilerplate(claim)
-        ours = Sentence(text)
+        ours = analyse(text)
         if not ours.keys:
             return self._wordless(claim, ours, prepared), None
         found = self._search(ours, prepared)
