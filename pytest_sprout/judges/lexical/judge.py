@@ -33,7 +33,8 @@ from __future__ import annotations
 
 import math
 import re
-from operator import mul
+from functools import reduce
+from operator import and_, mul
 from typing import Iterable, Sequence
 
 from pytest_sprout.model import Passage, Verdict
@@ -222,11 +223,7 @@ class LexicalJudge:
         failures: list[tuple[tuple[Sentence, ...], Failure]] = []
         full = len(keys)
         for pm, p in zip(masks, prepared):
-            common = -1
-            for mask in pm:
-                common &= mask
-                if not common:
-                    break
+            common = reduce(and_, pm, -1)
             for i in _bits(common) if common else ():
                 window = p.sentences[i : i + 1]
                 failure = self._rules(ours, window, prepared, ())
@@ -252,11 +249,12 @@ class LexicalJudge:
         near: set[tuple[int, int]] = set()  # the neighbours of the sentences chosen so far
         for _ in range(self.window):
             best, gain = None, 0
+            free = ~covered
             for where, bits in candidates.items():
-                g = (bits & ~covered).bit_count()
+                g = (bits & free).bit_count()
                 if not g or g < gain:
                     continue
-                if chosen and where not in near and bits.bit_count() < 2:
+                if chosen and not bits & (bits - 1) and where not in near:
                     continue  # a far sentence must share a second word with the claim, to be about it
                 if g > gain or (g == gain and g and best is not None and chosen and _closer(where, best, chosen)):
                     best, gain = where, g
