@@ -73,3 +73,41 @@ def test_verdicts_do_not_depend_on_passage_cache_or_number_keys(sentences, claim
     fresh._prepare = _Prepared
     a, b = cached.judge(claim, sources), fresh.judge(claim, sources)
     assert (a.supported, a.score, a.evidence, a.reason, a.rule) == (b.supported, b.score, b.evidence, b.reason, b.rule)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(_WORDS), min_size=2, max_size=9), min_size=2, max_size=5),
+       st.lists(st.sampled_from(_WORDS), min_size=2, max_size=9))
+def test_a_sentence_of_an_uncited_passage_reuses_its_analysis(sentences, cited_words) -> None:
+    """A claim copied from a passage it does not cite is judged with that passage's analysis of
+    the sentence (shared by text), with the verdict a fresh analysis gives."""
+    from pytest_sprout.judges.lexical import index
+
+    other = " ".join(" ".join(ws).capitalize() + "." for ws in sentences)
+    cited = " ".join(cited_words).capitalize() + "."
+    judge = LexicalJudge()
+    analysed = _Prepared(other)  # held here, so its sentences stay known
+    claim = analysed.sentences[0].text
+    assert index.analyse(claim) is analysed.by_text[claim]
+    shared = judge.judge(claim, [cited])
+    saved = dict(index._KNOWN)
+    index._KNOWN.clear()
+    try:
+        fresh = judge.judge(claim, [cited])
+    finally:
+        index._KNOWN.update(saved)
+    assert (shared.supported, shared.score, shared.evidence, shared.reason, shared.rule) == (
+        fresh.supported, fresh.score, fresh.evidence, fresh.reason, fresh.rule)
+
+
+def test_known_sentences_are_released_with_their_passage() -> None:
+    import gc
+
+    from pytest_sprout.judges.lexical import index
+
+    text = "Zygocactus blooms once the nights grow long in the autumn months."
+    passage = _Prepared(text)
+    assert index.analyse(text) is passage.sentences[0]
+    del passage
+    gc.collect()
+    assert text not in index._KNOWN
