@@ -111,3 +111,17 @@ def test_known_sentences_are_released_with_their_passage() -> None:
     del passage
     gc.collect()
     assert text not in index._KNOWN
+
+
+def test_a_passage_analysed_again_keeps_the_known_analysis() -> None:
+    """Analysing a passage again (a judge without the passage cache) does not replace the known
+    analyses of its sentences by ones that are dropped at once."""
+    import gc
+
+    from pytest_sprout.judges.lexical import index
+
+    text = "Schlumbergera flowers after long nights. It needs cool autumn weeks."
+    kept = _Prepared(text)
+    _Prepared(text)  # analysed again and dropped
+    gc.collect()
+    assert index.analyse("It needs cool autumn weeks.") is kept.sentences[1]

@@ -234,7 +234,9 @@ class _Prepared:
     def __init__(self, text: str) -> None:
         self.sentences = tuple(Sentence(s) for s in split_sentences(text))
         self.by_text = {s.text: s for s in self.sentences}  # a claim copied from the passage is analysed already
-        _KNOWN.update(self.by_text)
+        known = _KNOWN.setdefault  # a live analysis of the same text stays: it may be a cached passage's
+        for s in self.sentences:
+            known(s.text, s)
         self.keysets = [s.keys for s in self.sentences]
         self.shared = [a & b for a, b in zip(self.keysets, self.keysets[1:])]
         index: dict[str, list[int]] = {}
