@@ -88,7 +88,10 @@ def test_a_sentence_of_an_uncited_passage_reuses_its_analysis(sentences, cited_w
     judge = LexicalJudge()
     analysed = _Prepared(other)  # held here, so its sentences stay known
     claim = analysed.sentences[0].text
-    assert index.analyse(claim) is analysed.by_text[claim]
+    known = index.analyse(claim)  # this passage's analysis, or an earlier live one of the same text
+    assert known is index.analyse(claim) and known.text == claim
+    assert (known.seq, known.words, known.clauses()) == (analysed.by_text[claim].seq, analysed.by_text[claim].words,
+                                                         analysed.by_text[claim].clauses())
     shared = judge.judge(claim, [cited])
     saved = dict(index._KNOWN)
     index._KNOWN.clear()
@@ -106,7 +109,7 @@ def test_known_sentences_are_released_with_their_passage() -> None:
     from pytest_sprout.judges.lexical import index
 
     text = "Zygocactus blooms once the nights grow long in the autumn months."
-    passage = _Prepared(text)
+    passage = _Prepared(text)  # a sentence no other test analyses
     assert index.analyse(text) is passage.sentences[0]
     del passage
     gc.collect()
