@@ -148,6 +148,7 @@ class GroundednessTier:
 
 
 def make_tier(session: Any) -> GroundednessTier:
-    coverage = session.threshold("groundedness", "coverage", 0.6)
+    # The judge's own default: the tier runs the judge that the meta-evaluation measured.
+    coverage = session.threshold("groundedness", "coverage", LexicalJudge.DEFAULT_COVERAGE)
     facts = session.threshold("groundedness", "facts", FACT_THRESHOLD / 100) * 100
     return GroundednessTier(coverage=coverage, fact_threshold=facts)

@@ -127,7 +127,12 @@ class LexicalJudge:
 
     name = "lexical"
 
-    def __init__(self, coverage: float = 0.5, window: int = 3, threshold: float | None = None) -> None:
+    DEFAULT_COVERAGE = 0.5
+    DEFAULT_WINDOW = 3
+
+    def __init__(
+        self, coverage: float = DEFAULT_COVERAGE, window: int = DEFAULT_WINDOW, threshold: float | None = None
+    ) -> None:
         if isinstance(coverage, bool) or not isinstance(coverage, (int, float)) or not 0.0 < coverage <= 1.0:
             raise ValueError(f"coverage must be a number in (0, 1], got {coverage!r}")
         if isinstance(window, bool) or not isinstance(window, int) or window < 1:
