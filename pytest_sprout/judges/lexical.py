@@ -283,7 +283,8 @@ def words_of(text: str) -> list[str]:
         for piece in _TOKEN.findall(tok):
             if "'" in piece:
                 if piece.endswith("n't"):
-                    append(_CONTRACTION_BASES.get(piece[:-3], piece[:-3]))
+                    if piece[:-3]:  # a tokenizer-split "did n't" leaves "n't" alone: no empty base
+                        append(_CONTRACTION_BASES.get(piece[:-3], piece[:-3]))
                     append("not")
                     continue
                 piece = piece.split("'", 1)[0] if piece.endswith(_CLITICS) else piece.replace("'", "")
@@ -526,11 +527,11 @@ def _classify(word: str) -> tuple[int, str]:
         kind = NEG
     elif word in QUANTIFIERS:
         kind = QUANT
-    elif word in NUMBER_WORDS or "0" <= word[0] <= "9":
+    elif word in NUMBER_WORDS or "0" <= word[:1] <= "9":  # [:1]: never an IndexError, whatever the token
         kind = NUMERAL
     elif word in STOPWORDS or word in _MULTIPLIERS:
         kind = STOP
-    elif not word[0].isalpha():
+    elif not word[:1].isalpha():
         kind = OTHER
     elif word in _PERIODS or word in _PERIOD_ADVERBS:
         kind = PERIOD
