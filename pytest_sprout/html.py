@@ -87,7 +87,8 @@ SCRIPT = """
   location.hash.replace(/^#/, '').split('&').forEach(function (part) {
     var eq = part.indexOf('=');
     if (eq < 0) return;
-    var key = part.slice(0, eq), value = decodeURIComponent(part.slice(eq + 1));
+    var key = part.slice(0, eq), value;
+    try { value = decodeURIComponent(part.slice(eq + 1)); } catch (e) { return; }  // a malformed %-escape: ignore that part
     if (pick[key]) {
       for (var i = 0; i < pick[key].options.length; i++) {
         if (pick[key].options[i].value === value) pick[key].value = value;
@@ -364,8 +365,13 @@ def _items_section(items: list[dict[str, Any]]) -> str:
 
 def render_html(report: dict[str, Any]) -> str:
     """The whole page as one string."""
+    banner = ""
+    if report.get("complete") is False:
+        from .report import INCOMPLETE_BANNER
+
+        banner = f'<p class="fail" id="incomplete" role="alert">{esc(INCOMPLETE_BANNER)}</p>'
     body = "\n".join([
-        _header(report), _gates_section(report.get("gates")), _plots_section(report),
+        _header(report), banner, _gates_section(report.get("gates")), _plots_section(report),
         _items_section(list(report.get("items") or [])),
     ])
     return (

@@ -16,7 +16,7 @@ class Opt:
     help: str
     ini: str | None = None  # ini key, when the option can live in the config file
     default: Any = None
-    kind: str = "string"  # "string", "bool", "int", "float", "append"
+    kind: str = "string"  # "string", "bool", "int", "float", "append", "multi" (repeatable path), "secret"
     metavar: str | None = None
 
 
@@ -24,7 +24,7 @@ OPTIONS: tuple[Opt, ...] = (
     # --- suites, system, report ------------------------------------------------------------
     Opt("--sprout-suites", "sprout_suites", "folder (or file) of YAML suites", "sprout_suites", "suites", metavar="PATH"),
     Opt("--sprout-system", "sprout_system", "the system under test as 'module:factory'", "sprout_system", metavar="MOD:FACTORY"),
-    Opt("--sprout-report", "sprout_report", "write the results as JSON to PATH", metavar="PATH"),
+    Opt("--sprout-report", "sprout_report", "write the results as JSON to PATH (repeatable: one file each)", kind="multi", metavar="PATH"),
     Opt(
         "--sprout-threshold", "sprout_threshold",
         "TIER.NAME=VALUE: a judge setting or pass threshold (repeatable), e.g. groundedness.coverage=0.6",
@@ -52,7 +52,7 @@ OPTIONS: tuple[Opt, ...] = (
     # --- llm tier ---------------------------------------------------------------------------
     Opt("--llm-base-url", "llm_base_url", "OpenAI-compatible endpoint for the llm tier", "sprout_llm_base_url", metavar="URL"),
     Opt("--llm-model", "llm_model", "model name at that endpoint", "sprout_llm_model"),
-    Opt("--llm-api-key", "llm_api_key", "API key (or env SPROUT_LLM_API_KEY); never printed"),
+    Opt("--llm-api-key", "llm_api_key", "API key (or env SPROUT_LLM_API_KEY); never printed", kind="secret"),
     Opt("--llm-timeout", "llm_timeout", "seconds per LLM call", "sprout_llm_timeout", 60.0, kind="float"),
     Opt("--llm-concurrency", "llm_concurrency", "LLM calls in flight at once", "sprout_llm_concurrency", 4, kind="int"),
     # --- reports and gates ------------------------------------------------------------------
@@ -67,6 +67,11 @@ OPTIONS: tuple[Opt, ...] = (
     Opt("--sprout-fail-on-regression", "sprout_fail_on_regression", "fail when a metric drop is statistically distinguishable", kind="bool"),
     Opt("--sprout-compare-any-dataset", "sprout_compare_any_dataset", "allow comparing reports of different datasets", kind="bool"),
     # --- judging the judges -----------------------------------------------------------------
+    Opt(
+        "--sprout-max-unscored", "sprout_max_unscored",
+        "fail a tier when more than this fraction of its judged items was unscored (0-1)",
+        "sprout_max_unscored", 0.5, kind="float", metavar="FRACTION",
+    ),
     Opt("--sprout-mutate", "sprout_mutate", "also judge mutants of every answer and report kill rates", kind="bool"),
 )
 
@@ -78,8 +83,12 @@ def register(parser: pytest.Parser) -> None:
     for opt in OPTIONS:
         if opt.kind == "bool":
             group.addoption(opt.flag, dest=opt.dest, action="store_true", default=False, help=opt.help)
-        elif opt.kind == "append":
+        elif opt.kind in ("append", "multi"):
             group.addoption(opt.flag, dest=opt.dest, action="append", default=[], metavar=opt.metavar, help=opt.help)
+        elif opt.kind == "secret":
+            from .secret import SecretStr
+
+            group.addoption(opt.flag, dest=opt.dest, default=None, type=SecretStr, metavar=opt.metavar, help=opt.help)
         else:
             group.addoption(opt.flag, dest=opt.dest, default=None, metavar=opt.metavar, help=opt.help)
         if opt.ini:
@@ -96,6 +105,8 @@ def get(config: pytest.Config, dest: str) -> Any:
     if opt.kind == "append":
         ini_values = list(config.getini(opt.ini)) if opt.ini else []
         return ini_values + list(value or [])
+    if opt.kind == "multi":  # a repeatable path: get() gives the first, get_all() every one
+        return get_all(config, dest)[0] if get_all(config, dest) else None
     if value is None and opt.ini:
         value = config.getini(opt.ini) or None
     if value is None:
@@ -112,6 +123,13 @@ def get(config: pytest.Config, dest: str) -> Any:
     return value
 
 
+def get_all(config: pytest.Config, dest: str) -> list[str]:
+    """Every value of a repeatable path option, in order, without repeats."""
+    value = config.getoption(dest)
+    values = value if isinstance(value, list) else ([value] if value else [])
+    return list(dict.fromkeys(str(v) for v in values if v))
+
+
 def parse_assignments(values: list[str], flag: str) -> dict[tuple[str, str], float]:
     """Parse repeatable 'TIER.NAME=VALUE' options into {(tier, name): value}."""
     parsed: dict[tuple[str, str], float] = {}
@@ -125,3 +143,74 @@ def parse_assignments(values: list[str], flag: str) -> dict[tuple[str, str], flo
         except ValueError:
             raise pytest.UsageError(f"{flag}: {raw!r}: {number!r} is not a number") from None
     return parsed
+
+
+# --- validation: every problem is a usage error before any item runs ---------------------------
+
+UNIT = (0.0, 1.0)
+
+
+def tier_settings() -> dict[str, dict[str, tuple[float, float]]]:
+    """Every TIER.NAME that --sprout-threshold / sprout_thresholds accepts, with its range."""
+    from .judges import llm, ragas_tier
+
+    return {
+        "groundedness": {"coverage": UNIT, "facts": UNIT},
+        "alce": {"entailment": UNIT, "recall": UNIT, "precision": UNIT, "max_citations": (1.0, 1000.0)},
+        "ragas": dict.fromkeys(ragas_tier.THRESHOLDS, UNIT),
+        "llm": dict.fromkeys(llm.METRICS, UNIT),
+    }
+
+
+INTEGER_SETTINGS = frozenset({("alce", "max_citations")})
+
+
+def check_thresholds(parsed: dict[tuple[str, str], float], flag: str = "--sprout-threshold / sprout_thresholds") -> None:
+    """Refuse an unknown tier or setting name, or a value out of its range, naming the valid ones."""
+    import math
+
+    known = tier_settings()
+    for (tier, name), value in parsed.items():
+        if tier not in known:
+            raise pytest.UsageError(f"{flag}: unknown tier {tier!r} in {tier}.{name}; known tiers: {', '.join(known)}")
+        if name not in known[tier]:
+            names = ", ".join(f"{tier}.{n}" for n in known[tier])
+            raise pytest.UsageError(f"{flag}: unknown setting {tier}.{name}; valid names: {names}")
+        low, high = known[tier][name]
+        if not math.isfinite(value) or not low <= value <= high:
+            raise pytest.UsageError(f"{flag}: {tier}.{name}={value:g} is out of range; it must be from {low:g} to {high:g}")
+        if (tier, name) in INTEGER_SETTINGS and value != int(value):
+            raise pytest.UsageError(f"{flag}: {tier}.{name}={value:g} must be a whole number")
+
+
+def check_url(url: str, flag: str = "--llm-base-url") -> None:
+    """An http(s) URL with a host, checked before any client is built (a malformed one would fail
+    inside the HTTP client, deep in a traceback)."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018  (parses the port: "http://host:99999" raises here)
+    except ValueError as exc:
+        raise pytest.UsageError(f"{flag}: {url!r} is not a valid URL ({exc})") from None
+    if parts.scheme not in ("http", "https"):
+        raise pytest.UsageError(f"{flag}: {url!r} must start with http:// or https://")
+    if not parts.hostname:
+        raise pytest.UsageError(f"{flag}: {url!r} names no host")
+    if any(ch.isspace() or ord(ch) < 32 for ch in url):
+        raise pytest.UsageError(f"{flag}: {url!r} contains spaces or control characters")
+
+
+def check_fraction(value: float, flag: str) -> None:
+    import math
+
+    if not (math.isfinite(value) and 0.0 <= value <= 1.0):
+        raise pytest.UsageError(f"{flag} must be a fraction from 0 to 1, got {value:g}")
+
+
+def explicit(config: pytest.Config, dest: str) -> bool:
+    """Whether the user set the option (command line or ini), rather than leaving the default."""
+    opt = _BY_DEST[dest]
+    if config.getoption(dest) not in (None, [], False):
+        return True
+    return bool(opt.ini and config.getini(opt.ini))

@@ -62,7 +62,9 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        # backslashreplace: text UTF-8 cannot hold (a lone surrogate in a system's error message)
+        # is written escaped, never a UnicodeEncodeError after the whole run.
+        with os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace") as handle:
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
@@ -80,6 +82,35 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
 
 def write_json(path: str | os.PathLike[str], data: Any) -> None:
     atomic_write_text(path, json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
+
+
+INCOMPLETE_BANNER = (
+    "INCOMPLETE: the run was interrupted; items that did not finish are error rows, and the "
+    "numbers describe only the items that ran."
+)
+
+
+def write_reports(paths: dict[str, list[Path]], data: dict[str, Any], rows: list[MetricRow], extra: list[str]) -> list[str]:
+    """Write every requested report (JSON, Markdown, HTML). A report that cannot be written does
+    not stop the others; the lines returned say which failed and why."""
+    problems = []
+    jobs: list[tuple[Path, Any]] = [(p, lambda p: write_json(p, data)) for p in paths.get("sprout_report", [])]
+    if paths.get("sprout_md"):
+        text = format_markdown(rows, extra)
+        if data.get("complete") is False:
+            title, _, rest = text.partition("\n")
+            text = f"{title}\n\n> **{INCOMPLETE_BANNER}**\n{rest}"
+        jobs += [(p, lambda p, text=text: atomic_write_text(p, text)) for p in paths["sprout_md"]]
+    if paths.get("sprout_html"):
+        from .html import write_html
+
+        jobs += [(p, lambda p: write_html(p, data)) for p in paths["sprout_html"]]
+    for path, write in jobs:
+        try:
+            write(path)
+        except OSError as exc:
+            problems.append(f"{path}: the report could not be written: {exc.strerror or exc}")
+    return problems
 
 
 def build_report(
@@ -102,7 +133,8 @@ def build_report(
 
 
 def _md_cell(text: str) -> str:
-    return str(text).replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+    """A table cell: backslashes and pipes escaped, HTML made inert (names may come from a baseline)."""
+    return str(text).replace("\\", "\\\\").replace("<", "&lt;").replace("|", "\\|").replace("\n", " ")
 
 
 def format_markdown(rows: Iterable[MetricRow], extra: Iterable[str] = (), title: str = "pytest-sprout") -> str:

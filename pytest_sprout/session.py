@@ -18,6 +18,7 @@ from . import options
 from .cases import SuiteFile, SuiteSet, load_suites
 from .judges import TierResult, tier_module
 from .model import TIERS, Answer, Case, GoldenItem
+from .integrity import ERROR, Ledger
 from .snapshot import SnapshotError, SnapshotGuard
 from .stats import Tally
 
@@ -48,10 +49,13 @@ class SproutSession:
         self.items: list[dict[str, Any]] = []  # item rows, aggregated on the controller
         self._suites: SuiteSet | None = None
         self._system: Callable[[str], Any] | None = None
+        self._system_error: BaseException | None = None  # the factory failed: not called again
         self._golden: dict[str, GoldenItem] = {}
         self._tiers: dict[str, Any] = {}
         self._unavailable: dict[str, str | None] = {}
         self.thresholds = options.parse_assignments(options.get(config, "sprout_threshold"), "--sprout-threshold")
+        options.check_thresholds(self.thresholds)
+        self.ledger = Ledger()  # which selected items have a row (controller)
         self.gates: Any = None  # gates.Gates, built by start() on the controller
         self.gate_outcome: Any = None  # gates.GateOutcome, set by finish() on the controller
         self.tiers_run: set[str] = set()  # tiers with at least one item in this run (controller)
@@ -59,6 +63,8 @@ class SproutSession:
         self.guard = SnapshotGuard(self)  # snapshot check, golden-set record/replay
         self._cache: Any = None  # cache.ResultCache, built on first use
         self._answers: Any = None  # answers.AnswerSource, built on first use
+        self.complete = True  # False after an interrupted run: its reports say so
+        self.written: list[str] = []  # problems writing the reports, for the summary
 
     # --- options ------------------------------------------------------------------------------
     def option(self, dest: str) -> Any:
@@ -99,6 +105,20 @@ class SproutSession:
 
     # --- the system under test ----------------------------------------------------------------
     def system(self) -> Callable[[str], Any]:
+        """The system under test, built once per process. A factory that fails is not called
+        again: its error (kept in ``_system_error``) is every item's."""
+        if self._system_error is not None:
+            raise self._system_error
+        try:
+            return self._make_system()
+        except (LookupError, TypeError, pytest.UsageError) as exc:
+            self._system_error = exc
+            raise
+        except (Exception, SystemExit) as exc:  # the user's factory raised: its items error, the run goes on
+            self._system_error = SystemFactoryError(f"the system factory raised:\n{format_exception(exc)}")
+            raise self._system_error from None
+
+    def _make_system(self) -> Callable[[str], Any]:
         if self._system is None:
             system = self.config.hook.pytest_sprout_make_system(config=self.config)
             if system is None:
@@ -224,7 +244,12 @@ class SproutSession:
         if golden.answer.refused and tier != "groundedness":
             row["note"] = "the system refused; nothing to judge (the groundedness tier scores refusals)"
             return ItemOutcome(row, skip=row["note"])
-        result = self.evaluate(tier, golden)
+        try:
+            result = self.evaluate(tier, golden)
+        except (Exception, SystemExit) as exc:  # a judge that raised errors this item, not the run
+            error = f"the {tier} judge raised on {case.id!r}:\n{format_exception(exc)}"
+            row["error"] = error.strip().splitlines()[-1]
+            return ItemOutcome(row, error=error)
         row.update(metrics=result.metrics, sentences=result.sentences)
         if self.option("sprout_mutate"):  # mutants go in their own key, never in the metrics
             from .mutate import mutate_item
@@ -242,24 +267,64 @@ class SproutSession:
     def record(self, report: pytest.TestReport) -> None:
         if report.when == "setup":
             self.tiers_run.update(t for t in TIERS if report.nodeid.endswith(f"[{t}]") and t in report.keywords)
-        if report.when != "call":
-            return
-        for name, value in report.user_properties:
-            if name != "sprout":
-                continue
-            row = json.loads(value) if isinstance(value, str) else dict(value)
-            row["nodeid"] = report.nodeid
-            row["outcome"] = "unscored" if row.get("unscored") and report.skipped else report.outcome
-            self.guard.keep(row)
-            self.items.append(row)
-            for metric, values in row["metrics"].items():
-                self.tally.extend(row["tier"], metric, values)
+        if report.when == "call":
+            for name, value in report.user_properties:
+                if name != "sprout":
+                    continue
+                row = json.loads(value) if isinstance(value, str) else dict(value)
+                row["nodeid"] = report.nodeid
+                if row.get("error"):
+                    row["outcome"] = ERROR
+                else:
+                    row["outcome"] = "unscored" if row.get("unscored") and report.skipped else report.outcome
+                self.guard.keep(row)
+                self.add_row(row)
+        # A sprout item whose report carries no row (skipped or failed setup, a runtest that raised
+        # before its row was made, a crashed xdist worker) still gets one.
+        suite = self.suite_of(report.nodeid)
+        if suite is not None:
+            row = self.ledger.row_from_report(report.nodeid, suite, report.outcome, report.when, report.longrepr)
+            if row is not None:
+                self.add_row(row)
+
+    def add_row(self, row: dict[str, Any]) -> None:
+        self.ledger.add(row["nodeid"])
+        self.items.append(row)
+        if row.get("outcome") == ERROR:
+            return  # an errored item is never counted in a metric
+        kind = self.metric_kind(row["tier"])
+        for metric, values in row["metrics"].items():
+            if kind:
+                self.tally.declare(row["tier"], metric, kind)
+            self.tally.extend(row["tier"], metric, values)
+
+    def metric_kind(self, tier: str) -> str | None:
+        """"mean" for a tier whose every metric is a continuous score (so that a metric with no
+        scored value is still shown as a mean, not as a rate 0/0)."""
+        if tier not in TIERS:
+            return None
+        return getattr(tier_module(tier), "METRIC_KIND", None)
+
+    def suite_of(self, nodeid: str) -> str | None:
+        """The suite name of a sprout item's node id, or None for any other test."""
+        from .integrity import parse_nodeid
+
+        parsed = parse_nodeid(nodeid)
+        if parsed is None or parsed[2] not in TIERS:
+            return None
+        suite_file = self.suites().files.get(Path(self.config.rootpath, parsed[0]))
+        return suite_file.name if suite_file is not None else None
+
+    def select(self, nodeids: list[str]) -> None:
+        """Controller: the node ids selected for this run (its own collection, or an xdist
+        worker's); every sprout item among them ends as a row."""
+        self.ledger.select((nid, suite) for nid in nodeids if (suite := self.suite_of(nid)) is not None)
 
     def report_data(self) -> dict[str, Any]:
         from . import __version__
         from .report import build_report
 
-        return build_report(
+        data = build_report(
             version=__version__,
             dataset_hash=self.dataset_hash(),
             metrics=self.tally.rows(),
@@ -267,6 +332,8 @@ class SproutSession:
             system=self.system_info(),
             extra=self._judging_extra(),
         )
+        data["complete"] = self.complete
+        return data
 
     def _judging_extra(self) -> dict[str, Any]:
         """The report's gates, and the judge checks (mutation kill rates, tier agreement)."""
@@ -280,57 +347,129 @@ class SproutSession:
         """Controller only, before anything runs: parse the gates and check the baseline."""
         from .gates import from_session
 
+        self.check_options()
         self.gates = from_session(self)
         try:
             self.guard.start()
         except SnapshotError as exc:
             raise pytest.UsageError(str(exc)) from None
 
+    def report_paths(self) -> dict[str, list[Path]]:
+        """Every report this run writes, by option."""
+        return {
+            "sprout_report": [Path(self.config.rootpath, p) for p in options.get_all(self.config, "sprout_report")],
+            "sprout_md": [p for p in [self.path(self.option("sprout_md"))] if p],
+            "sprout_html": [p for p in [self.path(self.option("sprout_html"))] if p],
+        }
+
+    def check_options(self) -> None:
+        """Controller, before anything runs: options that would fail only at the end, or fail
+        every item, are usage errors now."""
+        from .integrity import clean_stale_tmp, output_problem
+
+        url = self.option("llm_base_url")
+        if url:
+            options.check_url(str(url))
+        options.check_fraction(self.option("sprout_max_unscored"), "--sprout-max-unscored")
+        if options.explicit(self.config, "sprout_suites"):
+            root = self.suites_root
+            if not root.exists():
+                raise pytest.UsageError(f"--sprout-suites / sprout_suites: {self.option('sprout_suites')!r} does not exist")
+            from .cases import suite_paths
+
+            if not suite_paths(root):
+                raise pytest.UsageError(f"--sprout-suites / sprout_suites: {self.option('sprout_suites')!r} holds no suite file (*.yaml, *.yml)")
+        if self.option("sprout_update_snapshot") and not self.cases:
+            raise pytest.UsageError("--sprout-update-snapshot: the suites hold no valid case; refusing to pin an empty dataset")
+        flags = {"sprout_report": "--sprout-report", "sprout_md": "--sprout-md", "sprout_html": "--sprout-html"}
+        record = self.option("sprout_record")
+        checked = [(flag, p) for dest, flag in flags.items() for p in self.report_paths()[dest]]
+        checked += [("--sprout-record", self.path(record))] if record else []
+        for flag, path in checked:
+            problem = output_problem(path)
+            if problem:
+                raise pytest.UsageError(f"{flag}={path}: cannot write the report there: {problem}")
+        for _, path in checked:
+            clean_stale_tmp(path)
+
     def worker_finished(self, workeroutput: dict[str, Any]) -> None:
         """Controller: what an xdist worker sent back at the end (its system's name and version)."""
         if self.worker_system is None:
             self.worker_system = workeroutput.get("sprout_system")
 
-    def finish(self) -> None:
+    def finish(self, exitstatus: int = 0) -> None:
         if not is_controller(self.config):
             self.config.workeroutput["sprout_system"] = self.system_info()  # type: ignore[attr-defined]
             return
+        interrupted = exitstatus in (pytest.ExitCode.INTERRUPTED, pytest.ExitCode.INTERNAL_ERROR)
+        self.complete = not interrupted
+        for row in self.ledger.unreported(interrupted):  # selected items that never reported
+            self.add_row(row)
         rows = self.tally.rows()
         if self.gates is not None:
+            from . import unscored
+
             values = {(r.tier, r.metric): self.tally.values(r.tier, r.metric) for r in rows}
             self.gate_outcome = self.gates.evaluate(rows, values, self.tiers_run)
-        paths = {dest: self.option(dest) for dest in ("sprout_report", "sprout_md", "sprout_html")}
+            self.gate_outcome.unscored = unscored.check(self.items, self.option("sprout_max_unscored"))
+        paths = self.report_paths()
         if not any(paths.values()):
             return
-        from .report import format_markdown, write_json, atomic_write_text
+        from .report import write_reports
 
-        data = self.report_data()
-        if paths["sprout_report"]:
-            write_json(self.path(paths["sprout_report"]), data)
-        if paths["sprout_md"]:
-            extra = self.gate_outcome.markdown() if self.gate_outcome else []
-            atomic_write_text(self.path(paths["sprout_md"]), format_markdown(rows, extra))
-        if paths["sprout_html"]:
-            from .html import write_html
-
-            write_html(self.path(paths["sprout_html"]), data)
+        extra = self.gate_outcome.markdown() if self.gate_outcome else []
+        self.written = write_reports(paths, self.report_data(), rows, extra)
 
     def summary_lines(self) -> list[str]:
         from .report import format_table
 
         rows = self.tally.rows()
         gate_lines = self.gate_outcome.lines() if self.gate_outcome else []
-        if not rows and not gate_lines:
+        if not rows and not gate_lines and not self.items:
             return []
         lines = format_table(rows) if rows else ["no sprout metrics in this run"]
-        errors = sum(1 for row in self.items if row.get("error"))
+        errors = [row for row in self.items if row.get("outcome") == ERROR]
         if errors:
-            noun = "item" if errors == 1 else "items"
-            lines.append(f"{errors} {noun} failed because the system raised (not counted in any metric)")
+            noun = "item" if len(errors) == 1 else "items"
+            lines.append(f"{len(errors)} {noun} errored (not counted in any metric):")
+            for row in sorted(errors, key=lambda r: r["nodeid"])[:10]:
+                lines.append(f"  {row['nodeid']}: {row.get('error')}")
+            if len(errors) > 10:
+                lines.append(f"  ... and {len(errors) - 10} more (see --sprout-report)")
+        if not self.complete:
+            lines.append("the run was interrupted: the reports are marked incomplete (\"complete\": false) "
+                         "and are not registered in the snapshot")
+        lines += self.written
         from . import agreement, mutate
 
         lines += mutate.summary_lines(self.items, rows) + agreement.summary_lines(self.items)
         return lines + gate_lines
+
+
+class SystemFactoryError(Exception):
+    """The system factory (hook or ``sprout_system``) raised; every item's error, raised once."""
+
+
+def format_exception(exc: BaseException) -> str:
+    """A traceback as text that any report can hold (lone surrogates escaped)."""
+    from .integrity import clean_text
+
+    return clean_text("".join(traceback.format_exception(exc)))
+
+
+def ask(system: Callable[[str], Any], case: Case) -> GoldenItem:
+    """The system's answer to one case, or the error that belongs to the case's items: it raised
+    (``sys.exit`` too), or what it returned is not an answer."""
+    try:
+        raw = system(case.question)
+    except (Exception, SystemExit) as exc:  # the system's failure belongs to its items, not to the run
+        return GoldenItem(case, None, f"the system raised while answering {case.id!r}:\n{format_exception(exc)}")
+    try:
+        return GoldenItem(case, Answer.coerce(raw))
+    except (TypeError, ValueError, KeyError, AttributeError) as exc:
+        from .integrity import clean_text
+
+        return GoldenItem(case, None, clean_text(f"the system's answer to {case.id!r} is invalid: {exc}"))
 
 
 def load_factory(spec: str) -> Callable[..., Any]:

@@ -41,6 +41,7 @@ NEEDS_REFERENCE = frozenset(
 )
 NEEDS_CONTEXT = frozenset(METRICS) - {"ragas_answer_relevancy", "deepeval_answer_relevancy"}
 DEFAULT_THRESHOLD = 0.5
+METRIC_KIND = "mean"  # every metric is a continuous score: with nothing scored it is a mean of n=0, never 0/0
 DIGITS = 9  # scores are rounded to 9 places: Ragas' 1e-10 epsilons (0.9999999999) go, nothing else
 
 
@@ -291,7 +292,7 @@ def selected_items(session: Any) -> Callable[[], list[GoldenItem]]:
 
 
 def make_tier(session: Any) -> LLMTier:
-    import os
+    from .. import secret
 
     load("openai", "llm")
     from ._llm_client import LLMClient
@@ -301,7 +302,7 @@ def make_tier(session: Any) -> LLMTier:
     client = LLMClient(
         session.option("llm_base_url"),
         session.option("llm_model"),
-        api_key=session.option("llm_api_key") or os.environ.get("SPROUT_LLM_API_KEY"),
+        api_key=secret.api_key(session.option("llm_api_key")),
         timeout=session.option("llm_timeout"),
         concurrency=session.option("llm_concurrency"),
         cache_dir=cache_dir,
