@@ -413,12 +413,19 @@ class SproutSession:
             self.gate_outcome = self.gates.evaluate(rows, values, self.tiers_run)
             self.gate_outcome.unscored = unscored.check(self.items, self.option("sprout_max_unscored"))
         paths = self.report_paths()
+        if not self.complete:  # a frozen report is not replaced by a partial one: the chain stays whole
+            frozen = self.guard.registered()
+            for dest, found in paths.items():
+                for path in [p for p in found if self.guard.rel(p) in frozen]:
+                    found.remove(path)
+                    self.written.append(f"{self.guard.rel(path)}: kept as it was (registered in the snapshot, "
+                                        "and this run was interrupted)")
         if not any(paths.values()):
             return
         from .report import write_reports
 
         extra = self.gate_outcome.markdown() if self.gate_outcome else []
-        self.written = write_reports(paths, self.report_data(), rows, extra)
+        self.written += write_reports(paths, self.report_data(), rows, extra)
 
     def summary_lines(self) -> list[str]:
         from .report import format_table

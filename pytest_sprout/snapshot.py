@@ -566,6 +566,13 @@ class SnapshotGuard:
                 "for a replay that matches this run's report exactly"
             )
 
+    def registered(self) -> set[str]:
+        """The artifact paths the snapshot registers (none when there is no readable snapshot)."""
+        try:
+            return set(Snapshot.load(self.path, self.rel(self.path)).artifacts) if self.path.is_file() else set()
+        except SnapshotError:
+            return set()
+
     def report_extra(self) -> dict[str, Any]:
         """What the JSON report says about the golden set its answers came from."""
         return {"golden": self.golden_ref} if self.golden_ref else {}
