@@ -224,7 +224,8 @@ def load_baseline(path: Path, shown: str) -> Baseline:
     for i, row in enumerate(report["metrics"]):
         check_metric_row(row, f"{where}: metrics[{i}]")
         baseline.rows[(row["tier"], row["metric"])] = row
-    items = report.get("items") or []
+    items = report.get("items")
+    items = [] if items is None else items
     if not isinstance(items, list):
         raise pytest.UsageError(f"{where}: field 'items' must be a list")
     for i, item in enumerate(items):
