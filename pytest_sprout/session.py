@@ -389,7 +389,7 @@ class SproutSession:
             problem = output_problem(path)
             if problem:
                 raise pytest.UsageError(f"{flag}={path}: cannot write the report there: {problem}")
-        for _, path in checked:
+        for path in [p for _, p in checked] + [self.guard.path]:  # what a killed writer may have left
             clean_stale_tmp(path)
 
     def worker_finished(self, workeroutput: dict[str, Any]) -> None:
