@@ -244,8 +244,12 @@ class SproutSession:
         if golden.answer.refused and tier != "groundedness":
             row["note"] = "the system refused; nothing to judge (the groundedness tier scores refusals)"
             return ItemOutcome(row, skip=row["note"])
+        from .collect import SproutFailure
+
         try:
             result = self.evaluate(tier, golden)
+        except SproutFailure:  # a tier's own brief failure (a model that cannot load): its message stands
+            raise
         except (Exception, SystemExit) as exc:  # a judge that raised errors this item, not the run
             error = f"the {tier} judge raised on {case.id!r}:\n{format_exception(exc)}"
             row["error"] = error.strip().splitlines()[-1]

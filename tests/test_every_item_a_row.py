@@ -52,7 +52,7 @@ def test_judge_that_raises_errors_its_item_and_the_rest_run(pytester: pytest.Pyt
             groundedness.GroundednessTier.evaluate = evaluate
     ''')
     make_project(pytester, conftest=conftest)
-    result = pytester.runpytest("-p", "no:deepeval", "-m", "groundedness", "--sprout-report=out.json")
+    result = pytester.runpytest_subprocess("-p", "no:deepeval", "-m", "groundedness", "--sprout-report=out.json")
     result.assert_outcomes(passed=2, failed=2)
     rows = {row["case_id"]: row for row in report(pytester)["items"]}
     assert len(rows) == 4

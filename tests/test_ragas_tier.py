@@ -144,9 +144,13 @@ def test_run_through_pytest(pytester: pytest.Pytester) -> None:
     report = json.loads((pytester.path / "out.json").read_text())
     rows = {row["case_id"]: row for row in report["items"] if row["tier"] == "ragas"}
     assert rows["snake-light"]["metrics"] == {"context_precision": [1.0], "context_recall": [1.0], "string_similarity": [1.0]}
-    failing = pytester.runpytest("-m", "ragas", "-p", "no:randomly", "-p", "no:deepeval", "--sprout-threshold=ragas.context_recall=1.5")
-    failing.assert_outcomes(failed=3, skipped=1)
-    failing.stdout.fnmatch_lines(["*snake-light*context_recall 1.00 < 1.50*", "*cited: [[]1[]] 1 of 1 retrieved*"])
+    # A threshold above 1 is now a usage error (a score never exceeds 1): make the failures with a
+    # fact that no retrieved passage holds instead.
+    suite = pytester.path / "suites" / "care.yaml"
+    suite.write_text(suite.read_text().replace('expected_facts: ["low light"]', 'expected_facts: ["full sun all day"]'))
+    failing = pytester.runpytest_subprocess("-m", "ragas", "-p", "no:randomly", "-p", "no:deepeval")
+    failing.assert_outcomes(passed=2, failed=1, skipped=1)
+    failing.stdout.fnmatch_lines(["*snake-light*string_similarity 0.24 < 0.90*", "*cited: [[]1[]] 1 of 1 retrieved*"])
     assert "Traceback" not in failing.stdout.str()
 
 
