@@ -115,8 +115,8 @@ class SproutSession:
             self._system_error = exc
             raise
         except (Exception, SystemExit) as exc:  # the user's factory raised: its items error, the run goes on
-            self._system_error = SystemFactoryError(f"the system factory raised:\n{format_exception(exc)}")
-            raise self._system_error from None
+            self._system_error = exc
+            raise
 
     def _make_system(self) -> Callable[[str], Any]:
         if self._system is None:
