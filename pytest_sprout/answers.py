@@ -342,7 +342,7 @@ class AnswerSource:
         future: Future[Any] = Future()
         try:
             future.set_result(self._call_sync(case.question))
-        except Exception as exc:
+        except (Exception, SystemExit) as exc:  # sys.exit in the system is its case's error, not the run's end
             future.set_exception(exc)
         return future
 
@@ -371,7 +371,7 @@ class AnswerSource:
                     result = await asyncio.wait_for(self._call_async(job.case.question), self.timeout)
             except asyncio.TimeoutError:
                 _settle(job.future, exc=_TimedOut())
-            except Exception as exc:
+            except (Exception, SystemExit, KeyboardInterrupt) as exc:  # the waiting side decides (_finish)
                 _settle(job.future, exc=exc)
             else:
                 _settle(job.future, result=result)
@@ -394,7 +394,7 @@ class AnswerSource:
             try:
                 try:
                     result = self._call_sync(job.case.question)
-                except Exception as exc:
+                except BaseException as exc:  # sys.exit and Ctrl-C too: the waiting side decides (_finish)
                     job.future.set_exception(exc)
                 else:
                     job.future.set_result(result)
@@ -443,6 +443,9 @@ class AnswerSource:
 
     def _finish(self, case: Case, future: Future[Any]) -> GoldenItem:
         exc = future.exception()
+        if exc is not None and not isinstance(exc, (Exception, SystemExit)):
+            self._jobs.pop(case.id, None)
+            raise exc  # Ctrl-C (KeyboardInterrupt) raised while answering ends the run, on pytest's thread
         if isinstance(exc, _TimedOut):
             item = GoldenItem(case, None, f"no answer for {case.id!r} within --sprout-timeout={self.timeout:g} s: "
                                           "the system timed out (the run goes on without it)")
@@ -451,12 +454,18 @@ class AnswerSource:
         else:
             try:
                 item = GoldenItem(case, Answer.coerce(future.result()))
-            except Exception as coerce_exc:
+            except (TypeError, ValueError, KeyError, AttributeError) as coerce_exc:  # not an answer
+                item = GoldenItem(case, None, f"the system's answer to {case.id!r} is invalid: {coerce_exc}")
+            except Exception as coerce_exc:  # an answer object of the system's own that raised
                 text = system_traceback(coerce_exc)
                 item = GoldenItem(case, None, f"the system raised while answering {case.id!r}:\n{text}")
             else:
                 if self.store is not None and item.answer is not None:
                     self.store(case, item.answer)
+        if item.error is not None:  # any report can hold it: lone surrogates in the system's message escaped
+            from .integrity import clean_text
+
+            item = GoldenItem(case, None, clean_text(item.error))
         self._done[case.id] = item
         self._jobs.pop(case.id, None)
         return item

@@ -8,6 +8,7 @@ from typing import Any, Iterable, Union
 
 from .formats import BadLine
 from .model import EXPECTS, ID_PATTERN, TIERS, Case
+from .yamlcheck import describe, duplicate_key
 
 SUITE_KEYS = ("suite", "description", "defaults", "cases")
 DEFAULT_KEYS = ("expect", "tiers", "tags")
@@ -183,12 +184,18 @@ def _load_document(path: Path, rel: str) -> tuple[Any, Any]:
     except Exception:  # not only yaml.YAMLError: libyaml keeps the error classes of the first import of yaml
         pass  # say what is wrong in the words (and at the place) of the pure-Python parser
     try:
-        return _parse(yaml.SafeLoader, text)
+        return _parse(yaml.SafeLoader, text)  # the reader refuses control characters right here
+    except yaml.reader.ReaderError as exc:  # a control character, e.g. ESC from a pasted colour code
+        line = text[: exc.position].count("\n") + 1
+        raise _Invalid(None, f"line {line}: control character #x{exc.character:04x} is not allowed "
+                             "in YAML; remove it (a pasted terminal colour code?)") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
         raise _Invalid(None, f"malformed YAML: {where}{problem}") from None
+    except RecursionError:
+        raise _Invalid(None, "the YAML is nested too deeply to read; a suite needs a few levels at most") from None
 
 
 def _parse(loader_class: Any, text: str) -> tuple[Any, Any]:
@@ -206,11 +213,13 @@ def load_suite(path: Path, rel: str | None = None) -> SuiteFile:
     rel = rel or str(path)
     suite_file = SuiteFile(path=path, name=path.stem)
     try:
+        node = None  # the YAML node tree; JSON Lines and CSV have none (their readers check duplicates)
         if path.suffix in TABLE_SUFFIXES:
             data, case_lines = _load_table(path)
         else:
             data, node = _load_document(path, rel)
             case_lines = [n.start_mark.line + 1 for n in _case_nodes(node)]
+        case_nodes = _case_nodes(node)
         if not isinstance(data, dict):
             raise _Invalid(None, f"the top level must be a mapping with a 'cases:' list, got {_type_name(data)}")
         _check_keys(data, SUITE_KEYS, "the suite")
@@ -234,6 +243,9 @@ def load_suite(path: Path, rel: str | None = None) -> SuiteFile:
         cases = data["cases"]
         if not isinstance(cases, list) or not cases:
             raise _Invalid("cases", f"must be a non-empty list of cases, got {_type_name(cases)}")
+        dup = duplicate_key(node, skip=_cases_node(node)) if node is not None else None
+        if dup is not None:
+            raise _Invalid(dup[0], describe(dup))
     except _Invalid as exc:
         suite_file.fatal = SuiteError(rel, exc.message, field=exc.field)
         return suite_file
@@ -247,6 +259,10 @@ def load_suite(path: Path, rel: str | None = None) -> SuiteFile:
             label = repr(raw.case) if raw.case else label
             suite_file.entries.append(SuiteError(rel, raw.message, case=label, field=raw.field, line=line))
             continue
+        dup = duplicate_key(case_nodes[index]) if index < len(case_nodes) else None
+        if dup is not None:
+            suite_file.entries.append(SuiteError(rel, describe(dup), case=label, field=dup[0], line=line))
+            continue
         try:
             suite_file.entries.append(_build_case(raw, suite_file.name, defaults, f"{rel}:{line}"))
         except _Invalid as exc:
@@ -254,14 +270,20 @@ def load_suite(path: Path, rel: str | None = None) -> SuiteFile:
     return suite_file
 
 
-def _case_nodes(node: Any) -> list[Any]:
+def _cases_node(node: Any) -> Any:
+    """The node of the top-level 'cases:' list, or None."""
     import yaml
 
     if isinstance(node, yaml.MappingNode):
         for key, value in node.value:
             if getattr(key, "value", None) == "cases" and isinstance(value, yaml.SequenceNode):
-                return list(value.value)
-    return []
+                return value
+    return None
+
+
+def _case_nodes(node: Any) -> list[Any]:
+    cases = _cases_node(node)
+    return list(cases.value) if cases is not None else []
 
 
 @dataclass

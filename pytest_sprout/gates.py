@@ -104,14 +104,17 @@ class GateOutcome:
     deltas: list[Delta] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)  # metrics in the baseline, absent now
     regression: GateResult | None = None
+    unscored: list[GateResult] = field(default_factory=list)  # tiers mostly unscored (--sprout-max-unscored)
 
     @property
     def failed(self) -> list[GateResult]:
-        results = self.mins + ([self.regression] if self.regression else [])
+        results = self.mins + ([self.regression] if self.regression else []) + self.unscored
         return [r for r in results if r.passed is False]
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"min": [r.to_json() for r in self.mins]}
+        if self.unscored:
+            data["unscored"] = [r.to_json() for r in self.unscored]
         if self.baseline is not None:
             data["compare"] = {
                 "baseline": self.baseline,
@@ -137,16 +140,16 @@ class GateOutcome:
             ]))
             for name in self.missing:
                 lines.append(f"{name}: in the baseline, not measured in this run")
-        for result in self.mins + ([self.regression] if self.regression else []):
+        for result in self.mins + ([self.regression] if self.regression else []) + self.unscored:
             lines.append(result.message)
         return lines
 
     def markdown(self) -> list[str]:
         """The same as Markdown, for --sprout-md."""
         out: list[str] = []
-        if self.mins or self.regression:
+        if self.mins or self.regression or self.unscored:
             out += ["### Gates", ""]
-            for result in self.mins + ([self.regression] if self.regression else []):
+            for result in self.mins + ([self.regression] if self.regression else []) + self.unscored:
                 mark = {True: "PASS", False: "**FAIL**", None: "not checked"}[result.passed]
                 out.append(f"- {mark}: {_md(result.message)}")
             out.append("")
@@ -163,7 +166,8 @@ class GateOutcome:
 
 
 def _md(text: str) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
+    """A Markdown table cell or line: pipes escaped, HTML made inert (names may come from a baseline)."""
+    return str(text).replace("<", "&lt;").replace("|", "\\|").replace("\n", " ")
 
 
 def _short(digest: str | None) -> str:
@@ -209,27 +213,73 @@ def load_baseline(path: Path, shown: str) -> Baseline:
         raise pytest.UsageError(f"{where}: cannot read it: {exc}") from None
     except json.JSONDecodeError as exc:
         raise pytest.UsageError(f"{where}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+    except (RecursionError, ValueError, OverflowError) as exc:  # nesting too deep, a number too long
+        raise pytest.UsageError(f"{where}: cannot be read as a report ({type(exc).__name__}: {str(exc)[:120]})") from None
     if not isinstance(report, dict) or report.get("plugin") != "pytest-sprout":
         raise pytest.UsageError(f"{where}: not a pytest-sprout report (write one with --sprout-report)")
     if not isinstance(report.get("metrics"), list):
         raise pytest.UsageError(f"{where}: field 'metrics' must be a list")
+    if report.get("dataset_hash") is not None and not isinstance(report.get("dataset_hash"), str):
+        raise pytest.UsageError(f"{where}: field 'dataset_hash' must be a string")
     baseline = Baseline(shown, report)
     for i, row in enumerate(report["metrics"]):
-        need = {"tier": str, "metric": str, "kind": str, "n": int}
-        for key, kind in need.items():
-            if not isinstance(row, dict) or not isinstance(row.get(key), kind) or (key == "n" and row["n"] < 0):
-                raise pytest.UsageError(f"{where}: metrics[{i}] field {key!r} is missing or not a {kind.__name__}"
-                                        + (" >= 0" if key == "n" else ""))
-        if row["kind"] == "rate" and not (isinstance(row.get("k"), int) and 0 <= row["k"] <= row["n"]):
-            raise pytest.UsageError(
-                f"{where}: metrics[{i}] ({row['tier']}.{row['metric']}) field 'k' must be an integer from 0 to n={row['n']}"
-            )
+        check_metric_row(row, f"{where}: metrics[{i}]")
         baseline.rows[(row["tier"], row["metric"])] = row
-    for item in report.get("items") or []:
-        if isinstance(item, dict) and isinstance(item.get("metrics"), dict):
-            for metric, values in item["metrics"].items():
-                baseline.values.setdefault((item.get("tier"), metric), []).extend(values or [])
+    items = report.get("items")
+    items = [] if items is None else items
+    if not isinstance(items, list):
+        raise pytest.UsageError(f"{where}: field 'items' must be a list")
+    for i, item in enumerate(items):
+        if not isinstance(item, dict) or not isinstance(item.get("metrics", {}), dict):
+            raise pytest.UsageError(f"{where}: items[{i}] must be an object whose 'metrics' is an object")
+        for metric, values in item.get("metrics", {}).items():
+            if not isinstance(values, list) or not all(_is_value(v) for v in values):
+                raise pytest.UsageError(f"{where}: items[{i}] field 'metrics.{metric}' must be a list of "
+                                        "true/false, finite numbers or null")
+            baseline.values.setdefault((item.get("tier"), metric), []).extend(values)
     return baseline
+
+
+MAX_N = 10**9  # more observations than any run holds: a tampered or broken file
+MAX_ABS = 1e12  # the largest mean a report may claim
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) and abs(value) <= MAX_ABS
+
+
+def _is_value(value: Any) -> bool:
+    return value is None or isinstance(value, bool) or _is_number(value)
+
+
+def check_metric_row(row: Any, where: str) -> None:
+    """One metric row of a baseline report: every field's type and range; a UsageError naming it."""
+    if not isinstance(row, dict):
+        raise pytest.UsageError(f"{where} must be an object")
+    for key in ("tier", "metric"):
+        if not isinstance(row.get(key), str):
+            raise pytest.UsageError(f"{where} field {key!r} is missing or not a string")
+    name = f"{where} ({row['tier']}.{row['metric']})"
+    if row.get("kind") not in ("rate", "mean"):
+        raise pytest.UsageError(f"{name} field 'kind' must be \"rate\" or \"mean\"")
+    n = row.get("n")
+    if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n < MAX_N:
+        raise pytest.UsageError(f"{name} field 'n' must be a whole number from 0 to {MAX_N - 1}")
+    if row["kind"] == "rate":
+        k = row.get("k")
+        if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k <= n:
+            raise pytest.UsageError(f"{name} field 'k' must be an integer from 0 to n={n}")
+    for key in ("rate", "ci_low", "ci_high"):
+        value = row.get(key)
+        if value is None:
+            continue
+        if not _is_number(value):
+            raise pytest.UsageError(f"{name} field {key!r} must be a finite number or null")
+        if row["kind"] == "rate" and not 0.0 <= value <= 1.0:
+            raise pytest.UsageError(f"{name} field {key!r} is a rate: it must be from 0 to 1")
+    unscored = row.get("unscored", 0)
+    if not isinstance(unscored, int) or isinstance(unscored, bool) or not 0 <= unscored < MAX_N:
+        raise pytest.UsageError(f"{name} field 'unscored' must be a whole number from 0 to {MAX_N - 1}")
 
 
 # --- the gates -------------------------------------------------------------------------------

@@ -82,8 +82,8 @@ def load(path: Path, label: str, cases: Iterable[Case]) -> GoldenSet:
     for case_id, value in answers.items():
         _check_entry(value, label, case_id)
     system = data.get("system")
-    if system is not None and not isinstance(system, dict):
-        raise SnapshotError(f"{label}: field 'system' must be an object or null")
+    if system is not None and not (isinstance(system, dict) and all(isinstance(v, str) for v in system.values())):
+        raise SnapshotError(f"{label}: field 'system' must be an object of strings (name, version) or null")
     current = dataset_hash(cases)
     if recorded_hash != current:
         old: Fingerprints = check_fingerprints(data.get("cases", {}), label, "cases")
@@ -106,9 +106,19 @@ def _check_entry(value: Any, label: str, case_id: str) -> None:
         if not isinstance(answer, dict) or not isinstance(answer.get("sentences", []), list) \
                 or not isinstance(answer.get("passages", []), list):
             raise SnapshotError(f"{where}.answer' must be an object with 'sentences' and 'passages' lists")
+        for i, sent in enumerate(answer.get("sentences", [])):
+            if not isinstance(sent, dict) or not isinstance(sent.get("text"), str) \
+                    or not isinstance(sent.get("citations", []), list) \
+                    or not all(isinstance(c, str) for c in sent.get("citations", [])):
+                raise SnapshotError(f"{where}.answer.sentences[{i}]' must be an object with a 'text' string and a "
+                                    "'citations' list of passage ids")
+        for i, passage in enumerate(answer.get("passages", [])):
+            if not isinstance(passage, dict) or not isinstance(passage.get("text"), str) \
+                    or not isinstance(passage.get("id", ""), str):
+                raise SnapshotError(f"{where}.answer.passages[{i}]' must be an object with 'id' and 'text' strings")
         try:
             Answer.from_json(answer)
-        except (KeyError, TypeError, AttributeError) as exc:
+        except (KeyError, TypeError, AttributeError, ValueError) as exc:
             raise SnapshotError(f"{where}.answer' cannot be read as an answer ({type(exc).__name__}: {exc})") from None
     elif not isinstance(value.get("error"), str):
         raise SnapshotError(f"{where}' needs an 'answer' object or an 'error' string")

@@ -88,7 +88,8 @@ SCRIPT = """
   location.hash.replace(/^#/, '').split('&').forEach(function (part) {
     var eq = part.indexOf('=');
     if (eq < 0) return;
-    var key = part.slice(0, eq), value = decodeURIComponent(part.slice(eq + 1));
+    var key = part.slice(0, eq), value;
+    try { value = decodeURIComponent(part.slice(eq + 1)); } catch (e) { return; }  // a malformed %-escape: ignore that part
     if (pick[key]) {
       for (var i = 0; i < pick[key].options.length; i++) {
         if (pick[key].options[i].value === value) pick[key].value = value;
@@ -392,8 +393,13 @@ def render_html(report: dict[str, Any]) -> str:
     from . import html_views
 
     items = list(report.get("items") or [])
+    banner = ""
+    if report.get("complete") is False:
+        from .report import INCOMPLETE_BANNER
+
+        banner = f'<p class="fail" id="incomplete" role="alert">{esc(INCOMPLETE_BANNER)}</p>'
     body = "\n".join([
-        _header(report), _gates_section(report.get("gates")), _plots_section(report),
+        _header(report), banner, _gates_section(report.get("gates")), _plots_section(report),
         html_views.suites_section(items), html_views.mutation_section(report), html_views.agreement_section(report),
         html_views.cases_section(items), _items_section(items),
     ])

@@ -85,8 +85,33 @@ class Sentence:
     text: str
     citations: tuple[str, ...] = ()
 
+    def __post_init__(self) -> None:
+        if isinstance(self.citations, str):
+            raise TypeError(f"Sentence.citations must be a list of passage ids, got the string {self.citations!r}")
+        if not isinstance(self.citations, tuple):  # a list given by hand: hashable and equal to a parsed one
+            object.__setattr__(self, "citations", tuple(str(c) for c in self.citations))
+
     def to_json(self) -> dict[str, Any]:
         return {"text": self.text, "citations": list(self.citations)}
+
+
+def passage_list(value: Any) -> tuple[Passage, ...]:
+    """Passages as given by a system: a list (or tuple) of strings, dicts or Passages. A single
+    string is refused: iterating it would make one passage per character."""
+    if isinstance(value, (str, bytes)):
+        raise TypeError("'passages' must be a list of passages, got a single string (write [text])")
+    if isinstance(value, Mapping):
+        raise TypeError("'passages' must be a list of passages, got a mapping")
+    return tuple(Passage.coerce(p, i) for i, p in enumerate(value))
+
+
+def check_passage_ids(passages: Sequence[Passage]) -> None:
+    """Two passages with one id would make a citation ambiguous: refuse them."""
+    seen: set[str] = set()
+    for i, p in enumerate(passages):
+        if p.id in seen:
+            raise ValueError(f"two passages have the id {p.id!r} (passage {i + 1} repeats it); passage ids must be unique")
+        seen.add(p.id)
 
 
 # --- answer parsing ---------------------------------------------------------------------------
@@ -199,12 +224,26 @@ class Answer:
     refused: bool = False
     text: str | None = None
 
+    def __post_init__(self) -> None:
+        # Lists given by hand (Answer(sentences=[...], passages=[...])) become tuples: the answer is
+        # then hashable and judged the same on the first run and when read back from the cache.
+        if isinstance(self.sentences, (str, bytes)) or isinstance(self.passages, (str, bytes)):
+            which = "sentences" if isinstance(self.sentences, (str, bytes)) else "passages"
+            raise TypeError(f"Answer.{which} must be a list, got a string")
+        if not isinstance(self.sentences, tuple):
+            object.__setattr__(self, "sentences", tuple(
+                s if isinstance(s, Sentence) else Sentence(str(s["text"]), tuple(s.get("citations", ())))
+                for s in self.sentences))
+        if not isinstance(self.passages, tuple) or not all(isinstance(p, Passage) for p in self.passages):
+            object.__setattr__(self, "passages", tuple(Passage.coerce(p, i) for i, p in enumerate(self.passages)))
+        check_passage_ids(self.passages)
+
     @classmethod
     def from_text(
         cls, text: str, passages: Iterable[Any] = (), refused: bool | None = None
     ) -> "Answer":
         """Parse an answer with ALCE-style markers: ``[1]``, ``[1][2]``, ``[1, 2]``."""
-        plist = tuple(Passage.coerce(p, i) for i, p in enumerate(passages))
+        plist = passage_list(passages)
         if refused is None:
             refused = looks_like_refusal(text)
         sentences = tuple(
@@ -228,7 +267,7 @@ class Answer:
             passages = value.get("passages", ())
             refused = value.get("refused")
             if "sentences" in value:
-                plist = tuple(Passage.coerce(p, i) for i, p in enumerate(passages))
+                plist = passage_list(passages)
                 sents = tuple(
                     Sentence(text=str(s["text"]), citations=tuple(str(c) for c in s.get("citations", ())))
                     for s in value["sentences"]
@@ -283,7 +322,7 @@ class Answer:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "Answer":
-        plist = tuple(Passage.coerce(p, i) for i, p in enumerate(data.get("passages", ())))
+        plist = passage_list(data.get("passages", ()))
         sents = tuple(
             Sentence(text=s["text"], citations=tuple(s.get("citations", ()))) for s in data.get("sentences", ())
         )

@@ -16,7 +16,7 @@ class Opt:
     help: str
     ini: str | None = None  # ini key, when the option can live in the config file
     default: Any = None
-    kind: str = "string"  # "string", "bool", "int", "float", "append"
+    kind: str = "string"  # "string", "bool", "int", "float", "append", "multi" (repeatable path), "secret"
     metavar: str | None = None
 
 
@@ -24,7 +24,7 @@ OPTIONS: tuple[Opt, ...] = (
     # --- suites, system, report ------------------------------------------------------------
     Opt("--sprout-suites", "sprout_suites", "folder (or file) of YAML suites", "sprout_suites", "suites", metavar="PATH"),
     Opt("--sprout-system", "sprout_system", "the system under test as 'module:factory'", "sprout_system", metavar="MOD:FACTORY"),
-    Opt("--sprout-report", "sprout_report", "write the results as JSON to PATH", metavar="PATH"),
+    Opt("--sprout-report", "sprout_report", "write the results as JSON to PATH (repeatable: one file each)", kind="multi", metavar="PATH"),
     Opt(
         "--sprout-threshold", "sprout_threshold",
         "TIER.NAME=VALUE: a judge setting or pass threshold (repeatable), e.g. groundedness.coverage=0.6",
@@ -54,7 +54,7 @@ OPTIONS: tuple[Opt, ...] = (
     # --- llm tier ---------------------------------------------------------------------------
     Opt("--llm-base-url", "llm_base_url", "OpenAI-compatible endpoint for the llm tier", "sprout_llm_base_url", metavar="URL"),
     Opt("--llm-model", "llm_model", "model name at that endpoint", "sprout_llm_model"),
-    Opt("--llm-api-key", "llm_api_key", "API key (or env SPROUT_LLM_API_KEY); never printed"),
+    Opt("--llm-api-key", "llm_api_key", "API key (or env SPROUT_LLM_API_KEY); never printed", kind="secret"),
     Opt("--llm-timeout", "llm_timeout", "seconds per LLM call", "sprout_llm_timeout", 60.0, kind="float"),
     Opt("--llm-concurrency", "llm_concurrency", "LLM calls in flight at once", "sprout_llm_concurrency", 4, kind="int"),
     Opt("--llm-metrics", "llm_metrics", "comma-separated llm metrics to run (auto: minicheck for a MiniCheck model, else the Ragas and DeepEval ones)", "sprout_llm_metrics", "auto", metavar="NAMES"),
@@ -72,6 +72,11 @@ OPTIONS: tuple[Opt, ...] = (
     Opt("--sprout-fail-on-regression", "sprout_fail_on_regression", "fail when a metric drop is statistically distinguishable", kind="bool"),
     Opt("--sprout-compare-any-dataset", "sprout_compare_any_dataset", "allow comparing reports of different datasets", kind="bool"),
     # --- judging the judges -----------------------------------------------------------------
+    Opt(
+        "--sprout-max-unscored", "sprout_max_unscored",
+        "fail a tier when more than this fraction of its judged items was unscored (0-1)",
+        "sprout_max_unscored", 0.5, kind="float", metavar="FRACTION",
+    ),
     Opt("--sprout-mutate", "sprout_mutate", "also judge mutants of every answer and report kill rates", kind="bool"),
 )
 
@@ -83,8 +88,12 @@ def register(parser: pytest.Parser) -> None:
     for opt in OPTIONS:
         if opt.kind == "bool":
             group.addoption(opt.flag, dest=opt.dest, action="store_true", default=False, help=opt.help)
-        elif opt.kind == "append":
+        elif opt.kind in ("append", "multi"):
             group.addoption(opt.flag, dest=opt.dest, action="append", default=[], metavar=opt.metavar, help=opt.help)
+        elif opt.kind == "secret":
+            from .secret import SecretStr
+
+            group.addoption(opt.flag, dest=opt.dest, default=None, type=SecretStr, metavar=opt.metavar, help=opt.help)
         else:
             group.addoption(opt.flag, dest=opt.dest, default=None, metavar=opt.metavar, help=opt.help)
         if opt.ini:
@@ -101,6 +110,8 @@ def get(config: pytest.Config, dest: str) -> Any:
     if opt.kind == "append":
         ini_values = list(config.getini(opt.ini)) if opt.ini else []
         return ini_values + list(value or [])
+    if opt.kind == "multi":  # a repeatable path: get() gives the first, get_all() every one
+        return get_all(config, dest)[0] if get_all(config, dest) else None
     if value is None and opt.ini:
         value = config.getini(opt.ini) or None
     if value is None:
@@ -115,6 +126,13 @@ def get(config: pytest.Config, dest: str) -> Any:
     except ValueError:
         raise pytest.UsageError(f"{opt.flag} needs a number, got {value!r}") from None
     return value
+
+
+def get_all(config: pytest.Config, dest: str) -> list[str]:
+    """Every value of a repeatable path option, in order, without repeats."""
+    value = config.getoption(dest)
+    values = value if isinstance(value, list) else ([value] if value else [])
+    return list(dict.fromkeys(str(v) for v in values if v))
 
 
 def parse_assignments(values: list[str], flag: str) -> dict[tuple[str, str], float]:
@@ -134,7 +152,7 @@ def parse_assignments(values: list[str], flag: str) -> dict[tuple[str, str], flo
 
 # --- thresholds: one validation for --sprout-threshold / sprout_thresholds and a case's own ------
 # Names each tier reads (kept here, not imported from the tiers: reading options stays cheap).
-# Every value is a fraction in [0, 1], except the counts in WHOLE_NUMBERS (a whole number >= 1).
+# Every value is a fraction in [0, 1], except the counts in COUNTS (a whole number in its range).
 THRESHOLD_NAMES: dict[str, tuple[str, ...]] = {
     "groundedness": ("coverage", "facts"),
     "alce": ("entailment", "recall", "precision", "max_citations"),
@@ -147,39 +165,88 @@ THRESHOLD_NAMES: dict[str, tuple[str, ...]] = {
         "minicheck_chunk_words", "minicheck_max_citations",
     ),
 }
-# Settings that count something (a whole number >= 1), not a fraction.
-WHOLE_NUMBERS = frozenset(
-    {("alce", "max_citations"), ("llm", "minicheck_chunk_words"), ("llm", "minicheck_max_citations")}
-)
+UNIT = (0.0, 1.0)
+# Settings that count something: a whole number in its range, not a fraction.
+COUNTS: dict[tuple[str, str], tuple[float, float]] = {
+    ("alce", "max_citations"): (1.0, 1000.0),
+    ("llm", "minicheck_chunk_words"): (1.0, 1_000_000.0),
+    ("llm", "minicheck_max_citations"): (1.0, 1000.0),
+}
 # Settings a case may not change on its own: they change how the judge works (the NLI model's
 # cut-off, how many citations ALCE reads), not only where an item passes.
 NOT_PER_CASE = frozenset({("alce", "entailment"), ("alce", "max_citations"), *(
     ("llm", n) for n in ("minicheck_entailment", "minicheck_chunk_words", "minicheck_max_citations"))})
 
 
+def tier_settings() -> dict[str, dict[str, tuple[float, float]]]:
+    """Every TIER.NAME that --sprout-threshold / sprout_thresholds accepts, with its range."""
+    return {tier: {name: COUNTS.get((tier, name), UNIT) for name in names} for tier, names in THRESHOLD_NAMES.items()}
+
+
 def threshold_problem(tier: str, name: str, value: Any, per_case: bool = False) -> str | None:
     """Why ``tier.name = value`` is not a valid threshold, or None when it is."""
+    import math
+
     if tier not in THRESHOLD_NAMES:
-        return f"unknown tier {tier!r}; known tiers: {', '.join(THRESHOLD_NAMES)}"
+        return f"unknown tier {tier!r} in {tier}.{name}; known tiers: {', '.join(THRESHOLD_NAMES)}"
     if name not in THRESHOLD_NAMES[tier]:
-        return f"unknown {tier} setting {name!r}; known: {', '.join(THRESHOLD_NAMES[tier])}"
+        valid = ", ".join(f"{tier}.{n}" for n in THRESHOLD_NAMES[tier])
+        return f"unknown setting {tier}.{name}; valid names: {valid}"
     if per_case and (tier, name) in NOT_PER_CASE:
         return f"{tier}.{name} changes the judge itself and can only be set for the whole run (--sprout-threshold)"
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
         return f"{tier}.{name} must be a number, got {value!r}"
-    if (tier, name) in WHOLE_NUMBERS:
-        if value < 1 or value != int(value) or value > 10**9:
-            return f"{tier}.{name} must be a whole number >= 1, got {value!r}"
-    elif not 0.0 <= value <= 1.0:
-        return f"{tier}.{name} must be between 0 and 1, got {value!r}"
+    low, high = COUNTS.get((tier, name), UNIT)
+    if not math.isfinite(value) or not low <= value <= high:
+        return f"{tier}.{name}={value:g} is out of range; it must be from {low:g} to {high:g}"
+    if (tier, name) in COUNTS and value != int(value):
+        return f"{tier}.{name}={value:g} must be a whole number"
     return None
 
 
-def parse_thresholds(values: list[str], flag: str = "--sprout-threshold") -> dict[tuple[str, str], float]:
-    """Parse and validate --sprout-threshold / sprout_thresholds."""
-    parsed = parse_assignments(values, flag)
+def check_thresholds(parsed: dict[tuple[str, str], float], flag: str = "--sprout-threshold / sprout_thresholds") -> None:
+    """Refuse an unknown tier or setting name, or a value out of its range, naming the valid ones."""
     for (tier, name), value in parsed.items():
         problem = threshold_problem(tier, name, value)
         if problem:
-            raise pytest.UsageError(f"{flag}: {tier}.{name}={value:g}: {problem}")
+            raise pytest.UsageError(f"{flag}: {problem}")
+
+
+def parse_thresholds(values: list[str], flag: str = "--sprout-threshold / sprout_thresholds") -> dict[tuple[str, str], float]:
+    """Parse and validate --sprout-threshold / sprout_thresholds."""
+    parsed = parse_assignments(values, flag)
+    check_thresholds(parsed, flag)
     return parsed
+
+
+def check_url(url: str, flag: str = "--llm-base-url") -> None:
+    """An http(s) URL with a host, checked before any client is built (a malformed one would fail
+    inside the HTTP client, deep in a traceback)."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018  (parses the port: "http://host:99999" raises here)
+    except ValueError as exc:
+        raise pytest.UsageError(f"{flag}: {url!r} is not a valid URL ({exc})") from None
+    if parts.scheme not in ("http", "https"):
+        raise pytest.UsageError(f"{flag}: {url!r} must start with http:// or https://")
+    if not parts.hostname:
+        raise pytest.UsageError(f"{flag}: {url!r} names no host")
+    if any(ch.isspace() or ord(ch) < 32 for ch in url):
+        raise pytest.UsageError(f"{flag}: {url!r} contains spaces or control characters")
+
+
+def check_fraction(value: float, flag: str) -> None:
+    import math
+
+    if not (math.isfinite(value) and 0.0 <= value <= 1.0):
+        raise pytest.UsageError(f"{flag} must be a fraction from 0 to 1, got {value:g}")
+
+
+def explicit(config: pytest.Config, dest: str) -> bool:
+    """Whether the user set the option (command line or ini), rather than leaving the default."""
+    opt = _BY_DEST[dest]
+    if config.getoption(dest) not in (None, [], False):
+        return True
+    return bool(opt.ini and config.getini(opt.ini))

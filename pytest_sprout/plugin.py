@@ -64,6 +64,11 @@ class Aggregator:
         self.sprout.record(report)
 
     @pytest.hookimpl(optionalhook=True)
+    def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
+        """xdist: the items a worker collected (all workers collect the same selection)."""
+        self.sprout.select(ids)
+
+    @pytest.hookimpl(optionalhook=True)
     def pytest_testnodedown(self, node: Any, error: Any) -> None:
         """xdist: a worker finished; keep what it sent back (the system's name and version)."""
         self.sprout.worker_finished(getattr(node, "workeroutput", None) or {})
@@ -96,6 +101,8 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
     get_upcoming(session.config).collected(session.items)
     collected(get_session(session.config))
+    if is_controller(session.config):
+        get_session(session.config).select([item.nodeid for item in session.items])
     alce.prepare(get_session(session.config), session.items)
 
 
@@ -121,7 +128,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     sprout.close_answers()
     if not sprout.guard.blocked:  # a stopped run (snapshot check) judges and writes nothing
         sprout.guard.write_golden(session.exitstatus)  # first: the reports name the golden set
-        sprout.finish()
+        sprout.finish(session.exitstatus)
         session.exitstatus = exit_status(session.exitstatus, sprout.gate_outcome)
     session.exitstatus = sprout.guard.finish(session.exitstatus)
 

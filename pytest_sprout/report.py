@@ -64,7 +64,9 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        # backslashreplace: text UTF-8 cannot hold (a lone surrogate in a system's error message)
+        # is written escaped, never a UnicodeEncodeError after the whole run.
+        with os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace") as handle:
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
@@ -82,6 +84,45 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
 
 def write_json(path: str | os.PathLike[str], data: Any) -> None:
     atomic_write_text(path, json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
+
+
+INCOMPLETE_BANNER = (
+    "INCOMPLETE: the run was interrupted; items that did not finish are error rows, and the "
+    "numbers describe only the items that ran."
+)
+
+
+def write_reports(
+    paths: dict[str, list[Path]], data: dict[str, Any], rows: list[MetricRow], extra: list[str],
+    intro: Iterable[str] = (), shown: dict[str, Any] | None = None,
+) -> tuple[list[str], dict[str, str]]:
+    """Write every requested report: the JSON ``data``; the Markdown summary (``intro``, the metric
+    table, ``extra``) and the HTML page from ``shown`` (the data plus what only the views say). A
+    report that cannot be written does not stop the others. Returns the lines that say which failed
+    and why, and {kind: path} of those written."""
+    shown = data if shown is None else shown
+    problems: list[str] = []
+    written: dict[str, str] = {}
+    jobs: list[tuple[str, Path, Any]] = [("JSON report", p, lambda p: write_json(p, data)) for p in paths.get("sprout_report", [])]
+    if paths.get("sprout_md"):
+        text = format_markdown(rows, extra, intro=intro)
+        if data.get("complete") is False:
+            title, _, rest = text.partition("\n")
+            text = f"{title}\n\n> **{INCOMPLETE_BANNER}**\n{rest}"
+        jobs += [("Markdown summary", p, lambda p, text=text: atomic_write_text(p, text)) for p in paths["sprout_md"]]
+    if paths.get("sprout_html"):
+        from .html import write_html
+
+        jobs += [("HTML report", p, lambda p: write_html(p, shown)) for p in paths["sprout_html"]]
+    for kind, path, write in jobs:
+        try:
+            write(path)
+        except OSError as exc:
+            problems.append(f"{path}: the report could not be written: {exc.strerror or exc}")
+        else:
+            n = sum(1 for k in written if k.startswith(kind))
+            written[kind if not n else f"{kind} {n + 1}"] = str(path)
+    return problems, written
 
 
 def build_report(
@@ -104,7 +145,8 @@ def build_report(
 
 
 def _md_cell(text: str) -> str:
-    return str(text).replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+    """A table cell: backslashes and pipes escaped, HTML made inert (names may come from a baseline)."""
+    return str(text).replace("\\", "\\\\").replace("<", "&lt;").replace("|", "\\|").replace("\n", " ")
 
 
 def format_markdown(rows: Iterable[MetricRow], extra: Iterable[str] = (), title: str = "pytest-sprout",

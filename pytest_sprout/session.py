@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 import json
 import sys
+import traceback
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -19,6 +20,7 @@ from . import options
 from .cases import SuiteFile, SuiteSet, load_suites
 from .judges import TierResult, tier_module
 from .model import TIERS, Answer, Case, GoldenItem
+from .integrity import ERROR, Ledger
 from .snapshot import SnapshotError, SnapshotGuard
 from .stats import Tally
 
@@ -49,10 +51,12 @@ class SproutSession:
         self.items: list[dict[str, Any]] = []  # item rows, aggregated on the controller
         self._suites: SuiteSet | None = None
         self._system: Callable[[str], Any] | None = None
+        self._system_error: BaseException | None = None  # the factory failed: not called again
         self._golden: dict[str, GoldenItem] = {}
         self._tiers: dict[str, Any] = {}
         self._unavailable: dict[str, str | None] = {}
         self.thresholds = options.parse_thresholds(options.get(config, "sprout_threshold"))
+        self.ledger = Ledger()  # which selected items have a row (controller)
         self.gates: Any = None  # gates.Gates, built by start() on the controller
         self.gate_outcome: Any = None  # gates.GateOutcome, set by finish() on the controller
         self.tiers_run: set[str] = set()  # tiers with at least one item in this run (controller)
@@ -62,6 +66,8 @@ class SproutSession:
         self._answers: Any = None  # answers.AnswerSource, built on first use
         self.written: dict[str, str] = {}  # report kind -> path, as given; for the terminal (controller)
         self.hypothesis_used: bool | None = None  # whether collected test modules imported Hypothesis
+        self.complete = True  # False after an interrupted run: its reports say so
+        self.write_problems: list[str] = []  # problems writing the reports, for the summary
 
     # --- options ------------------------------------------------------------------------------
     def option(self, dest: str) -> Any:
@@ -102,6 +108,20 @@ class SproutSession:
 
     # --- the system under test ----------------------------------------------------------------
     def system(self) -> Callable[[str], Any]:
+        """The system under test, built once per process. A factory that fails is not called
+        again: its error (kept in ``_system_error``) is every item's."""
+        if self._system_error is not None:
+            raise self._system_error
+        try:
+            return self._make_system()
+        except (LookupError, TypeError, pytest.UsageError) as exc:
+            self._system_error = exc
+            raise
+        except (Exception, SystemExit) as exc:  # the user's factory raised: its items error, the run goes on
+            self._system_error = exc
+            raise
+
+    def _make_system(self) -> Callable[[str], Any]:
         if self._system is None:
             # In order: --sprout-system on the command line, the conftest hook, the ini sprout_system.
             spec = self.config.getoption("sprout_system")
@@ -233,7 +253,16 @@ class SproutSession:
         if golden.answer.refused and tier != "groundedness":
             row["note"] = "the system refused; nothing to judge (the groundedness tier scores refusals)"
             return ItemOutcome(row, skip=row["note"])
-        result = self.evaluate(tier, golden)
+        from .collect import SproutFailure
+
+        try:
+            result = self.evaluate(tier, golden)
+        except SproutFailure:  # a tier's own brief failure (a model that cannot load): its message stands
+            raise
+        except (Exception, SystemExit) as exc:  # a judge that raised errors this item, not the run
+            error = f"the {tier} judge raised on {case.id!r}:\n{format_exception(exc)}"
+            row["error"] = error.strip().splitlines()[-1]
+            return ItemOutcome(row, error=error)
         row.update(metrics=result.metrics, sentences=result.sentences)
         if result.reasons:
             row["reasons"] = result.reasons
@@ -253,24 +282,64 @@ class SproutSession:
     def record(self, report: pytest.TestReport) -> None:
         if report.when == "setup":
             self.tiers_run.update(t for t in TIERS if report.nodeid.endswith(f"[{t}]") and t in report.keywords)
-        if report.when != "call":
-            return
-        for name, value in report.user_properties:
-            if name != "sprout":
-                continue
-            row = json.loads(value) if isinstance(value, str) else dict(value)
-            row["nodeid"] = report.nodeid
-            row["outcome"] = "unscored" if row.get("unscored") and report.skipped else report.outcome
-            self.guard.keep(row)
-            self.items.append(row)
-            for metric, values in row["metrics"].items():
-                self.tally.extend(row["tier"], metric, values)
+        if report.when == "call":
+            for name, value in report.user_properties:
+                if name != "sprout":
+                    continue
+                row = json.loads(value) if isinstance(value, str) else dict(value)
+                row["nodeid"] = report.nodeid
+                if row.get("error"):
+                    row["outcome"] = ERROR
+                else:
+                    row["outcome"] = "unscored" if row.get("unscored") and report.skipped else report.outcome
+                self.guard.keep(row)
+                self.add_row(row)
+        # A sprout item whose report carries no row (skipped or failed setup, a runtest that raised
+        # before its row was made, a crashed xdist worker) still gets one.
+        suite = self.suite_of(report.nodeid)
+        if suite is not None:
+            row = self.ledger.row_from_report(report.nodeid, suite, report.outcome, report.when, report.longrepr)
+            if row is not None:
+                self.add_row(row)
+
+    def add_row(self, row: dict[str, Any]) -> None:
+        self.ledger.add(row["nodeid"])
+        self.items.append(row)
+        if row.get("outcome") == ERROR:
+            return  # an errored item is never counted in a metric
+        kind = self.metric_kind(row["tier"])
+        for metric, values in row["metrics"].items():
+            if kind:
+                self.tally.declare(row["tier"], metric, kind)
+            self.tally.extend(row["tier"], metric, values)
+
+    def metric_kind(self, tier: str) -> str | None:
+        """"mean" for a tier whose every metric is a continuous score (so that a metric with no
+        scored value is still shown as a mean, not as a rate 0/0)."""
+        if tier not in TIERS:
+            return None
+        return getattr(tier_module(tier), "METRIC_KIND", None)
+
+    def suite_of(self, nodeid: str) -> str | None:
+        """The suite name of a sprout item's node id, or None for any other test."""
+        from .integrity import parse_nodeid
+
+        parsed = parse_nodeid(nodeid)
+        if parsed is None or parsed[2] not in TIERS:
+            return None
+        suite_file = self.suites().files.get(Path(self.config.rootpath, parsed[0]))
+        return suite_file.name if suite_file is not None else None
+
+    def select(self, nodeids: list[str]) -> None:
+        """Controller: the node ids selected for this run (its own collection, or an xdist
+        worker's); every sprout item among them ends as a row."""
+        self.ledger.select((nid, suite) for nid in nodeids if (suite := self.suite_of(nid)) is not None)
 
     def report_data(self) -> dict[str, Any]:
         from . import __version__
         from .report import build_report
 
-        return build_report(
+        data = build_report(
             version=__version__,
             dataset_hash=self.dataset_hash(),
             metrics=self.tally.rows(),
@@ -278,6 +347,8 @@ class SproutSession:
             system=self.system_info(),
             extra=self._judging_extra(),
         )
+        data["complete"] = self.complete
+        return data
 
     def _judging_extra(self) -> dict[str, Any]:
         """The report's gates, and the judge checks (mutation kill rates, tier agreement)."""
@@ -296,6 +367,7 @@ class SproutSession:
         """Controller only, before anything runs: parse the gates and check the baseline."""
         from .gates import from_session
 
+        self.check_options()
         self.gates = from_session(self)
         spec = self.config.getoption("sprout_system")
         if not spec and not self.config.hook.pytest_sprout_make_system.get_hookimpls():
@@ -307,54 +379,107 @@ class SproutSession:
         except SnapshotError as exc:
             raise pytest.UsageError(str(exc)) from None
 
+    def report_paths(self) -> dict[str, list[Path]]:
+        """Every report this run writes, by option."""
+        return {
+            "sprout_report": [Path(self.config.rootpath, p) for p in options.get_all(self.config, "sprout_report")],
+            "sprout_md": [p for p in [self.path(self.option("sprout_md"))] if p],
+            "sprout_html": [p for p in [self.path(self.option("sprout_html"))] if p],
+        }
+
+    def check_options(self) -> None:
+        """Controller, before anything runs: options that would fail only at the end, or fail
+        every item, are usage errors now."""
+        from .integrity import clean_stale_tmp, output_problem
+
+        url = self.option("llm_base_url")
+        if url:
+            options.check_url(str(url))
+        options.check_fraction(self.option("sprout_max_unscored"), "--sprout-max-unscored")
+        if options.explicit(self.config, "sprout_suites"):
+            root = self.suites_root
+            if not root.exists():
+                raise pytest.UsageError(f"--sprout-suites / sprout_suites: {self.option('sprout_suites')!r} does not exist")
+            from .cases import suite_paths
+
+            if not suite_paths(root):
+                raise pytest.UsageError(f"--sprout-suites / sprout_suites: {self.option('sprout_suites')!r} holds no suite file (*.yaml, *.yml)")
+        if self.option("sprout_update_snapshot") and not self.cases:
+            raise pytest.UsageError("--sprout-update-snapshot: the suites hold no valid case; refusing to pin an empty dataset")
+        flags = {"sprout_report": "--sprout-report", "sprout_md": "--sprout-md", "sprout_html": "--sprout-html"}
+        record = self.option("sprout_record")
+        checked = [(flag, p) for dest, flag in flags.items() for p in self.report_paths()[dest]]
+        checked += [("--sprout-record", self.path(record))] if record else []
+        for flag, path in checked:
+            problem = output_problem(path)
+            if problem:
+                raise pytest.UsageError(f"{flag}={path}: cannot write the report there: {problem}")
+        for path in [p for _, p in checked] + [self.guard.path]:  # what a killed writer may have left
+            clean_stale_tmp(path)
+
     def worker_finished(self, workeroutput: dict[str, Any]) -> None:
         """Controller: what an xdist worker sent back at the end (its system's name and version)."""
         if self.worker_system is None:
             self.worker_system = workeroutput.get("sprout_system")
 
-    def finish(self) -> None:
+    def finish(self, exitstatus: int = 0) -> None:
         if not is_controller(self.config):
             self.config.workeroutput["sprout_system"] = self.system_info()  # type: ignore[attr-defined]
             return
+        interrupted = exitstatus in (pytest.ExitCode.INTERRUPTED, pytest.ExitCode.INTERNAL_ERROR)
+        self.complete = not interrupted
+        for row in self.ledger.unreported(interrupted):  # selected items that never reported
+            self.add_row(row)
         rows = self.tally.rows()
         if self.gates is not None:
+            from . import unscored
+
             values = {(r.tier, r.metric): self.tally.values(r.tier, r.metric) for r in rows}
             self.gate_outcome = self.gates.evaluate(rows, values, self.tiers_run)
-        paths = {dest: self.option(dest) for dest in ("sprout_report", "sprout_md", "sprout_html")}
+            self.gate_outcome.unscored = unscored.check(self.items, self.option("sprout_max_unscored"))
+        paths = self.report_paths()
+        if not self.complete:  # a frozen report is not replaced by a partial one: the chain stays whole
+            frozen = self.guard.registered()
+            for dest, found in paths.items():
+                for path in [p for p in found if self.guard.rel(p) in frozen]:
+                    found.remove(path)
+                    self.write_problems.append(f"{self.guard.rel(path)}: kept as it was (registered in the snapshot, "
+                                        "and this run was interrupted)")
         if not any(paths.values()):
             return
         from . import views
-        from .report import format_markdown, write_json, atomic_write_text
+        from .report import write_reports
 
         data = self.report_data()
-        if paths["sprout_report"]:
-            write_json(self.path(paths["sprout_report"]), data)
-            self.written["JSON report"] = paths["sprout_report"]
-        data = {**data, **self.replay_note()}
-        if paths["sprout_md"]:
-            extra = self.gate_outcome.markdown() if self.gate_outcome else []
-            extra += views.markdown_failures(data, self.option("sprout_md_failures"))
-            text = format_markdown(rows, extra, intro=views.markdown_header(data))
-            atomic_write_text(self.path(paths["sprout_md"]), text)
-            self.written["Markdown summary"] = paths["sprout_md"]
-        if paths["sprout_html"]:
-            from .html import write_html
-
-            write_html(self.path(paths["sprout_html"]), data)
-            self.written["HTML report"] = paths["sprout_html"]
+        shown = {**data, **self.replay_note()}  # the views say where the answers came from; the JSON does not
+        extra = self.gate_outcome.markdown() if self.gate_outcome else []
+        extra += views.markdown_failures(shown, self.option("sprout_md_failures"))
+        problems, written = write_reports(paths, data, rows, extra, intro=views.markdown_header(shown), shown=shown)
+        self.write_problems += problems
+        for kind, path in written.items():  # as the user gave it: relative to the rootdir where it is inside
+            rel = Path(path)
+            self.written[kind] = str(rel.relative_to(self.config.rootpath)) if rel.is_relative_to(self.config.rootpath) else path
 
     def summary_lines(self) -> list[str]:
         from .report import format_table
 
         rows = self.tally.rows()
         gate_lines = self.gate_outcome.lines() if self.gate_outcome else []
-        if not rows and not gate_lines:
+        if not rows and not gate_lines and not self.items:
             return []
         lines = format_table(rows) if rows else ["no sprout metrics in this run"]
-        errors = sum(1 for row in self.items if row.get("error"))
+        errors = [row for row in self.items if row.get("outcome") == ERROR]
         if errors:
-            noun = "item" if errors == 1 else "items"
-            lines.append(f"{errors} {noun} failed because the system raised (not counted in any metric)")
+            noun = "item" if len(errors) == 1 else "items"
+            lines.append(f"{len(errors)} {noun} errored (not counted in any metric):")
+            for row in sorted(errors, key=lambda r: r["nodeid"])[:10]:
+                lines.append(f"  {row['nodeid']}: {row.get('error')}")
+            if len(errors) > 10:
+                lines.append(f"  ... and {len(errors) - 10} more (see --sprout-report)")
+        if not self.complete:
+            lines.append("the run was interrupted: the reports are marked incomplete (\"complete\": false) "
+                         "and are not registered in the snapshot")
+        lines += self.write_problems
         from . import agreement, mutate, startup, views
 
         lines += mutate.summary_lines(self.items, rows) + agreement.summary_lines(self.items)
@@ -366,6 +491,13 @@ def answer_row(answer: Answer) -> dict[str, Any]:
     """What the system said, for an item row: the text with its markers, whether it refused, and
     the passages it retrieved (the sentences are in the row, with their verdicts)."""
     return {"text": answer.render(), "refused": answer.refused, "passages": [p.to_json() for p in answer.passages]}
+
+
+def format_exception(exc: BaseException) -> str:
+    """A traceback as text that any report can hold (lone surrogates escaped)."""
+    from .integrity import clean_text
+
+    return clean_text("".join(traceback.format_exception(exc)))
 
 
 def load_factory(spec: str, rootdir: Path | None = None) -> Callable[..., Any]:

@@ -78,6 +78,25 @@ def read_json(path: Path, label: str) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise SnapshotError(f"{label}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+    except (RecursionError, ValueError, OverflowError) as exc:  # nesting too deep, a number too long
+        raise SnapshotError(f"{label}: cannot be read ({type(exc).__name__}: {str(exc)[:120]})") from None
+
+
+MAX_COUNT = 10**9  # more cases than any suite holds: a tampered or broken file
+
+
+def check_artifact_path(path: Any, label: str) -> str:
+    """An artifact path as the snapshot names it: relative, forward slashes, inside the rootdir.
+    A path outside it would make the printed rebuild command write outside the project."""
+    from pathlib import PurePosixPath, PureWindowsPath
+
+    where = f"{label}: field 'artifacts.{path}'"
+    if not isinstance(path, str) or not path or any(ord(ch) < 32 for ch in path):
+        raise SnapshotError(f"{where}: the key must be a file path")
+    posix, windows = PurePosixPath(path), PureWindowsPath(path)
+    if posix.is_absolute() or windows.is_absolute() or windows.drive or ".." in posix.parts or ".." in windows.parts:
+        raise SnapshotError(f"{where}: names a path outside the rootdir; artifacts must live inside the project")
+    return path
 
 
 def _require(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], label: str, where: str = "") -> Any:
@@ -168,6 +187,7 @@ class Artifact:
 
     @classmethod
     def from_json(cls, path: str, data: Any, label: str) -> "Artifact":
+        check_artifact_path(path, label)
         where = f"artifacts.{path}."
         if not isinstance(data, dict):
             raise SnapshotError(f"{label}: field 'artifacts.{path}' must be an object")
@@ -266,8 +286,9 @@ class Snapshot:
         if data.get("format") != FORMAT:
             raise SnapshotError(f"{label}: snapshot format {data.get('format')!r} is not supported (expected {FORMAT})")
         suites = _require(data, "suites", dict, label)
-        if not all(isinstance(n, int) and not isinstance(n, bool) for n in suites.values()):
-            raise SnapshotError(f"{label}: field 'suites' must map suite names to case counts")
+        if not all(isinstance(n, int) and not isinstance(n, bool) and 0 <= n < MAX_COUNT for n in suites.values()):
+            raise SnapshotError(f"{label}: field 'suites' must map suite names to case counts (whole numbers from 0 "
+                                f"to {MAX_COUNT - 1})")
         artifacts = _require(data, "artifacts", dict, label)
         return cls(
             dataset_hash=_require(data, "dataset_hash", str, label),
@@ -447,8 +468,7 @@ class SnapshotGuard:
         out = []
         if self.record_path():
             out.append((self.record_path(), "golden"))
-        if self.sprout.option("sprout_report"):
-            out.append((self.sprout.path(self.sprout.option("sprout_report")), "report"))
+        out += [(path, "report") for path in self.sprout.report_paths()["sprout_report"]]
         return out
 
     # --- before the run -----------------------------------------------------------------------
@@ -546,6 +566,13 @@ class SnapshotGuard:
                 "for a replay that matches this run's report exactly"
             )
 
+    def registered(self) -> set[str]:
+        """The artifact paths the snapshot registers (none when there is no readable snapshot)."""
+        try:
+            return set(Snapshot.load(self.path, self.rel(self.path)).artifacts) if self.path.is_file() else set()
+        except SnapshotError:
+            return set()
+
     def report_extra(self) -> dict[str, Any]:
         """What the JSON report says about the golden set its answers came from."""
         return {"golden": self.golden_ref} if self.golden_ref else {}
@@ -592,10 +619,15 @@ def failed(exitstatus: int) -> int:
 
 
 def rebuild_hint(snap: Snapshot | None) -> list[str]:
-    """How to rebuild everything the snapshot pins, in one run."""
+    """How to rebuild everything the snapshot pins, in one run: a command people paste, so every
+    path is shell-quoted (and was checked to lie inside the rootdir when the snapshot was read).
+    --sprout-report is repeatable: every registered report is rebuilt by the same run."""
+    import shlex
+
     flags = {"golden": "--sprout-record", "report": "--sprout-report"}
     args = ["--sprout-update-snapshot"] + [
-        f"{flags[a.kind]}={a.path}" for a in sorted((snap.artifacts if snap else {}).values(), key=lambda a: (a.kind, a.path))
+        shlex.quote(f"{flags[a.kind]}={a.path}")
+        for a in sorted((snap.artifacts if snap else {}).values(), key=lambda a: (a.kind, a.path))
     ]
     return ["if the change is intended, rebuild the whole chain in one run:", "  pytest " + " ".join(args)]
 

@@ -167,6 +167,7 @@ class Tally:
     def __init__(self, confidence: float = 0.95) -> None:
         self.confidence = confidence
         self._values: dict[tuple[str, str], list[Any]] = {}
+        self._kinds: dict[tuple[str, str], str] = {}  # declared kinds ("mean"), for metrics never scored
 
     def add(self, tier: str, metric: str, value: Any) -> None:
         if value is not None and not isinstance(value, (bool, int, float)):
@@ -174,6 +175,12 @@ class Tally:
         if isinstance(value, float) and math.isnan(value):
             value = None  # NaN is a judge that could not decide: unscored, never dropped
         self._values.setdefault((tier, metric), []).append(value)
+
+    def declare(self, tier: str, metric: str, kind: str) -> None:
+        """Say what kind a metric is ("rate" or "mean"), so that one with no scored value yet is
+        shown as what it is (a mean with n=0), not as a rate 0/0."""
+        self._kinds[(tier, metric)] = kind
+        self._values.setdefault((tier, metric), [])
 
     def extend(self, tier: str, metric: str, values: Iterable[Any]) -> None:
         for value in values:
@@ -190,6 +197,8 @@ class Tally:
         scored = [v for v in values if v is not None]
         unscored = len(values) - len(scored)
         n = len(scored)
+        if n == 0 and self._kinds.get((tier, metric)) == "mean":
+            return MetricRow(tier, metric, "mean", 0, None, None, None, None, True, False, unscored)
         if all(isinstance(v, bool) for v in scored):
             k = sum(scored)
             low, high = wilson_interval(k, n, self.confidence) if n else (None, None)

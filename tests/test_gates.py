@@ -148,7 +148,7 @@ def write(path: Path, text: str) -> Path:
         ('{"plugin": "other"}', "not a pytest-sprout report"),
         ('{"plugin": "pytest-sprout", "metrics": {}}', "field 'metrics' must be a list"),
         ('{"plugin": "pytest-sprout", "metrics": [{"tier": "groundedness", "metric": "grounded", "kind": "rate"}]}',
-         "metrics[0] field 'n' is missing or not a int >= 0"),
+         "metrics[0] (groundedness.grounded) field 'n' must be a whole number from 0 to 999999999"),
         ('{"plugin": "pytest-sprout", "metrics": [{"tier": "g", "metric": "m", "kind": "rate", "n": 3, "k": "2"}]}',
          "metrics[0] (g.m) field 'k' must be an integer from 0 to n=3"),
         ('{"plugin": "pytest-sprout", "metrics": [{"tier": "g", "metric": "m", "kind": "rate", "n": 3, "k": 4}]}',

@@ -70,7 +70,7 @@ def test_stale_golden_set_is_refused_naming_the_changes(tmp_path: Path) -> None:
     ('{"pytest_sprout": "golden set", "format": 1, "dataset_hash": "x", "answers": []}',
      "g.json: field 'answers' must be an object of case ids"),
     ('{"pytest_sprout": "golden set", "format": 1, "dataset_hash": "x", "answers": {"a": {"answer": {"sentences": [1]}}}}',
-     "g.json: field 'answers.a.answer' cannot be read as an answer"),
+     "g.json: field 'answers.a.answer.sentences[0]' must be an object with a 'text' string"),
     ('{"pytest_sprout": "golden set", "format": 1, "dataset_hash": "x", "answers": {"a": {}}}',
      "g.json: field 'answers.a' needs an 'answer' object or an 'error' string"),
 ])

@@ -127,11 +127,12 @@ def test_system_exception_fails_only_that_case(pytester: pytest.Pytester) -> Non
     result.stdout.fnmatch_lines([
         "*the system raised while answering 'breaks'*",
         "*RuntimeError: retriever index is missing*",
-        "*1 item failed because the system raised*",
+        "*1 item errored (not counted in any metric):",
+        "  suites/care.yaml::breaks[groundedness]: RuntimeError: retriever index is missing",
     ])
     report = json.loads((pytester.path / "r.json").read_text())
     broken = next(i for i in report["items"] if i["case_id"] == "breaks")
-    assert broken["outcome"] == "failed" and "retriever index is missing" in broken["error"]
+    assert broken["outcome"] == "error" and "retriever index is missing" in broken["error"]
 
 
 def test_system_from_ini_factory(pytester: pytest.Pytester) -> None:

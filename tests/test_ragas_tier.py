@@ -148,7 +148,7 @@ def test_run_through_pytest(pytester: pytest.Pytester) -> None:
     # to force failures is now a usage error, as it is for every threshold).
     suite = pytester.path / "suites" / "care.yaml"
     suite.write_text(suite.read_text().replace('["low light"]', '["full sun"]'))
-    failing = pytester.runpytest("-m", "ragas", "-p", "no:randomly", "-p", "no:deepeval")
+    failing = pytester.runpytest_subprocess("-m", "ragas", "-p", "no:randomly", "-p", "no:deepeval")
     failing.assert_outcomes(passed=2, failed=1, skipped=1)
     failing.stdout.fnmatch_lines(["*snake-light*string_similarity 0.* < 0.90*", "*cited: [[]1[]] 1 of 1 retrieved*",
                                   "*fact 'full sun': closest*"])

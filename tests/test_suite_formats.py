@@ -125,8 +125,8 @@ def test_ids_are_unique_across_formats(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("value, message", [
-    ({"groundedness.coverage": 1.5}, "groundedness.coverage must be between 0 and 1, got 1.5"),
-    ({"groundedness.coverag": 0.5}, "unknown groundedness setting 'coverag'; known: coverage, facts"),
+    ({"groundedness.coverage": 1.5}, "groundedness.coverage=1.5 is out of range; it must be from 0 to 1"),
+    ({"groundedness.coverag": 0.5}, "unknown setting groundedness.coverag; valid names: groundedness.coverage, groundedness.facts"),
     ({"coverage": 0.5}, "expected TIER.NAME, e.g. groundedness.coverage"),
     ({"alce.entailment": 0.5}, "alce.entailment changes the judge itself and can only be set for the whole run"),
     ({"ragas.context_recall": "high"}, "ragas.context_recall must be a number, got 'high'"),
@@ -142,7 +142,7 @@ def test_the_option_is_validated_by_the_same_rule(pytester: pytest.Pytester) -> 
     make_project(pytester)
     bad = pytester.runpytest("-p", "no:deepeval", "-m", "groundedness", "--sprout-threshold=groundedness.coverage=1.5")
     assert bad.ret == pytest.ExitCode.USAGE_ERROR
-    bad.stderr.fnmatch_lines(["*--sprout-threshold: groundedness.coverage=1.5: groundedness.coverage must be between 0 and 1*"])
+    bad.stderr.fnmatch_lines(["*--sprout-threshold / sprout_thresholds: groundedness.coverage=1.5 is out of range; it must be from 0 to 1*"])
 
 
 def test_a_case_threshold_decides_that_case_only(pytester: pytest.Pytester) -> None:

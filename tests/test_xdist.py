@@ -124,7 +124,7 @@ def test_same_numbers_with_and_without_xdist(pytester: pytest.Pytester) -> None:
 
     baseline = sections["no-xdist"]
     assert any(line.startswith("groundedness  grounded ") for line in baseline)
-    assert "1 item failed because the system raised (not counted in any metric)" in baseline
+    assert "1 item errored (not counted in any metric):" in baseline
     assert "gate groundedness.refusal >= 0.5: passed (Wilson 95% lower bound 0.741; 11/11 = 1.000)" in baseline
     for name in runs:
         assert sections[name] == baseline, name

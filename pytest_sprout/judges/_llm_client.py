@@ -30,15 +30,30 @@ from typing import Any, Coroutine, TypeVar
 import aiohttp
 import httpx
 
+from ..secret import SecretStr
+
 T = TypeVar("T")
 MAX_RETRY_AFTER = 30.0  # seconds; a longer Retry-After is capped
+MAX_BODY = 10 * 1024 * 1024  # bytes; a larger reply is not a judge's answer: unscored, never cached
 
 
-class Secret(str):
-    """A string that never shows itself in a repr (tracebacks with --showlocals, logs)."""
+class ResponseTooLarge(Exception):
+    """The endpoint's reply was larger than MAX_BODY."""
 
-    def __repr__(self) -> str:
-        return "Secret('***')"
+
+def is_api_reply(url: str, content: bytes) -> bool:
+    """Whether a 200 reply is what the endpoint was asked for: a chat completion (``choices``) or
+    an embedding (``data``) as a JSON object. Anything else (an HTML portal page, a proxy's
+    error) must not be cached: the next run would replay it without asking again."""
+    try:
+        data = json.loads(content)
+    except (ValueError, RecursionError):
+        return False
+    if not isinstance(data, dict):
+        return False
+    if url.rstrip("/").endswith("/embeddings"):
+        return isinstance(data.get("data"), list)
+    return isinstance(data.get("choices"), list)
 
 
 class JudgeRefused(Exception):
@@ -120,7 +135,7 @@ class AiohttpTransport(httpx.AsyncBaseTransport):
                 request.method, str(request.url), headers=headers, data=await request.aread(),
                 proxy=self.proxy, allow_redirects=False,
             ) as reply:
-                content = await reply.read()  # decompressed, so content-encoding is dropped below
+                content = await read_capped(reply)  # decompressed, so content-encoding is dropped below
                 status = reply.status
                 reply_headers = [(k, v) for k, v in reply.headers.items() if k.lower() not in self._DROP]
         except aiohttp.ClientConnectorError as exc:
@@ -132,6 +147,21 @@ class AiohttpTransport(httpx.AsyncBaseTransport):
     async def aclose(self) -> None:
         if self._session is not None:
             await self._session.close()
+
+
+async def read_capped(reply: Any, limit: int = MAX_BODY) -> bytes:
+    """The reply's body, refused (ResponseTooLarge) as soon as it passes ``limit`` bytes: a runaway
+    endpoint never fills the memory or the cache."""
+    length = reply.headers.get("content-length")
+    if length and length.isdigit() and int(length) > limit:
+        raise ResponseTooLarge(f"the reply is {int(length)} bytes, more than the {limit // (1024 * 1024)} MB limit")
+    chunks, size = [], 0
+    async for chunk in reply.content.iter_chunked(1 << 16):
+        size += len(chunk)
+        if size > limit:
+            raise ResponseTooLarge(f"the reply is larger than the {limit // (1024 * 1024)} MB limit")
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 class GuardedTransport(httpx.AsyncBaseTransport):
@@ -147,8 +177,10 @@ class GuardedTransport(httpx.AsyncBaseTransport):
         retries: int,
         backoff: float,
         stats: ClientStats,
+        api_key: SecretStr | None = None,
     ) -> None:
         self.inner = inner
+        self.api_key = api_key  # set on each request here, so no client object holds it as text
         self.cache = cache
         self.timeout = timeout
         self.retries = retries
@@ -180,10 +212,13 @@ class GuardedTransport(httpx.AsyncBaseTransport):
                 refusal = _refusal(response.content)
                 if refusal is not None:  # not cached: a refusal is worth asking again next run
                     raise JudgeRefused(refusal)
-                self.cache.put(key, response.content)
+                if is_api_reply(str(request.url), response.content):  # only what parsed is trusted
+                    self.cache.put(key, response.content)
             return response
 
     async def _send(self, request: httpx.Request) -> httpx.Response:
+        if self.api_key:
+            request.headers["Authorization"] = "Bearer " + self.api_key.reveal()
         response = await self.inner.handle_async_request(request)
         try:
             await response.aread()
@@ -212,7 +247,7 @@ class LLMClient:
         base_url: str,
         model: str,
         *,
-        api_key: str | None = None,
+        api_key: SecretStr | None = None,
         timeout: float = 60.0,
         concurrency: int = 4,
         cache_dir: Path | None = None,
@@ -235,12 +270,14 @@ class LLMClient:
             retries=retries,
             backoff=backoff,
             stats=self.stats,
+            api_key=SecretStr(api_key) if api_key else None,
         )
-        # An empty key sends no Authorization header: a local server needs none, and no
-        # OPENAI_API_KEY is ever demanded or picked up from the environment.
+        # The client gets an empty key (it then sends no Authorization header, and never picks up
+        # OPENAI_API_KEY): the transport sets the header from the SecretStr on each request, so
+        # no object or argument outside it holds the key as text.
         self.openai = AsyncOpenAI(
             base_url=self.base_url,
-            api_key=Secret(api_key or ""),
+            api_key="",
             max_retries=0,  # the transport retries
             timeout=timeout,
             # trust_env=False: environment proxies would be mounted around our transport (no cache,
@@ -308,10 +345,14 @@ def describe_error(exc: BaseException, timeout: float | None = None) -> str:
     for err in chain:  # the transport's refusal reaches here wrapped in the client's errors
         if isinstance(err, JudgeRefused):
             return f"the judge refused: {_short(str(err))}"
+        if isinstance(err, ResponseTooLarge):
+            return f"reply too large: {_short(str(err))}"
     for err in chain:
         if isinstance(err, (openai.APITimeoutError, httpx.TimeoutException, asyncio.TimeoutError)):
             return f"timeout after {timeout:g}s" if timeout else "timeout"
         if isinstance(err, openai.APIStatusError):
+            if err.status_code in (401, 403):
+                return f"HTTP {err.status_code} from the endpoint: the API key was rejected (check --llm-api-key or SPROUT_LLM_API_KEY)"
             return f"HTTP {err.status_code} from the endpoint"
         if isinstance(err, openai.APIConnectionError):
             return "cannot connect to the endpoint"

@@ -51,6 +51,7 @@ DEFAULT_THRESHOLDS: dict[str, float] = {
     "ragas_context_recall": 0.8, "deepeval_contextual_recall": 0.8,
 }
 DEFAULT_THRESHOLD = 0.5  # kept for importers; no metric uses it any more
+METRIC_KIND = "mean"  # every metric is a continuous score: with nothing scored it is a mean of n=0, never 0/0
 DIGITS = 9  # scores are rounded to 9 places: Ragas' 1e-10 epsilons (0.9999999999) go, nothing else
 MINICHECK = "minicheck"  # ALCE citation recall/precision by a grounding checker (judges/minicheck_llm.py)
 
@@ -359,7 +360,7 @@ def selected_items(session: Any) -> Callable[[], list[GoldenItem]]:
 
 
 def make_tier(session: Any) -> LLMTier:
-    import os
+    from .. import secret
 
     load("openai", "llm")
     from ._llm_client import LLMClient
@@ -369,7 +370,7 @@ def make_tier(session: Any) -> LLMTier:
     client = LLMClient(
         session.option("llm_base_url"),
         session.option("llm_model"),
-        api_key=session.option("llm_api_key") or os.environ.get("SPROUT_LLM_API_KEY"),
+        api_key=secret.api_key(session.option("llm_api_key")),
         timeout=session.option("llm_timeout"),
         concurrency=session.option("llm_concurrency"),
         cache_dir=cache_dir,

@@ -1,0 +1,172 @@
+"""Run integrity: every selected item ends as a row, reports are written whole or not at all, and
+their paths are checked before anything runs. Plain Python (no pytest import): the session calls in.
+
+- ``Ledger`` (controller only) knows which sprout items were selected and which have a row. A
+  report that carries no row (the item's setup skipped or failed, its runtest raised before the
+  row was made, its xdist worker crashed) becomes a row from the report; at the end an item that
+  never reported at all (a crashed worker's unscheduled items, an interrupted run) becomes an
+  ``error`` row that says why.
+- ``check_output`` refuses a report path that cannot be written (a folder, a file in the way, a
+  read-only folder) before the first item runs; ``clean_stale_tmp`` removes the temporary files a
+  writer killed mid-write (kill -9) left next to a report.
+- ``clean_text`` makes any text writable as UTF-8 (lone surrogates from a system's error message
+  are escaped).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Any, Iterable
+
+ERROR = "error"
+_NODEID = re.compile(r"^(?P<path>.+?)::(?P<case>[A-Za-z0-9_.-]+)\[(?P<tier>[A-Za-z_]+)\]$")
+
+
+def clean_text(text: str) -> str:
+    """``text`` with every code point that UTF-8 cannot hold (lone surrogates) escaped."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def parse_nodeid(nodeid: str) -> tuple[str, str, str] | None:
+    """(file path, case id, tier) of a sprout item's node id, or None for any other node id."""
+    match = _NODEID.match(nodeid)
+    return (match["path"], match["case"], match["tier"]) if match else None
+
+
+def first_line(text: Any, limit: int = 300) -> str:
+    """The most telling line of a failure text: the last non-empty line of a traceback (the
+    exception), else the first line."""
+    lines = [ln.strip() for ln in clean_text(str(text or "")).splitlines() if ln.strip()]
+    if not lines:
+        return ""
+    line = next((ln for ln in reversed(lines) if re.match(r"^(E\s+)?[A-Za-z_.]*(Error|Exception|Exit|Interrupt)\b", ln)), lines[0])
+    line = re.sub(r"^E\s+", "", line)
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+class Ledger:
+    """Which sprout items were selected, and which already have a row (controller only)."""
+
+    def __init__(self) -> None:
+        self.selected: dict[str, str] = {}  # node id -> suite name
+        self.rowed: set[str] = set()
+
+    def select(self, nodeids: Iterable[tuple[str, str]]) -> None:
+        """Register selected sprout items as (node id, suite). With xdist every worker reports the
+        same collection; registering twice is harmless."""
+        for nodeid, suite in nodeids:
+            self.selected.setdefault(nodeid, suite)
+
+    def has_row(self, nodeid: str) -> bool:
+        return nodeid in self.rowed
+
+    def add(self, nodeid: str) -> None:
+        self.rowed.add(nodeid)
+
+    def row_from_report(self, nodeid: str, suite: str, outcome: str, when: str, longrepr: Any) -> dict[str, Any] | None:
+        """A row for an item whose report carries none, or None when this report needs none (a
+        passing phase, or the item has a row already)."""
+        parsed = parse_nodeid(nodeid)
+        if parsed is None or nodeid in self.rowed or outcome == "passed":
+            return None
+        _, case_id, tier = parsed
+        row: dict[str, Any] = {"nodeid": nodeid, "case_id": case_id, "suite": suite, "tier": tier,
+                               "metrics": {}, "sentences": []}
+        if outcome == "skipped":
+            if when == "teardown":
+                return None
+            row["outcome"] = "skipped"
+            row["note"] = skip_reason(longrepr)
+        else:
+            row["outcome"] = ERROR
+            phase = {"setup": "its setup failed", "teardown": "its teardown failed", "call": "it raised"}.get(when, "it did not finish")
+            row["error"] = first_line(longrepr) or phase
+            if "crashed" not in row["error"]:
+                row["error"] = f"{phase}: {row['error']}" if row["error"] != phase else phase
+        self.rowed.add(nodeid)
+        return row
+
+    def unreported(self, interrupted: bool) -> list[dict[str, Any]]:
+        """Rows for selected items that never reported anything."""
+        why = ("not run: the run was interrupted before this item finished" if interrupted else
+               "no result came back for this item (its xdist worker crashed or the run stopped early)")
+        rows = []
+        for nodeid, suite in sorted(self.selected.items()):
+            if nodeid in self.rowed:
+                continue
+            parsed = parse_nodeid(nodeid)
+            if parsed is None:
+                continue
+            _, case_id, tier = parsed
+            rows.append({"nodeid": nodeid, "case_id": case_id, "suite": suite, "tier": tier, "metrics": {},
+                         "sentences": [], "outcome": ERROR, "error": why})
+            self.rowed.add(nodeid)
+        return rows
+
+
+def skip_reason(longrepr: Any) -> str:
+    """The reason of a skip report's ``(path, line, reason)`` longrepr."""
+    if isinstance(longrepr, tuple) and len(longrepr) == 3:
+        return clean_text(str(longrepr[2])).removeprefix("Skipped: ")
+    return first_line(longrepr)
+
+
+# --- report paths ----------------------------------------------------------------------------
+
+
+def output_problem(path: Path) -> str | None:
+    """Why a report cannot be written at ``path``, or None when it can. The folder may be missing
+    (it is created), as long as it could be: every existing ancestor must be a writable folder."""
+    if path.is_dir():
+        return "is a directory; give a file name"
+    folder = path.parent
+    while not folder.exists():
+        if folder.parent == folder:
+            break
+        folder = folder.parent
+    if not folder.is_dir():
+        return f"{folder} is not a folder"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return f"the folder {folder} is not writable"
+    if path.exists() and not os.access(path, os.W_OK) and not os.access(folder, os.W_OK):
+        return "the file is read-only"
+    return _probe(folder) if folder == path.parent else None
+
+
+def _probe(folder: Path) -> str | None:
+    """Try to create a file in the folder: permission bits do not tell (a read-only mount)."""
+    import tempfile
+
+    try:
+        fd, name = tempfile.mkstemp(prefix=".sprout-probe.", suffix=".tmp", dir=folder)
+    except OSError as exc:
+        return f"cannot write in the folder {folder} ({exc.strerror or exc})"
+    os.close(fd)
+    os.unlink(name)
+    return None
+
+
+def clean_stale_tmp(path: Path) -> list[Path]:
+    """Remove the temporary files an earlier writer of ``path`` left behind (killed mid-write).
+    Called on the controller before the run, when no other writer of this report runs."""
+    removed = []
+    folder = path.parent
+    if not folder.is_dir():
+        return removed
+    for tmp in folder.glob(f".{glob_escape(path.name)}.*.tmp"):
+        try:
+            tmp.unlink()
+            removed.append(tmp)
+        except OSError:
+            pass
+    return removed
+
+
+def glob_escape(name: str) -> str:
+    return re.sub(r"([*?\[])", r"[\1]", name)

@@ -1,0 +1,186 @@
+"""Chaos: a small suite run under every way a run can go wrong (factory raising, system raising,
+sys.exit, a worker segfault under -n 2, Ctrl-C mid-run, an unwritable report path). Each time the
+JSON report (or the old one that was kept) is checked against the selected items: the same count,
+nothing silently dropped, and no errored item counted as a pass."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from helpers import make_project
+
+SUITE = """
+suite: chaos
+defaults: {tiers: [groundedness]}
+cases:
+  - id: ok-1
+    question: q1
+  - id: ok-2
+    question: q2
+  - id: boom
+    question: boom
+  - id: ok-3
+    question: q3
+  - id: ok-4
+    question: q4
+"""
+
+# The system under test; CHAOS (an environment variable) picks what goes wrong on the "boom" case.
+CONFTEST = '''
+import os, signal, sys
+
+def pytest_sprout_make_system(config):
+    mode = os.environ.get("CHAOS", "")
+    if mode == "factory":
+        raise RuntimeError("the index could not be loaded")
+
+    def system(question):
+        if question == "boom":
+            if mode == "raise":
+                raise ValueError("the retriever returned nothing")
+            if mode == "exit":
+                sys.exit(3)
+            if mode == "segfault":
+                os.kill(os.getpid(), signal.SIGSEGV)
+            if mode == "os_exit":
+                os._exit(7)
+            if mode == "ctrl-c":
+                raise KeyboardInterrupt
+        n = question[1:] if question != "boom" else "0"
+        return (f"Plants need water {n} [1].", [f"Plants need water {n}."])
+    system.name = "chaos"
+    return system
+'''
+
+NODEIDS = [f"suites/chaos.yaml::{case}[groundedness]" for case in ("ok-1", "ok-2", "boom", "ok-3", "ok-4")]
+
+
+@pytest.fixture
+def project(pytester: pytest.Pytester) -> pytest.Pytester:
+    make_project(pytester, suite=SUITE, conftest=CONFTEST, name="chaos", tiers="")
+    return pytester
+
+
+def run(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, mode: str, *args: str) -> pytest.RunResult:
+    monkeypatch.setenv("CHAOS", mode)
+    return pytester.runpytest_subprocess("-p", "no:deepeval", "-p", "no:randomly", "-p", "no:cacheprovider",
+                                         "--sprout-report=out.json", *args)
+
+
+def check_report(path: Path, errored: set[str]) -> dict[str, Any]:
+    """Every selected item is a row; exactly ``errored`` are errors; no error counts in a metric."""
+    report = json.loads(path.read_text())
+    ids = [row["nodeid"] for row in report["items"]]
+    assert sorted(ids) == sorted(NODEIDS), ids  # same count, nothing dropped, nothing twice
+    assert {row["nodeid"] for row in report["items"] if row["outcome"] == "error"} == errored
+    for row in report["items"]:
+        if row["outcome"] == "error":
+            assert row["error"] and row["metrics"] == {}
+    grounded = next((m for m in report["metrics"] if m["metric"] == "grounded"), None)
+    assert (grounded["n"] if grounded else 0) == len(NODEIDS) - len(errored)
+    return report
+
+
+BOOM = "suites/chaos.yaml::boom[groundedness]"
+BOOM_PATTERN = "suites/chaos.yaml::boom[[]groundedness[]]"  # fnmatch: brackets are a character class
+
+
+@pytest.mark.parametrize("mode, reason", [
+    ("raise", "ValueError: the retriever returned nothing"),
+    ("exit", "SystemExit: 3"),
+])
+def test_system_failure_errors_only_its_item(project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, mode: str, reason: str) -> None:
+    result = run(project, monkeypatch, mode)
+    result.assert_outcomes(passed=4, failed=1)
+    report = check_report(project.path / "out.json", {BOOM})
+    assert reason in next(r for r in report["items"] if r["nodeid"] == BOOM)["error"]
+    result.stdout.fnmatch_lines(["1 item errored (not counted in any metric):", f"  {BOOM_PATTERN}: *{reason}*"])
+
+
+def test_factory_failure_errors_every_item(project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
+    result = run(project, monkeypatch, "factory")
+    result.assert_outcomes(failed=5)
+    report = check_report(project.path / "out.json", set(NODEIDS))
+    assert all("the index could not be loaded" in row["error"] for row in report["items"])
+    result.stdout.fnmatch_lines(["5 items errored (not counted in any metric):"])
+
+
+@pytest.mark.parametrize("mode", ["segfault", "os_exit"])
+def test_worker_crash_under_xdist_is_an_error_row(project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, mode: str) -> None:
+    result = run(project, monkeypatch, mode, "-n", "2")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    report = check_report(project.path / "out.json", {BOOM})
+    assert "crashed" in next(r for r in report["items"] if r["nodeid"] == BOOM)["error"]
+    result.stdout.fnmatch_lines(["1 item errored (not counted in any metric):", f"  {BOOM_PATTERN}: *crashed*"])
+    grounded = next(m for m in report["metrics"] if m["metric"] == "grounded")
+    assert (grounded["k"], grounded["n"]) == (4, 4)  # never "5/5": the crashed item is not a pass
+
+
+def test_ctrl_c_mid_run_marks_the_report_incomplete(project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
+    result = run(project, monkeypatch, "ctrl-c", "--sprout-md=out.md", "--sprout-html=out.html")
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    report = json.loads((project.path / "out.json").read_text())
+    assert report["complete"] is False
+    ran = {"suites/chaos.yaml::ok-1[groundedness]", "suites/chaos.yaml::ok-2[groundedness]"}
+    assert sorted(row["nodeid"] for row in report["items"]) == sorted(NODEIDS)
+    not_run = {row["nodeid"] for row in report["items"] if row["outcome"] == "error"}
+    assert not_run == set(NODEIDS) - ran
+    assert all("interrupted" in row["error"] for row in report["items"] if row["outcome"] == "error")
+    assert "INCOMPLETE" in (project.path / "out.md").read_text()
+    assert 'id="incomplete"' in (project.path / "out.html").read_text()
+
+
+def test_ctrl_c_never_replaces_a_report_registered_in_the_snapshot(project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
+    first = run(project, monkeypatch, "", "--sprout-update-snapshot")
+    assert first.ret == 0
+    before = (project.path / "out.json").read_bytes()
+    snapshot = (project.path / "sprout.snapshot.json").read_bytes()
+    interrupted = run(project, monkeypatch, "ctrl-c")
+    assert interrupted.ret == pytest.ExitCode.INTERRUPTED
+    interrupted.stdout.fnmatch_lines(["out.json: kept as it was (registered in the snapshot, and this run was interrupted)"])
+    assert (project.path / "out.json").read_bytes() == before  # the kept old one
+    assert (project.path / "sprout.snapshot.json").read_bytes() == snapshot
+    check_report(project.path / "out.json", set())
+    assert run(project, monkeypatch, "", "--sprout-check-snapshot").ret == 0
+
+
+def test_unwritable_report_path_stops_before_any_item_and_keeps_the_old_report(
+    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert run(project, monkeypatch, "raise").ret == pytest.ExitCode.TESTS_FAILED
+    before = (project.path / "out.json").read_bytes()
+    (project.path / "a-folder").mkdir()
+    result = run(project, monkeypatch, "raise", "--sprout-html=a-folder")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--sprout-html=*a-folder: cannot write the report there: is a directory*"])
+    assert "Traceback" not in result.stdout.str() + result.stderr.str()
+    assert "PASSED" not in result.stdout.str() and "passed" not in result.stdout.str()  # nothing ran
+    assert (project.path / "out.json").read_bytes() == before
+    check_report(project.path / "out.json", {BOOM})
+
+
+def test_writer_killed_mid_write_leaves_no_tmp_after_the_next_run(project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A writer killed with SIGKILL between writing its temporary file and renaming it.
+    killer = textwrap.dedent("""
+        import os, signal, sys
+        from pytest_sprout import report
+        os.replace = lambda *a: os.kill(os.getpid(), signal.SIGKILL)
+        report.write_json(sys.argv[1], {"half": "written"})
+    """)
+    target = project.path / "out.json"
+    proc = subprocess.run([sys.executable, "-c", killer, str(target)], env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    assert proc.returncode == -signal.SIGKILL
+    assert list(project.path.glob(".out.json.*.tmp")) and not target.exists()
+    result = run(project, monkeypatch, "")
+    assert result.ret == 0
+    assert not list(project.path.glob("*.tmp")) and not list(project.path.glob(".*.tmp"))
+    check_report(target, set())
