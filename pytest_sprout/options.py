@@ -212,7 +212,7 @@ def check_thresholds(parsed: dict[tuple[str, str], float], flag: str = "--sprout
             raise pytest.UsageError(f"{flag}: {problem}")
 
 
-def parse_thresholds(values: list[str], flag: str = "--sprout-threshold / sprout_thresholds") -> dict[tuple[str, str], float]:
+def parse_thresholds(values: list[str], flag: str = "--sprout-threshold") -> dict[tuple[str, str], float]:
     """Parse and validate --sprout-threshold / sprout_thresholds."""
     parsed = parse_assignments(values, flag)
     check_thresholds(parsed, flag)

@@ -60,6 +60,15 @@ def test_read_only_folder_is_a_usage_error_before_the_run(pytester: pytest.Pytes
         locked.chmod(0o755)
 
 
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux procfs")
+def test_folder_nobody_may_write_is_a_usage_error_even_for_root(pytester: pytest.Pytester) -> None:
+    """The same check where even root cannot write (procfs), so it runs under CI's root too."""
+    make_project(pytester)
+    result = pytester.runpytest(*RUN, "--sprout-report=/proc/self/out.json")
+    no_item_ran(result)
+    result.stderr.fnmatch_lines(["*--sprout-report=*/proc/self/out.json: cannot write the report there: *not writable*"])
+
+
 def test_output_problem_names_each_reason(tmp_path: Path) -> None:
     (tmp_path / "file").write_text("x")
     assert output_problem(tmp_path) == "is a directory; give a file name"

@@ -142,7 +142,7 @@ def test_the_option_is_validated_by_the_same_rule(pytester: pytest.Pytester) -> 
     make_project(pytester)
     bad = pytester.runpytest("-p", "no:deepeval", "-m", "groundedness", "--sprout-threshold=groundedness.coverage=1.5")
     assert bad.ret == pytest.ExitCode.USAGE_ERROR
-    bad.stderr.fnmatch_lines(["*--sprout-threshold / sprout_thresholds: groundedness.coverage=1.5 is out of range; it must be from 0 to 1*"])
+    bad.stderr.fnmatch_lines(["*--sprout-threshold: groundedness.coverage=1.5 is out of range; it must be from 0 to 1*"])
 
 
 def test_a_case_threshold_decides_that_case_only(pytester: pytest.Pytester) -> None:
