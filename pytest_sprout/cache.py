@@ -127,10 +127,7 @@ class ResultCache:
             db.executemany("UPDATE entries SET run = ? WHERE key = ?", ((self.run, key) for key in used))
             db.execute("COMMIT")
         except sqlite3.Error:
-            try:
-                db.execute("ROLLBACK")
-            except sqlite3.Error:
-                pass
+            _rollback(db)
 
     def prune(self, case_ids: Iterable[str] | None) -> int:
         """Drop entries of cases no longer in any suite (``case_ids``: those still in one; None
@@ -154,10 +151,7 @@ class ResultCache:
             ).rowcount
             db.execute("COMMIT")
         except sqlite3.Error:
-            try:
-                db.execute("ROLLBACK")
-            except sqlite3.Error:
-                pass
+            _rollback(db)
             return 0
         return gone
 
@@ -265,3 +259,11 @@ def cache_root(config: Any) -> Path | None:
         return Path(cache.mkdir("sprout"))
     except OSError:
         return None
+
+
+def _rollback(db: sqlite3.Connection) -> None:
+    """End a failed transaction; the cache is an optimisation, so a failure to roll back is ignored."""
+    try:
+        db.execute("ROLLBACK")
+    except sqlite3.Error:
+        pass

@@ -216,15 +216,7 @@ class ALCETier:
         if score is None:
             note = "the answer has no sentences (ALCE skips such answers)"
             return TierResult(None, {"citation_recall": [None], "citation_precision": [None]}, note=note)
-        rows = []
-        for sentence, s in zip(answer.sentences, score.sentences):
-            row = sentence_row(sentence, s.verdict, answer)
-            irrelevant = [pid for pid, ok in zip(s.used, s.relevant) if not ok and s.entailed]
-            if irrelevant:
-                row["irrelevant_citations"] = irrelevant
-            if s.ignored:
-                row["ignored_citations"] = s.ignored
-            rows.append(row)
+        rows = citation_rows(answer, score)
         metrics: dict[str, list[Any]] = {
             "citation_recall": [score.recall],
             "citation_precision": [score.precision],
@@ -362,3 +354,18 @@ def worker_threads(config: Any) -> int | None:
         return None
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     return max(1, cores // max(1, int(workerinput.get("workercount", 1))))
+
+
+def citation_rows(answer: Answer, score: Any) -> list[dict[str, Any]]:
+    """One row per sentence of an ALCE-scored answer, with the citations that added nothing to an
+    entailed sentence (precision) and those past ``max_citations`` (ignored)."""
+    rows = []
+    for sentence, s in zip(answer.sentences, score.sentences):
+        row = sentence_row(sentence, s.verdict, answer)
+        irrelevant = [pid for pid, ok in zip(s.used, s.relevant) if not ok and s.entailed]
+        if irrelevant:
+            row["irrelevant_citations"] = irrelevant
+        if s.ignored:
+            row["ignored_citations"] = s.ignored
+        rows.append(row)
+    return rows

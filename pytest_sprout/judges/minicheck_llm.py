@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..model import Answer, GoldenItem, Passage, Verdict
-from . import TierResult, describe_sentences, sentence_row
+from . import TierResult, describe_sentences
 from .minicheck import (
     ENDPOINT_CHUNK_WORDS,
     TOP_LOGPROBS,
@@ -197,13 +197,9 @@ class EndpointChecker:
         metrics["minicheck_citation_recall_sentence"] = [s.entailed for s in score.sentences]
         metrics["minicheck_citation_precision_citation"] = score.citations
         scores[RECALL], scores[PRECISION] = score.recall, score.precision
-        rows = []
-        for sentence, s in zip(answer.sentences, score.sentences):
-            row = sentence_row(sentence, s.verdict, answer)
-            irrelevant = [pid for pid, ok in zip(s.used, s.relevant) if not ok and s.entailed]
-            if irrelevant:
-                row["irrelevant_citations"] = irrelevant
-            rows.append(row)
+        from .alce import citation_rows
+
+        rows = citation_rows(answer, score)
         problems = []
         if score.recall < self.recall:
             entailed = sum(s.entailed for s in score.sentences)
