@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import warnings
 from pathlib import Path
+from typing import Any
 
 CORPUS = [
     "Snake plants tolerate low light. They grow faster in bright indirect light.",
@@ -132,16 +133,7 @@ def true_t5(folder: Path, answer: str = "1") -> Path:
     yes = tokenizer.convert_tokens_to_ids("1")
     no = tokenizer.convert_tokens_to_ids("0")
     win, lose = (yes, no) if answer == "1" else (no, yes)
-    with torch.no_grad():
-        for block in model.decoder.block:
-            block.layer[0].SelfAttention.o.weight.zero_()
-            block.layer[1].EncDecAttention.o.weight.zero_()
-            block.layer[2].DenseReluDense.wo.weight.zero_()
-        model.decoder.final_layer_norm.weight.fill_(1.0)
-        model.shared.weight.zero_()
-        model.shared.weight[config.decoder_start_token_id] = 1.0
-        model.shared.weight[win] = 3.0
-        model.shared.weight[lose] = -3.0
+    force_first_token(model, config.decoder_start_token_id, win, lose)
     model.save_pretrained(folder)
     tokenizer.save_pretrained(folder)
     return folder
@@ -278,16 +270,7 @@ def minicheck_t5(folder: Path, answer: str | None = "1", seed: int = 0) -> Path:
     model = T5ForConditionalGeneration(config)
     if answer is not None:
         win, lose = (T5_SUPPORTED, T5_UNSUPPORTED) if answer == "1" else (T5_UNSUPPORTED, T5_SUPPORTED)
-        with torch.no_grad():
-            for block in model.decoder.block:
-                block.layer[0].SelfAttention.o.weight.zero_()
-                block.layer[1].EncDecAttention.o.weight.zero_()
-                block.layer[2].DenseReluDense.wo.weight.zero_()
-            model.decoder.final_layer_norm.weight.fill_(1.0)
-            model.shared.weight.zero_()
-            model.shared.weight[0] = 1.0
-            model.shared.weight[win] = 3.0
-            model.shared.weight[lose] = -3.0
+        force_first_token(model, 0, win, lose)
     model.save_pretrained(folder)
     tokenizer.save_pretrained(folder)
     return folder
@@ -358,3 +341,20 @@ if __name__ == "__main__":  # python tests/tiny_models.py build/tiny-nli: the zo
 
     for label, folder in zoo(Path(sys.argv[1] if len(sys.argv) > 1 else "build/tiny-nli")).items():
         print(f"{label:18} {folder}")
+
+
+def force_first_token(model: Any, start_id: int, win: int, lose: int) -> None:
+    """Make a T5's first decoded token ``win`` over ``lose`` whatever the input: the decoder's
+    blocks add nothing to the start token's embedding, which the tied head reads as +3 / -3."""
+    import torch
+
+    with torch.no_grad():
+        for block in model.decoder.block:
+            block.layer[0].SelfAttention.o.weight.zero_()
+            block.layer[1].EncDecAttention.o.weight.zero_()
+            block.layer[2].DenseReluDense.wo.weight.zero_()
+        model.decoder.final_layer_norm.weight.fill_(1.0)
+        model.shared.weight.zero_()
+        model.shared.weight[start_id] = 1.0
+        model.shared.weight[win] = 3.0
+        model.shared.weight[lose] = -3.0
