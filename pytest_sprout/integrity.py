@@ -94,8 +94,12 @@ class Ledger:
 
     def unreported(self, interrupted: bool) -> list[dict[str, Any]]:
         """Rows for selected items that never reported anything."""
-        why = ("not run: the run was interrupted before this item finished" if interrupted else
-               "no result came back for this item (its xdist worker crashed or the run stopped early)")
+        if interrupted and not self.rowed:  # nothing ran: collection errors (or Ctrl-C) stopped the run first
+            why = "not run: the run was interrupted before any item ran (see the collection errors above, if any)"
+        elif interrupted:
+            why = "not run: the run was interrupted before this item finished"
+        else:
+            why = "no result came back for this item (its xdist worker crashed or the run stopped early)"
         rows = []
         for nodeid, suite in sorted(self.selected.items()):
             if nodeid in self.rowed:

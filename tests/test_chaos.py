@@ -184,3 +184,15 @@ def test_writer_killed_mid_write_leaves_no_tmp_after_the_next_run(project: pytes
     assert result.ret == 0
     assert not list(project.path.glob("*.tmp")) and not list(project.path.glob(".*.tmp"))
     check_report(target, set())
+
+
+def test_collection_error_elsewhere_says_no_item_ran(pytester: pytest.Pytester) -> None:
+    """A broken suite file stops pytest before any item runs: the other files' items are error rows
+    that say so, not rows that claim they were interrupted mid-run."""
+    make_project(pytester, suite=SUITE, conftest=CONFTEST, name="chaos", tiers="")
+    (pytester.path / "suites" / "broken.yaml").write_text("cases:\n  - id: x\n    question: [unclosed\n")
+    result = pytester.runpytest("-p", "no:deepeval", "--sprout-report=out.json")
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    rows = json.loads((pytester.path / "out.json").read_text())["items"]
+    assert sorted(row["nodeid"] for row in rows) == sorted(NODEIDS)
+    assert all(row["outcome"] == "error" and "before any item ran" in row["error"] for row in rows)
