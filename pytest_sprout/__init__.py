@@ -10,8 +10,8 @@ from typing import Any, Iterable
 
 from .model import Answer, Case, GoldenItem, Passage, Sentence, Verdict
 from .stats import Tally, is_underpowered, wilson_interval
+from .version import __version__
 
-__version__ = "0.1.0"
 
 __all__ = [
     "Answer", "Case", "GoldenItem", "LexicalJudge", "NLIJudge", "Passage", "Sentence", "Tally",

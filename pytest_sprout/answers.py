@@ -463,7 +463,7 @@ class AnswerSource:
                 if self.store is not None and item.answer is not None:
                     self.store(case, item.answer)
         if item.error is not None:  # any report can hold it: lone surrogates in the system's message escaped
-            from .integrity import clean_text
+            from .util import clean_text
 
             item = GoldenItem(case, None, clean_text(item.error))
         self._done[case.id] = item

@@ -11,6 +11,7 @@ import pytest
 
 from .model import TIERS, Answer, Case
 from .upcoming import get_upcoming
+from .util import is_xdist_worker
 
 RUN_KEY = pytest.StashKey[str]()
 
@@ -69,7 +70,7 @@ def waiting_note(session: Any, case: Case, seconds: float) -> None:
     """With -v, an item that has waited a while on its answer says so once (a plain run only: an
     xdist worker's output is not the terminal)."""
     config = session.config
-    if config.get_verbosity() < 1 or hasattr(config, "workerinput"):
+    if config.get_verbosity() < 1 or is_xdist_worker(config):
         return
     reporter = config.pluginmanager.get_plugin("terminalreporter")
     capture = config.pluginmanager.get_plugin("capturemanager")
@@ -110,7 +111,7 @@ def close(session: Any) -> None:
             warnings.warn(pytest.PytestWarning(problem))
     cache = session.result_cache()
     cache.flush()
-    if not hasattr(session.config, "workerinput") and cache.root is not None:
+    if not is_xdist_worker(session.config) and cache.root is not None:
         files = session.suites().files.values()
         broken = any(f.fatal is not None for f in files)  # its cases are unknown, not removed
         cache.prune(None if broken else [case.id for case in session.cases])

@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from .model import ID_PATTERN, Answer, Case, GoldenItem, Sentence, looks_like_refusal
+from .util import short_hash
 
 
 class ConvertError(Exception):
@@ -177,7 +178,7 @@ def recorded_answer(response: str, contexts: list[str] | None) -> Answer:
 
 def build_golden(cases: list[Case], rows: list[dict[str, Any]], tool: str, source: str) -> tuple[dict[str, Any], int]:
     """The golden-set document for the rows with a response, and how many rows had none."""
-    from . import __version__
+    from .version import __version__
     from .golden import build, entry
 
     system = {"name": f"{tool} export", "version": source}
@@ -230,7 +231,7 @@ def convert(tool: str, source: Path, suite: str, out: Path, golden: Path | None 
     loaded = load_suite(out)
     if loaded.errors or dataset_hash(loaded.cases) != dataset_hash(cases):  # a bug here, never bad input
         raise ConvertError(f"{out}: the written suite does not load back to the same cases: {loaded.errors}")
-    lines = [f"wrote {out}: {len(cases)} cases (suite {suite!r}, dataset {dataset_hash(cases)[:12]})"]
+    lines = [f"wrote {out}: {len(cases)} cases (suite {suite!r}, dataset {short_hash(dataset_hash(cases))})"]
     if golden is not None:
         document, missing = build_golden(cases, rows, tool, source.name)
         write_json(golden, document)

@@ -25,6 +25,7 @@ import pytest
 from .model import TIERS
 from .options import parse_assignments
 from .stats import MetricRow, newcombe_interval, t_quantile, wilson_interval
+from .util import md_cell as _md, short_hash as _short
 
 
 @dataclass(frozen=True)
@@ -163,15 +164,6 @@ class GateOutcome:
                 out.append(f"\n{_md(name)}: in the baseline, not measured in this run")
             out.append("")
         return out
-
-
-def _md(text: str) -> str:
-    """A Markdown table cell or line: pipes escaped, HTML made inert (names may come from a baseline)."""
-    return str(text).replace("<", "&lt;").replace("|", "\\|").replace("\n", " ")
-
-
-def _short(digest: str | None) -> str:
-    return (digest or "unknown")[:12]
 
 
 def _signed(value: float | None) -> str:

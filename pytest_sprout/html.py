@@ -21,6 +21,8 @@ import json
 import os
 from typing import Any, Iterable
 
+from .util import short_hash
+
 OUTCOME_ORDER = {"failed": 0, "unscored": 1, "skipped": 2, "passed": 3}
 
 # The page may load nothing from anywhere: no network, no CDN, no external asset.
@@ -235,7 +237,7 @@ def _answers_source(report: dict[str, Any]) -> str:
     """Whether the answers were replayed from a golden set or came from the system in this run."""
     if report.get("replayed_from"):
         golden = report.get("golden") or {}
-        digest = f' (sha256 <code>{esc(str(golden.get("sha256"))[:12])}</code>)' if golden.get("sha256") else ""
+        digest = f' (sha256 <code>{esc(short_hash(golden.get("sha256")))}</code>)' if golden.get("sha256") else ""
         return (f'<p class="meta" id="answers-source">answers replayed from the golden set '
                 f'<code>{esc(report["replayed_from"])}</code>{digest}; the system was not called</p>')
     return '<p class="meta" id="answers-source">answers from the system, asked in this run</p>'

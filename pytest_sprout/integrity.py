@@ -9,7 +9,7 @@ their paths are checked before anything runs. Plain Python (no pytest import): t
 - ``check_output`` refuses a report path that cannot be written (a folder, a file in the way, a
   read-only folder) before the first item runs; ``clean_stale_tmp`` removes the temporary files a
   writer killed mid-write (kill -9) left next to a report.
-- ``clean_text`` makes any text writable as UTF-8 (lone surrogates from a system's error message
+- ``clean_text`` (from util) makes any text writable as UTF-8 (lone surrogates from a system's error message
   are escaped).
 """
 
@@ -20,17 +20,10 @@ import re
 from pathlib import Path
 from typing import Any, Iterable
 
+from .util import clean_text
+
 ERROR = "error"
 _NODEID = re.compile(r"^(?P<path>.+?)::(?P<case>[A-Za-z0-9_.-]+)\[(?P<tier>[A-Za-z_]+)\]$")
-
-
-def clean_text(text: str) -> str:
-    """``text`` with every code point that UTF-8 cannot hold (lone surrogates) escaped."""
-    try:
-        text.encode("utf-8")
-        return text
-    except UnicodeEncodeError:
-        return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def parse_nodeid(nodeid: str) -> tuple[str, str, str] | None:

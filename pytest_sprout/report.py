@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from .stats import MetricRow
+from .util import md_cell as _md_cell
 
 SATURATED_NOTE = (
     "saturated: every observation passed (or none did); the number says the check held on this "
@@ -142,11 +143,6 @@ def build_report(
     if extra:
         report.update(extra)
     return report
-
-
-def _md_cell(text: str) -> str:
-    """A table cell: backslashes and pipes escaped, HTML made inert (names may come from a baseline)."""
-    return str(text).replace("\\", "\\\\").replace("<", "&lt;").replace("|", "\\|").replace("\n", " ")
 
 
 def format_markdown(rows: Iterable[MetricRow], extra: Iterable[str] = (), title: str = "pytest-sprout",

@@ -23,6 +23,7 @@ from .model import TIERS, Answer, Case, GoldenItem
 from .integrity import ERROR, Ledger
 from .snapshot import SnapshotError, SnapshotGuard
 from .stats import Tally
+from .util import is_xdist_worker
 
 SESSION_KEY = pytest.StashKey["SproutSession"]()
 
@@ -33,7 +34,7 @@ def get_session(config: pytest.Config) -> "SproutSession":
 
 def is_controller(config: pytest.Config) -> bool:
     """True in a plain run and on the xdist controller; False on xdist workers."""
-    return not hasattr(config, "workerinput")
+    return not is_xdist_worker(config)
 
 
 @dataclass
@@ -200,7 +201,7 @@ class SproutSession:
     def result_cache(self) -> Any:
         """The cache.ResultCache of answers and tier results in pytest's cache dir."""
         if self._cache is None:
-            from . import __version__
+            from .version import __version__
             from .cache import ResultCache, cache_root
 
             from .asking import run_id
@@ -336,7 +337,7 @@ class SproutSession:
         self.ledger.select((nid, suite) for nid in nodeids if (suite := self.suite_of(nid)) is not None)
 
     def report_data(self) -> dict[str, Any]:
-        from . import __version__
+        from .version import __version__
         from .report import build_report
 
         data = build_report(
@@ -495,7 +496,7 @@ def answer_row(answer: Answer) -> dict[str, Any]:
 
 def format_exception(exc: BaseException) -> str:
     """A traceback as text that any report can hold (lone surrogates escaped)."""
-    from .integrity import clean_text
+    from .util import clean_text
 
     return clean_text("".join(traceback.format_exception(exc)))
 

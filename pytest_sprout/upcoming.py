@@ -17,6 +17,8 @@ from typing import Any, Callable, Iterator, Sequence
 
 import pytest
 
+from .util import is_xdist_worker
+
 UPCOMING_KEY = pytest.StashKey["Upcoming"]()
 
 # xdist modes in which the items queued on a worker stay there until it runs them (worksteal
@@ -31,7 +33,7 @@ class Upcoming:
         self._index: dict[int, int] = {}  # id(item) -> its position in self.items
         self._position = 0  # plain run: the position of the item now running
         self._interactor: Any = None
-        self.worker = hasattr(config, "workerinput")
+        self.worker = is_xdist_worker(config)
 
     def collected(self, items: Sequence[Any]) -> None:
         """After collection (and deselection): the items this process may run."""

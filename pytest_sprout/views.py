@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from .stats import Tally
+from .util import md_cell as _md, short_hash
 
 OUTCOME_ORDER = {"failed": 0, "unscored": 1, "skipped": 2, "passed": 3}
 
@@ -55,16 +56,12 @@ def system_line(report: dict[str, Any]) -> str:
     return f"system {name}" + (f" (answers replayed from {replay}, the system was not called)" if replay else "")
 
 
-def _md(text: Any) -> str:
-    return str(text).replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ").replace("`", "'")
-
-
 def markdown_header(report: dict[str, Any]) -> list[str]:
     """Counts, system and dataset: the lines above the metric table."""
     counts = outcome_counts(report.get("items") or [])
     parts = ", ".join(f"{n} {k}" for k, n in counts.items()) or "no items"
     dataset = report.get("dataset_hash") or "none"
-    return [f"**{parts}** · {_md(system_line(report))} · dataset `{str(dataset)[:12]}`", ""]
+    return [f"**{parts}** · {_md(system_line(report))} · dataset `{short_hash(dataset)}`", ""]
 
 
 def markdown_failures(report: dict[str, Any], limit: int) -> list[str]:

@@ -1,0 +1,36 @@
+"""Small helpers every layer may use: whether a pytest config is an xdist worker's, how a hash
+is shown, how text goes into a Markdown table cell, and text that UTF-8 can always hold. Plain
+Python, no imports from the package."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def is_xdist_worker(config: Any) -> bool:
+    """True on a pytest-xdist worker (its config carries ``workerinput``); False in a plain run
+    and on the xdist controller."""
+    return hasattr(config, "workerinput")
+
+
+def short_hash(digest: Any, missing: str = "unknown") -> str:
+    """A SHA-256 (or any digest) as people read it: its first 12 characters; ``missing`` when
+    there is none."""
+    return str(digest or missing)[:12]
+
+
+def md_cell(text: Any) -> str:
+    """Text made inert in a Markdown table cell or line: backslashes and pipes escaped, ``<``
+    written as an entity (no HTML), a newline as a space, a backtick as a quote (no code span)."""
+    return (
+        str(text).replace("\\", "\\\\").replace("<", "&lt;").replace("|", "\\|").replace("\n", " ").replace("`", "'")
+    )
+
+
+def clean_text(text: str) -> str:
+    """``text`` with every code point that UTF-8 cannot hold (lone surrogates) escaped."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
