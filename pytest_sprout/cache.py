@@ -33,7 +33,7 @@ from typing import Any, Iterable, Mapping
 
 from .judges import TierResult
 from .model import Answer, Case, GoldenItem
-from .snapshot import canonical_json
+from .identity import canonical_json
 
 FILE = "cache.sqlite"
 FLUSH_EVERY = 5000

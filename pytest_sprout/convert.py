@@ -218,7 +218,7 @@ def convert(tool: str, source: Path, suite: str, out: Path, golden: Path | None 
     Returns the lines to print."""
     from .cases import load_suite
     from .report import atomic_write_text, write_json
-    from .snapshot import dataset_hash
+    from .identity import dataset_hash
 
     if not source.is_file():
         raise ConvertError(f"{source}: no such file")

@@ -8,10 +8,10 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from .model import Answer, Case, GoldenItem
-from .snapshot import (
-    Fingerprints, SnapshotError, check_fingerprints, dataset_hash, diff, file_sha256, fingerprints,
-    read_json, short,
+from .identity import (
+    Fingerprints, SnapshotError, check_fingerprints, dataset_hash, diff, file_sha256, fingerprints, read_json,
 )
+from .util import short_hash
 
 FORMAT = 1
 
@@ -89,8 +89,8 @@ def load(path: Path, label: str, cases: Iterable[Case]) -> GoldenSet:
         old: Fingerprints = check_fingerprints(data.get("cases", {}), label, "cases")
         changes = diff(old, fingerprints(cases)).lines(indent="  ")
         raise SnapshotError("\n".join([
-            f"{label} was recorded from dataset {short(recorded_hash)} but the suites are now "
-            f"{short(current)}; refusing to replay a stale golden set:",
+            f"{label} was recorded from dataset {short_hash(recorded_hash)} but the suites are now "
+            f"{short_hash(current)}; refusing to replay a stale golden set:",
             *changes,
             f"re-record it: pytest --sprout-record={label} (with --sprout-update-snapshot if the snapshot pins the old dataset)",
         ]))

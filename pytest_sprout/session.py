@@ -21,7 +21,8 @@ from .cases import SuiteFile, SuiteSet, load_suites
 from .judges import TierResult, tier_module
 from .model import TIERS, Answer, Case, GoldenItem
 from .integrity import ERROR, Ledger
-from .snapshot import SnapshotError, SnapshotGuard
+from .guard import SnapshotGuard
+from .identity import SnapshotError
 from .stats import Tally
 from .util import is_xdist_worker
 
@@ -103,7 +104,7 @@ class SproutSession:
         return self.suites().cases
 
     def dataset_hash(self) -> str:
-        from .snapshot import dataset_hash
+        from .identity import dataset_hash
 
         return dataset_hash(self.cases)
 

@@ -1,86 +1,24 @@
-"""Dataset identity and the snapshot guard: which cases a result describes, and whether the frozen
-artifacts (golden sets, JSON reports) still describe them. Plain Python, no pytest import."""
+"""The snapshot file, sprout.snapshot.json: the dataset it pins and the frozen artifacts (golden
+sets, JSON reports) registered in it; reading, validating, checking and rewriting it. Plain
+Python, no pytest import."""
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
+from .identity import (
+    DatasetDiff, Fingerprints, SnapshotError, check_fingerprints, dataset_hash, diff, file_sha256, fingerprints,
+    read_json, suite_counts,
+)
 from .model import Case
+from .util import short_hash as short
 
 SNAPSHOT_NAME = "sprout.snapshot.json"
 FORMAT = 1
 KINDS = {"golden": "golden set", "report": "report"}
-LIST_LIMIT = 20  # case ids shown per list before "... and N more"
-
-Fingerprints = dict[str, dict[str, str]]  # case id -> field -> short hash of the field's value
-
-
-class SnapshotError(Exception):
-    """A snapshot, golden set or report file that cannot be read; the message names the file."""
-
-
-def canonical_json(value: object) -> str:
-    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-
-
-def dataset_hash(cases: Iterable[Case]) -> str:
-    """SHA-256 of the canonical JSON of every case (sorted keys, cases sorted by id)."""
-    rows = sorted((case.canonical() for case in cases), key=lambda row: row["id"])
-    return hashlib.sha256(canonical_json(rows).encode("utf-8")).hexdigest()
-
-
-def short(digest: str | None) -> str:
-    return (digest or "none")[:12]
-
-
-def fingerprints(cases: Iterable[Case]) -> Fingerprints:
-    """Per case, a short hash of each field that defines it: enough to say which fields changed."""
-    out: Fingerprints = {}
-    for case in cases:
-        row = case.canonical()
-        row.pop("id")
-        out[case.id] = {
-            name: hashlib.sha256(canonical_json(value).encode("utf-8")).hexdigest()[:16]
-            for name, value in sorted(row.items())
-        }
-    return out
-
-
-def suite_counts(cases: Iterable[Case]) -> dict[str, int]:
-    counts: dict[str, int] = {}
-    for case in cases:
-        counts[case.suite] = counts.get(case.suite, 0) + 1
-    return dict(sorted(counts.items()))
-
-
-def file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 16), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-def read_json(path: Path, label: str) -> Any:
-    """Parse a JSON file; a missing, unreadable or broken file raises SnapshotError naming it."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise SnapshotError(f"{label}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SnapshotError(f"{label}: cannot read it ({exc})") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise SnapshotError(f"{label}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
-    except (RecursionError, ValueError, OverflowError) as exc:  # nesting too deep, a number too long
-        raise SnapshotError(f"{label}: cannot be read ({type(exc).__name__}: {str(exc)[:120]})") from None
-
 
 MAX_COUNT = 10**9  # more cases than any suite holds: a tampered or broken file
 
@@ -107,58 +45,6 @@ def _require(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], l
         name = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
         raise SnapshotError(f"{label}: field '{where}{key}' must be {name}, got {type(value).__name__}")
     return value
-
-
-def check_fingerprints(value: Any, label: str, where: str) -> Fingerprints:
-    if not isinstance(value, dict):
-        raise SnapshotError(f"{label}: field '{where}' must be an object of case ids")
-    for case_id, fields in value.items():
-        if not isinstance(fields, dict) or not all(isinstance(v, str) for v in fields.values()):
-            raise SnapshotError(f"{label}: field '{where}.{case_id}' must map field names to hashes")
-    return value
-
-
-# --- differences between two datasets ---------------------------------------------------------
-
-
-@dataclass
-class DatasetDiff:
-    added: list[str] = field(default_factory=list)
-    removed: list[str] = field(default_factory=list)
-    changed: dict[str, list[str]] = field(default_factory=dict)  # case id -> fields that changed
-
-    def __bool__(self) -> bool:
-        return bool(self.added or self.removed or self.changed)
-
-    def lines(self, indent: str = "  ") -> list[str]:
-        out = []
-        if self.added:
-            out.append(f"{indent}added ({len(self.added)}): {_ids(self.added)}")
-        if self.removed:
-            out.append(f"{indent}removed ({len(self.removed)}): {_ids(self.removed)}")
-        if self.changed:
-            items = [f"{cid} ({', '.join(fields)})" for cid, fields in self.changed.items()]
-            out.append(f"{indent}changed ({len(items)}): {_ids(items)}")
-        return out
-
-
-def _ids(ids: list[str]) -> str:
-    shown = ", ".join(ids[:LIST_LIMIT])
-    return shown + (f", ... and {len(ids) - LIST_LIMIT} more" if len(ids) > LIST_LIMIT else "")
-
-
-def diff(old: Mapping[str, Mapping[str, str]], new: Mapping[str, Mapping[str, str]]) -> DatasetDiff:
-    """Cases added, removed and changed (with the fields that changed) from ``old`` to ``new``."""
-    result = DatasetDiff(
-        added=sorted(set(new) - set(old)),
-        removed=sorted(set(old) - set(new)),
-    )
-    for case_id in sorted(set(old) & set(new)):
-        before, after = old[case_id], new[case_id]
-        fields = sorted(name for name in set(before) | set(after) if before.get(name) != after.get(name))
-        if fields:
-            result.changed[case_id] = fields
-    return result
 
 
 # --- frozen artifacts -------------------------------------------------------------------------
@@ -411,213 +297,6 @@ def update(
     return new, lines
 
 
-# --- the guard for one pytest run -------------------------------------------------------------
-
-OK, TESTS_FAILED, INTERRUPTED, INTERNAL_ERROR, NO_TESTS_COLLECTED = 0, 1, 2, 3, 5  # pytest.ExitCode
-
-
-class SnapshotGuard:
-    """The snapshot check, golden-set recording and replay for one pytest run.
-
-    ``sprout`` is the run's SproutSession; only its plain accessors are used (``option``,
-    ``path``, ``cases``, ``config.rootpath``). Errors are SnapshotError; the session turns the
-    ones raised before the run into usage errors. Only the controller checks and writes.
-    """
-
-    def __init__(self, sprout: Any) -> None:
-        self.sprout = sprout
-        self.lines: list[str] = []  # the terminal section "sprout snapshot"
-        self.blocked = False  # nothing runs: the check failed, or --sprout-check-snapshot
-        self.failed = False
-        self.recorded: dict[str, dict[str, Any]] = {}  # case id -> golden entry, from the item rows
-        self.golden_ref: dict[str, str] | None = None  # the golden set this run replayed or recorded
-        self.golden_written = False
-        self.diverged: list[str] = []  # cases two xdist workers answered differently
-        self._replay: Any = None
-
-    # --- paths and options --------------------------------------------------------------------
-    @property
-    def root(self) -> Path:
-        return Path(self.sprout.config.rootpath)
-
-    @property
-    def path(self) -> Path:
-        return self.sprout.path(self.sprout.option("sprout_snapshot") or SNAPSHOT_NAME)
-
-    def rel(self, path: Path) -> str:
-        return relative(path, self.root)
-
-    @property
-    def controller(self) -> bool:
-        """False on an xdist worker: workers neither check nor write."""
-        return not hasattr(self.sprout.config, "workerinput")
-
-    @property
-    def check_only(self) -> bool:
-        return bool(self.sprout.option("sprout_check_snapshot"))
-
-    @property
-    def updating(self) -> bool:
-        return bool(self.sprout.option("sprout_update_snapshot"))
-
-    def record_path(self) -> Path | None:
-        return self.sprout.path(self.sprout.option("sprout_record"))
-
-    def rebuilt(self) -> list[tuple[Path, str]]:
-        """The frozen artifacts this run writes: the golden set it records, the JSON report."""
-        out = []
-        if self.record_path():
-            out.append((self.record_path(), "golden"))
-        out += [(path, "report") for path in self.sprout.report_paths()["sprout_report"]]
-        return out
-
-    # --- before the run -----------------------------------------------------------------------
-    def start(self) -> None:
-        """Refuse contradictory options and a golden set that cannot be replayed."""
-        if self.sprout.option("sprout_record") and self.sprout.option("sprout_golden"):
-            raise SnapshotError("--sprout-record and --sprout-golden cannot be combined: a replay records nothing new")
-        if self.check_only and self.updating:
-            raise SnapshotError("--sprout-check-snapshot and --sprout-update-snapshot cannot be combined: one checks "
-                                "the snapshot, the other rewrites it")
-        if self.sprout.option("sprout_golden"):
-            self.replay()
-
-    def replay(self) -> Any:
-        """The golden set given with --sprout-golden (a golden.GoldenSet), or None."""
-        value = self.sprout.option("sprout_golden")
-        if self._replay is None and value:
-            from . import golden
-
-            path = self.sprout.path(value)
-            self._replay = golden.load(path, self.rel(path), self.sprout.cases)
-            self.golden_ref = {"path": self.rel(path), "sha256": self._replay.sha256}
-        return self._replay
-
-    def replayed_system(self) -> dict[str, Any] | None:
-        """The system's declared name/version recorded in the replayed golden set."""
-        return self._replay.system if self._replay is not None else None
-
-    def check(self) -> bool:
-        """Check the snapshot before anything is collected or run. True when the run must stop
-        (``self.lines`` say why; ``self.failed`` unless it is a passing --sprout-check-snapshot)."""
-        path = self.path
-        if self.updating:
-            if path.exists():
-                try:
-                    Snapshot.load(path, self.rel(path))
-                except SnapshotError as exc:
-                    return self._stop([f"{exc}; cannot update it without losing its artifact registry: "
-                                       "fix it, or delete it and run pytest --sprout-update-snapshot"])
-            return False
-        if not self.check_only and not path.exists():
-            return False
-        exempt = [] if self.check_only else [self.rel(p) for p, _ in self.rebuilt()]
-        result = check(path, self.rel(path), self.sprout.cases, self.root, exempt)
-        errors = [str(e) for e in self.sprout.suites().errors]
-        broken = [f"the suites have errors; their cases are not part of the dataset ({len(errors)}):",
-                  *(f"  {e}" for e in errors[:LIST_LIMIT])] if errors else []
-        if result.ok and not (self.check_only and errors):
-            if self.check_only:
-                self.lines = result.lines()
-                self.blocked = True
-            return self.blocked
-        hint = [] if result.error or result.ok else rebuild_hint(result.snapshot)
-        return self._stop((result.lines() if not result.ok else []) + broken + hint)
-
-    def _stop(self, lines: list[str]) -> bool:
-        self.lines = lines
-        self.blocked = self.failed = True
-        return True
-
-    # --- during the run -----------------------------------------------------------------------
-    def keep(self, row: dict[str, Any]) -> None:
-        """Controller: take the golden entry off an item row (it is not part of the report)."""
-        entry = row.pop("golden", None)
-        if entry is not None:
-            first = self.recorded.setdefault(row["case_id"], entry)
-            if first != entry and row["case_id"] not in self.diverged:
-                self.diverged.append(row["case_id"])
-
-    # --- after the run ------------------------------------------------------------------------
-    def write_golden(self, exitstatus: int) -> None:
-        """Write the golden set of a --sprout-record run, before the reports (they name it)."""
-        path = self.record_path()
-        if path is None or self.blocked or not self.controller:
-            return
-        if exitstatus in (INTERRUPTED, INTERNAL_ERROR):
-            self.lines.append(f"{self.rel(path)}: not written, the run did not finish")
-            return
-        if not self.recorded:
-            self.lines.append(f"{self.rel(path)}: not written, no sprout item ran")
-            return
-        from . import __version__, golden
-        from .report import write_json
-
-        write_json(path, golden.build(self.sprout.cases, self.recorded, __version__))
-        self.golden_written = True
-        self.golden_ref = {"path": self.rel(path), "sha256": file_sha256(path)}
-        missing = len(self.sprout.cases) - len(self.recorded)
-        self.lines.append(f"{self.rel(path)}: recorded {len(self.recorded)} answers"
-                          + (f" ({missing} cases not run here are not recorded)" if missing else ""))
-        if self.diverged:
-            self.lines.append(
-                f"  {len(self.diverged)} cases were answered differently by two xdist workers "
-                f"({_ids(self.diverged)}); the golden set keeps the first answer: record with -n 0 "
-                "for a replay that matches this run's report exactly"
-            )
-
-    def registered(self) -> set[str]:
-        """The artifact paths the snapshot registers (none when there is no readable snapshot)."""
-        try:
-            return set(Snapshot.load(self.path, self.rel(self.path)).artifacts) if self.path.is_file() else set()
-        except SnapshotError:
-            return set()
-
-    def report_extra(self) -> dict[str, Any]:
-        """What the JSON report says about the golden set its answers came from."""
-        return {"golden": self.golden_ref} if self.golden_ref else {}
-
-    def finish(self, exitstatus: int) -> int:
-        """Register what this run wrote (all of it with --sprout-update-snapshot; else a recorded
-        golden set and artifacts already registered), re-check the chain, return the exit status."""
-        if not self.controller:
-            return exitstatus
-        if self.blocked:
-            if self.failed:
-                return failed(exitstatus)
-            return OK if exitstatus == NO_TESTS_COLLECTED else exitstatus
-        if exitstatus in (INTERRUPTED, INTERNAL_ERROR):
-            return exitstatus
-        path, label = self.path, self.rel(self.path)
-        written = [(p, kind) for p, kind in self.rebuilt()
-                   if (self.golden_written if kind == "golden" else p.is_file())]
-        try:
-            registered = Snapshot.load(path, label).artifacts if path.exists() else {}
-            if not self.updating:
-                written = [(p, k) for p, k in written if k == "golden" or self.rel(p) in registered]
-                if not written:
-                    return exitstatus
-            snap, lines = update(path, label, self.sprout.cases, self.root, written, _version(), dataset=self.updating)
-        except SnapshotError as exc:
-            self.lines.append(str(exc))
-            self.failed = True
-            return failed(exitstatus)
-        self.lines.extend(lines)
-        problems = artifact_problems(snap.artifacts.values(), self.root, snap.dataset_hash)
-        if problems:
-            self.failed = True
-            self.lines.append(f"{label}: the registered artifacts do not form one chain:")
-            self.lines.extend(f"  {p}" for p in problems)
-            self.lines.extend(rebuild_hint(snap))
-            return failed(exitstatus)
-        return exitstatus
-
-
-def failed(exitstatus: int) -> int:
-    """The exit status of a run whose snapshot check failed: 1 unless it already says worse."""
-    return TESTS_FAILED if exitstatus in (OK, NO_TESTS_COLLECTED) else exitstatus
-
-
 def rebuild_hint(snap: Snapshot | None) -> list[str]:
     """How to rebuild everything the snapshot pins, in one run: a command people paste, so every
     path is shell-quoted (and was checked to lie inside the rootdir when the snapshot was read).
@@ -630,9 +309,3 @@ def rebuild_hint(snap: Snapshot | None) -> list[str]:
         for a in sorted((snap.artifacts if snap else {}).values(), key=lambda a: (a.kind, a.path))
     ]
     return ["if the change is intended, rebuild the whole chain in one run:", "  pytest " + " ".join(args)]
-
-
-def _version() -> str:
-    from . import __version__
-
-    return __version__

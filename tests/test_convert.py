@@ -10,7 +10,7 @@ import pytest
 
 from pytest_sprout.cases import load_suite
 from pytest_sprout.convert import main
-from pytest_sprout.snapshot import dataset_hash
+from pytest_sprout.identity import dataset_hash
 
 ROWS = [
     {"user_input": "How much light does a snake plant need?",

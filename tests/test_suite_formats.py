@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from helpers import make_project
 from pytest_sprout.cases import load_suite, load_suites
-from pytest_sprout.snapshot import dataset_hash
+from pytest_sprout.identity import dataset_hash
 
 YAML = """\
 suite: care

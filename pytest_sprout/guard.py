@@ -1,0 +1,216 @@
+"""The snapshot guard for one pytest run: the check before anything runs, golden-set recording
+and replay, and registering what the run wrote when it ends. Plain Python, no pytest import: the
+session calls in."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from . import golden
+from .identity import LIST_LIMIT, SnapshotError, file_sha256, id_list
+from .snapshot import SNAPSHOT_NAME, Snapshot, artifact_problems, check, rebuild_hint, relative, update
+from .util import is_xdist_worker
+from .version import __version__
+
+
+OK, TESTS_FAILED, INTERRUPTED, INTERNAL_ERROR, NO_TESTS_COLLECTED = 0, 1, 2, 3, 5  # pytest.ExitCode
+
+
+class SnapshotGuard:
+    """The snapshot check, golden-set recording and replay for one pytest run.
+
+    ``sprout`` is the run's SproutSession; only its plain accessors are used (``option``,
+    ``path``, ``cases``, ``config.rootpath``). Errors are SnapshotError; the session turns the
+    ones raised before the run into usage errors. Only the controller checks and writes.
+    """
+
+    def __init__(self, sprout: Any) -> None:
+        self.sprout = sprout
+        self.lines: list[str] = []  # the terminal section "sprout snapshot"
+        self.blocked = False  # nothing runs: the check failed, or --sprout-check-snapshot
+        self.failed = False
+        self.recorded: dict[str, dict[str, Any]] = {}  # case id -> golden entry, from the item rows
+        self.golden_ref: dict[str, str] | None = None  # the golden set this run replayed or recorded
+        self.golden_written = False
+        self.diverged: list[str] = []  # cases two xdist workers answered differently
+        self._replay: Any = None
+
+    # --- paths and options --------------------------------------------------------------------
+    @property
+    def root(self) -> Path:
+        return Path(self.sprout.config.rootpath)
+
+    @property
+    def path(self) -> Path:
+        return self.sprout.path(self.sprout.option("sprout_snapshot") or SNAPSHOT_NAME)
+
+    def rel(self, path: Path) -> str:
+        return relative(path, self.root)
+
+    @property
+    def controller(self) -> bool:
+        """False on an xdist worker: workers neither check nor write."""
+        return not is_xdist_worker(self.sprout.config)
+
+    @property
+    def check_only(self) -> bool:
+        return bool(self.sprout.option("sprout_check_snapshot"))
+
+    @property
+    def updating(self) -> bool:
+        return bool(self.sprout.option("sprout_update_snapshot"))
+
+    def record_path(self) -> Path | None:
+        return self.sprout.path(self.sprout.option("sprout_record"))
+
+    def rebuilt(self) -> list[tuple[Path, str]]:
+        """The frozen artifacts this run writes: the golden set it records, the JSON report."""
+        out = []
+        if self.record_path():
+            out.append((self.record_path(), "golden"))
+        out += [(path, "report") for path in self.sprout.report_paths()["sprout_report"]]
+        return out
+
+    # --- before the run -----------------------------------------------------------------------
+    def start(self) -> None:
+        """Refuse contradictory options and a golden set that cannot be replayed."""
+        if self.sprout.option("sprout_record") and self.sprout.option("sprout_golden"):
+            raise SnapshotError("--sprout-record and --sprout-golden cannot be combined: a replay records nothing new")
+        if self.check_only and self.updating:
+            raise SnapshotError("--sprout-check-snapshot and --sprout-update-snapshot cannot be combined: one checks "
+                                "the snapshot, the other rewrites it")
+        if self.sprout.option("sprout_golden"):
+            self.replay()
+
+    def replay(self) -> Any:
+        """The golden set given with --sprout-golden (a golden.GoldenSet), or None."""
+        value = self.sprout.option("sprout_golden")
+        if self._replay is None and value:
+            path = self.sprout.path(value)
+            self._replay = golden.load(path, self.rel(path), self.sprout.cases)
+            self.golden_ref = {"path": self.rel(path), "sha256": self._replay.sha256}
+        return self._replay
+
+    def replayed_system(self) -> dict[str, Any] | None:
+        """The system's declared name/version recorded in the replayed golden set."""
+        return self._replay.system if self._replay is not None else None
+
+    def check(self) -> bool:
+        """Check the snapshot before anything is collected or run. True when the run must stop
+        (``self.lines`` say why; ``self.failed`` unless it is a passing --sprout-check-snapshot)."""
+        path = self.path
+        if self.updating:
+            if path.exists():
+                try:
+                    Snapshot.load(path, self.rel(path))
+                except SnapshotError as exc:
+                    return self._stop([f"{exc}; cannot update it without losing its artifact registry: "
+                                       "fix it, or delete it and run pytest --sprout-update-snapshot"])
+            return False
+        if not self.check_only and not path.exists():
+            return False
+        exempt = [] if self.check_only else [self.rel(p) for p, _ in self.rebuilt()]
+        result = check(path, self.rel(path), self.sprout.cases, self.root, exempt)
+        errors = [str(e) for e in self.sprout.suites().errors]
+        broken = [f"the suites have errors; their cases are not part of the dataset ({len(errors)}):",
+                  *(f"  {e}" for e in errors[:LIST_LIMIT])] if errors else []
+        if result.ok and not (self.check_only and errors):
+            if self.check_only:
+                self.lines = result.lines()
+                self.blocked = True
+            return self.blocked
+        hint = [] if result.error or result.ok else rebuild_hint(result.snapshot)
+        return self._stop((result.lines() if not result.ok else []) + broken + hint)
+
+    def _stop(self, lines: list[str]) -> bool:
+        self.lines = lines
+        self.blocked = self.failed = True
+        return True
+
+    # --- during the run -----------------------------------------------------------------------
+    def keep(self, row: dict[str, Any]) -> None:
+        """Controller: take the golden entry off an item row (it is not part of the report)."""
+        entry = row.pop("golden", None)
+        if entry is not None:
+            first = self.recorded.setdefault(row["case_id"], entry)
+            if first != entry and row["case_id"] not in self.diverged:
+                self.diverged.append(row["case_id"])
+
+    # --- after the run ------------------------------------------------------------------------
+    def write_golden(self, exitstatus: int) -> None:
+        """Write the golden set of a --sprout-record run, before the reports (they name it)."""
+        path = self.record_path()
+        if path is None or self.blocked or not self.controller:
+            return
+        if exitstatus in (INTERRUPTED, INTERNAL_ERROR):
+            self.lines.append(f"{self.rel(path)}: not written, the run did not finish")
+            return
+        if not self.recorded:
+            self.lines.append(f"{self.rel(path)}: not written, no sprout item ran")
+            return
+        from .report import write_json
+
+        write_json(path, golden.build(self.sprout.cases, self.recorded, __version__))
+        self.golden_written = True
+        self.golden_ref = {"path": self.rel(path), "sha256": file_sha256(path)}
+        missing = len(self.sprout.cases) - len(self.recorded)
+        self.lines.append(f"{self.rel(path)}: recorded {len(self.recorded)} answers"
+                          + (f" ({missing} cases not run here are not recorded)" if missing else ""))
+        if self.diverged:
+            self.lines.append(
+                f"  {len(self.diverged)} cases were answered differently by two xdist workers "
+                f"({id_list(self.diverged)}); the golden set keeps the first answer: record with -n 0 "
+                "for a replay that matches this run's report exactly"
+            )
+
+    def registered(self) -> set[str]:
+        """The artifact paths the snapshot registers (none when there is no readable snapshot)."""
+        try:
+            return set(Snapshot.load(self.path, self.rel(self.path)).artifacts) if self.path.is_file() else set()
+        except SnapshotError:
+            return set()
+
+    def report_extra(self) -> dict[str, Any]:
+        """What the JSON report says about the golden set its answers came from."""
+        return {"golden": self.golden_ref} if self.golden_ref else {}
+
+    def finish(self, exitstatus: int) -> int:
+        """Register what this run wrote (all of it with --sprout-update-snapshot; else a recorded
+        golden set and artifacts already registered), re-check the chain, return the exit status."""
+        if not self.controller:
+            return exitstatus
+        if self.blocked:
+            if self.failed:
+                return failed(exitstatus)
+            return OK if exitstatus == NO_TESTS_COLLECTED else exitstatus
+        if exitstatus in (INTERRUPTED, INTERNAL_ERROR):
+            return exitstatus
+        path, label = self.path, self.rel(self.path)
+        written = [(p, kind) for p, kind in self.rebuilt()
+                   if (self.golden_written if kind == "golden" else p.is_file())]
+        try:
+            registered = Snapshot.load(path, label).artifacts if path.exists() else {}
+            if not self.updating:
+                written = [(p, k) for p, k in written if k == "golden" or self.rel(p) in registered]
+                if not written:
+                    return exitstatus
+            snap, lines = update(path, label, self.sprout.cases, self.root, written, __version__, dataset=self.updating)
+        except SnapshotError as exc:
+            self.lines.append(str(exc))
+            self.failed = True
+            return failed(exitstatus)
+        self.lines.extend(lines)
+        problems = artifact_problems(snap.artifacts.values(), self.root, snap.dataset_hash)
+        if problems:
+            self.failed = True
+            self.lines.append(f"{label}: the registered artifacts do not form one chain:")
+            self.lines.extend(f"  {p}" for p in problems)
+            self.lines.extend(rebuild_hint(snap))
+            return failed(exitstatus)
+        return exitstatus
+
+
+def failed(exitstatus: int) -> int:
+    """The exit status of a run whose snapshot check failed: 1 unless it already says worse."""
+    return TESTS_FAILED if exitstatus in (OK, NO_TESTS_COLLECTED) else exitstatus
