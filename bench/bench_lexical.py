@@ -255,7 +255,7 @@ def demo_mutants() -> list[tuple[str, list[str]]]:
     """Every mutant of every sentence of the demo golden set, with the passages it cites."""
     from pytest_sprout.cases import load_suites
     from pytest_sprout.model import Answer
-    from pytest_sprout.mutate import mutate_sentence
+    from pytest_sprout.checks.operators import mutate_sentence
     from pytest_sprout.reference import make_system
 
     system = make_system()
@@ -346,7 +346,7 @@ def main() -> None:
         if name != "demo":  # the golden set has no kinds of claim
             agreement[name] = {k: sum(vs) / len(vs) for k, vs in by_kind.items()}
     if other is not None:
-        from pytest_sprout.metaeval import load
+        from pytest_sprout.checks.metaeval import load
 
         sets = {name: [(c, p) for c, p, _ in triples] for name, triples in workloads.items()}
         if "demo" in sets:

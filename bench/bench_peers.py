@@ -37,7 +37,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pytest_sprout import metaeval  # noqa: E402
+from pytest_sprout import stats  # noqa: E402
+from pytest_sprout.checks import metaeval  # noqa: E402
 from pytest_sprout.judges.lexical import LexicalJudge  # noqa: E402
 from pytest_sprout.model import split_sentences  # noqa: E402
 
@@ -90,9 +91,9 @@ def anchorcite_scores(examples: list) -> list[float] | None:
 
 
 def ba_at(labels: list[bool], predicted: list[bool]) -> tuple[float, float, float]:
-    tpr = metaeval.Rate(sum(p and y for p, y in zip(predicted, labels)), sum(labels))
-    tnr = metaeval.Rate(sum((not p) and (not y) for p, y in zip(predicted, labels)), len(labels) - sum(labels))
-    return metaeval.balanced_accuracy(tpr, tnr)
+    tpr = stats.Rate(sum(p and y for p, y in zip(predicted, labels)), sum(labels))
+    tnr = stats.Rate(sum((not p) and (not y) for p, y in zip(predicted, labels)), len(labels) - sum(labels))
+    return stats.balanced_accuracy(tpr, tnr)
 
 
 def best_threshold(labels: list[bool], scores: list[float]) -> tuple[float, tuple[float, float, float]]:
@@ -143,7 +144,7 @@ def main() -> int:
         print(f"{'judge':<14} {'ROC AUC':<22} {'BA as shipped / at default':<34} "
               f"{'BA, threshold of the other set':<36} {'BA, best threshold on this set':<36} seconds")
         for name, values in scores.items():
-            auc = metaeval.roc_auc(values, labels)
+            auc = stats.roc_auc(values, labels)
             if name == "lexical":
                 here = f"{fmt(ba_at(labels, shipped))} (shipped)"
             else:

@@ -41,7 +41,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pytest_sprout import metaeval  # noqa: E402
+from pytest_sprout import stats  # noqa: E402
+from pytest_sprout.checks import metaeval  # noqa: E402
 from pytest_sprout.judges.lexical import LexicalJudge, calibration  # noqa: E402
 
 L2 = 1e-2
@@ -159,10 +160,10 @@ def out_of_sample(X, hard, y, dataset, fold, fitted_on: tuple[str, ...], weighti
 
 def report(name: str, y: np.ndarray, p: np.ndarray, pred: np.ndarray) -> str:
     labels = [bool(v) for v in y]
-    auc = metaeval.roc_auc(list(p), labels)
-    tpr = metaeval.Rate(int((pred & (y == 1)).sum()), int((y == 1).sum()))
-    tnr = metaeval.Rate(int((~pred & (y == 0)).sum()), int((y == 0).sum()))
-    ba = metaeval.balanced_accuracy(tpr, tnr)
+    auc = stats.roc_auc(list(p), labels)
+    tpr = stats.Rate(int((pred & (y == 1)).sum()), int((y == 1).sum()))
+    tnr = stats.Rate(int((~pred & (y == 0)).sum()), int((y == 0).sum()))
+    ba = stats.balanced_accuracy(tpr, tnr)
     return (f"{name:<30} n={len(y):>5} ({int(y.sum())}/{int((1 - y).sum())})  BA {ba[0]:.3f} [{ba[1]:.3f}, {ba[2]:.3f}]"
             f"  AUC {auc[0]:.3f} [{auc[1]:.3f}, {auc[2]:.3f}]  recall sup {tpr.k}/{tpr.n}  recall unsup {tnr.k}/{tnr.n}")
 

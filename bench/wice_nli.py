@@ -12,7 +12,7 @@ Four runs of the same judge on the same claims:
   article / chunk   each claim against its whole cited article (about 1,400 words), window on;
   article / off     the same, truncated to the model's limit: the long-premise failure of ALCE.
 
-Premises and labels come from pytest_sprout.metaeval (supported = 1; partially and not supported
+Premises and labels come from pytest_sprout.checks.metaeval (supported = 1; partially and not supported
 = 0), so the numbers line up with the lexical judge's in docs/BENCHMARKS.md. Per run it prints
 n, balanced accuracy with its 95% interval, recall on each class, ROC AUC of p(entailment), and
 how many pairs were short-circuited, chunked and truncated. --limit N takes the first N claims
@@ -32,7 +32,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from pytest_sprout import metaeval  # noqa: E402
+from pytest_sprout.checks import metaeval  # noqa: E402
 from pytest_sprout.judges.nli import NLIJudge, NLIModelError  # noqa: E402
 
 RUNS = (("gold", "chunk"), ("gold", "off"), ("article", "chunk"), ("article", "off"))

@@ -269,7 +269,7 @@ class SproutSession:
         if result.reasons:
             row["reasons"] = result.reasons
         if self.option("sprout_mutate"):  # mutants go in their own key, never in the metrics
-            from .mutate import mutate_item
+            from .checks.mutation import mutate_item
 
             row.update(mutate_item(self.tier(tier), golden.answer, result.sentences))
         if result.note:
@@ -354,8 +354,8 @@ class SproutSession:
 
     def _judging_extra(self) -> dict[str, Any]:
         """The report's gates, and the judge checks (mutation kill rates, tier agreement)."""
-        from .agreement import agreement_report
-        from .mutate import mutation_report
+        from .checks.agreement import agreement_report
+        from .checks.mutation import mutation_report
 
         extra = {"gates": self.gate_outcome.to_json()} if self.gate_outcome else {}
         return {**extra, **mutation_report(self.items), **agreement_report(self.items), **self.guard.report_extra()}
@@ -463,7 +463,7 @@ class SproutSession:
             self.written[kind] = str(rel.relative_to(self.config.rootpath)) if rel.is_relative_to(self.config.rootpath) else path
 
     def summary_lines(self) -> list[str]:
-        from .report import format_table
+        from .table import format_table
 
         rows = self.tally.rows()
         gate_lines = self.gate_outcome.lines() if self.gate_outcome else []
@@ -482,7 +482,8 @@ class SproutSession:
             lines.append("the run was interrupted: the reports are marked incomplete (\"complete\": false) "
                          "and are not registered in the snapshot")
         lines += self.write_problems
-        from . import agreement, mutate, startup, views
+        from . import startup, views
+        from .checks import agreement, mutation as mutate
 
         lines += mutate.summary_lines(self.items, rows) + agreement.summary_lines(self.items)
         hints = startup.hint(self.config.pluginmanager, self.hypothesis_used)

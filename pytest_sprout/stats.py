@@ -1,4 +1,5 @@
-"""Pure statistics: Wilson intervals, Newcombe differences, saturation, and the metric tally.
+"""Pure statistics: Wilson intervals, Newcombe differences, saturation, the metric tally, Cohen's
+kappa, and the meta-evaluation's balanced accuracy, ROC AUC and paired bootstrap.
 
 No pytest, no numpy: plain Python that any tool can import and test on its own.
 """
@@ -8,7 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass
 from statistics import NormalDist
-from typing import Any, Iterable
+from typing import Any, Iterable, Sequence
 
 UNDERPOWERED_N = 30
 
@@ -276,3 +277,98 @@ def cohen_kappa(table: list[list[int]], confidence: float = 0.95) -> Kappa:
     se = math.sqrt(max(variance, 0.0))
     half = z_value(confidence) * se
     return Kappa(n, po, pe, kappa, se, max(-1.0, kappa - half), min(1.0, kappa + half))
+
+
+# --- judge against human labels (the meta-evaluation) ------------------------------------------
+
+
+@dataclass(frozen=True)
+class Rate:
+    """k of n, with its Wilson interval (None when n is 0)."""
+
+    k: int
+    n: int
+
+    @property
+    def value(self) -> float | None:
+        return self.k / self.n if self.n else None
+
+    @property
+    def interval(self) -> tuple[float, float] | None:
+        return wilson_interval(self.k, self.n) if self.n else None
+
+    def to_json(self) -> dict[str, Any]:
+        low, high = self.interval or (None, None)
+        return {"k": self.k, "n": self.n, "value": self.value, "ci_low": low, "ci_high": high}
+
+
+def balanced_accuracy(tpr: Rate, tnr: Rate, confidence: float = 0.95) -> tuple[float, float, float] | None:
+    """(BA, low, high): the mean of the two class recalls, with the MOVER interval built from their
+    Wilson intervals (Zou and Donner 2008). None unless both classes are present."""
+    if not tpr.n or not tnr.n:
+        return None
+    r1, r2 = tpr.k / tpr.n, tnr.k / tnr.n
+    l1, u1 = wilson_interval(tpr.k, tpr.n, confidence)
+    l2, u2 = wilson_interval(tnr.k, tnr.n, confidence)
+    ba = (r1 + r2) / 2
+    low = ba - math.sqrt((r1 - l1) ** 2 + (r2 - l2) ** 2) / 2
+    high = ba + math.sqrt((u1 - r1) ** 2 + (u2 - r2) ** 2) / 2
+    return ba, max(0.0, low), min(1.0, high)
+
+
+def roc_auc(scores: Sequence[float], labels: Sequence[bool], confidence: float = 0.95) -> tuple[float, float, float] | None:
+    """(AUC, low, high): the probability that a supported claim scores above an unsupported one
+    (ties count half; Mann-Whitney with mid-ranks), with the Hanley-McNeil (1982) standard error.
+    None unless both classes are present."""
+    pos = sum(1 for y in labels if y)
+    neg = len(labels) - pos
+    if not pos or not neg:
+        return None
+    order = sorted(range(len(scores)), key=lambda i: scores[i])
+    ranks = [0.0] * len(scores)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and scores[order[j + 1]] == scores[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            ranks[order[k]] = (i + j) / 2 + 1
+        i = j + 1
+    rank_sum = sum(r for r, y in zip(ranks, labels) if y)
+    auc = (rank_sum - pos * (pos + 1) / 2) / (pos * neg)
+    q1, q2 = auc / (2 - auc), 2 * auc * auc / (1 + auc)
+    var = (auc * (1 - auc) + (pos - 1) * (q1 - auc * auc) + (neg - 1) * (q2 - auc * auc)) / (pos * neg)
+    half = z_value(confidence) * math.sqrt(max(var, 0.0))
+    return auc, max(0.0, auc - half), min(1.0, auc + half)
+
+
+
+
+def paired_ba_difference(
+    labels: Sequence[bool], first: Sequence[bool | None], second: Sequence[bool | None],
+    resamples: int = 2000, seed: int = 0, confidence: float = 0.95,
+) -> dict[str, Any] | None:
+    """Balanced accuracy of ``first`` minus that of ``second`` on the same examples, with a paired
+    percentile bootstrap (resampling within each class, fixed seed). Unscored verdicts count as
+    wrong for both. None unless both classes are present."""
+    import random
+
+    pos = [i for i, y in enumerate(labels) if y]
+    neg = [i for i, y in enumerate(labels) if not y]
+    if not pos or not neg:
+        return None
+    right_a = [(p is True) == y for p, y in zip(first, labels)]
+    right_b = [(p is True) == y for p, y in zip(second, labels)]
+
+    def diff(ps: Sequence[int], ns: Sequence[int]) -> float:
+        da = sum(right_a[i] for i in ps) / len(ps) + sum(right_a[i] for i in ns) / len(ns)
+        db = sum(right_b[i] for i in ps) / len(ps) + sum(right_b[i] for i in ns) / len(ns)
+        return (da - db) / 2
+
+    rng = random.Random(seed)
+    draws = sorted(
+        diff([rng.choice(pos) for _ in pos], [rng.choice(neg) for _ in neg]) for _ in range(resamples)
+    )
+    tail = (1 - confidence) / 2
+    low, high = draws[int(tail * resamples)], draws[min(resamples - 1, int((1 - tail) * resamples))]
+    return {"value": diff(pos, neg), "ci_low": low, "ci_high": high, "resamples": resamples, "seed": seed}

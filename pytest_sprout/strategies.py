@@ -26,7 +26,7 @@ from typing import Sequence
 
 from hypothesis import strategies as st
 
-from .mutate import TEXT_OPERATORS, mutate_text, overlap
+from .checks.operators import TEXT_OPERATORS, mutate_text, overlap
 
 NAMES = ("Ardley", "Brasco", "Corwin", "Delmar", "Eastgate", "Fenwick", "Galloway", "Harrow")
 VERBS = ("waters", "inspects", "repaints", "feeds", "visits", "cleans", "moves", "checks")

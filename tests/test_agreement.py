@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from helpers import make_project
-from pytest_sprout.agreement import agreement_report, compare, summary_lines
+from pytest_sprout.checks.agreement import agreement_report, compare, summary_lines
 from pytest_sprout.stats import cohen_kappa, wilson_interval
 
 

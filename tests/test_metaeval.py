@@ -1,10 +1,9 @@
-"""metaeval.py: the statistics against hand-worked values, the three readers on small fixtures in
-tests/data, the command line on a labelled fixture whose answers are known, and the NLI path."""
+"""The meta-evaluation (checks/metaeval.py and its command line): the three readers on small
+fixtures in tests/data, the command line on a labelled fixture whose answers are known, and the NLI path."""
 
 from __future__ import annotations
 
 import json
-import math
 import os
 import subprocess
 import sys
@@ -13,55 +12,13 @@ from pathlib import Path
 import pytest
 
 from pytest_sprout import metaeval
-from pytest_sprout.judges.lexical import LexicalJudge
-from pytest_sprout.metaeval import (
-    DataError, Rate, balanced_accuracy, load, majority, parse_label, read_jsonl, read_lfqa, read_wice, roc_auc,
+from pytest_sprout.checks.metaeval import (
+    DataError, detect_format, evaluate, load, majority, parse_label, read_jsonl, read_lfqa, read_wice, run_judge,
 )
-from pytest_sprout.stats import wilson_interval
+from pytest_sprout.judges.lexical import LexicalJudge
 
 DATA = Path(__file__).parent / "data"
 SMALL = DATA / "metaeval_small.jsonl"
-
-
-# --- statistics ----------------------------------------------------------------------------------
-
-
-def test_roc_auc_and_its_hanley_mcneil_interval_by_hand() -> None:
-    """Scores 0.1, 0.4 (unsupported) and 0.35, 0.8 (supported): of the 4 supported/unsupported
-    pairs, 3 are ordered right, so AUC = 0.75. Hanley and McNeil: Q1 = 0.75/1.25 = 0.6,
-    Q2 = 2*0.5625/1.75 = 0.642857; variance = (0.75*0.25 + 1*(0.6-0.5625) + 1*(0.642857-0.5625))/4
-    = 0.305357/4 = 0.076339, SE 0.276296."""
-    auc, low, high = roc_auc([0.1, 0.4, 0.35, 0.8], [False, False, True, True])
-    assert auc == pytest.approx(0.75)
-    se = math.sqrt(0.305357 / 4)
-    assert low == pytest.approx(max(0.0, 0.75 - 1.959964 * se), abs=1e-5) and high == 1.0
-    assert roc_auc([0.5, 0.5, 0.5], [True, False, True])[0] == pytest.approx(0.5)  # ties count half
-    assert roc_auc([0.9, 0.1], [False, True])[0] == 0.0
-    assert roc_auc([0.2, 0.3], [True, True]) is None
-
-
-def test_balanced_accuracy_is_the_mean_of_the_class_recalls_with_a_mover_interval() -> None:
-    ba, low, high = balanced_accuracy(Rate(30, 40), Rate(10, 20))
-    assert ba == pytest.approx((0.75 + 0.5) / 2)
-    l1, u1 = wilson_interval(30, 40)
-    l2, u2 = wilson_interval(10, 20)
-    assert low == pytest.approx(ba - math.hypot(0.75 - l1, 0.5 - l2) / 2)
-    assert high == pytest.approx(ba + math.hypot(u1 - 0.75, u2 - 0.5) / 2)
-    assert balanced_accuracy(Rate(3, 3), Rate(0, 0)) is None
-
-
-def test_paired_bootstrap_of_a_balanced_accuracy_difference() -> None:
-    labels = [True] * 10 + [False] * 10
-    same = [True] * 10 + [False] * 10
-    assert metaeval.paired_ba_difference(labels, same, same) == {
-        "value": 0.0, "ci_low": 0.0, "ci_high": 0.0, "resamples": 2000, "seed": 0,
-    }
-    # the second judge misses half the unsupported claims: 0.25 worse, on every resample at least 0
-    worse = [True] * 10 + [True] * 5 + [False] * 5
-    d = metaeval.paired_ba_difference(labels, same, worse)
-    assert d["value"] == pytest.approx(0.25) and 0.0 < d["ci_low"] <= 0.25 <= d["ci_high"] <= 0.5
-    assert d == metaeval.paired_ba_difference(labels, same, worse)  # fixed seed
-    assert metaeval.paired_ba_difference([True, True], [True, True], [True, False]) is None
 
 
 @pytest.mark.parametrize("value, expected", [
@@ -87,8 +44,8 @@ def test_lexical_judge_on_the_small_labelled_fixture() -> None:
     has no word in the evidence) and the paraphrase: 3 of 4 right on the supported side, 4 of 4 on
     the other."""
     examples = load(SMALL)
-    verdicts = metaeval.run_judge(LexicalJudge(), examples)
-    result = metaeval.evaluate(examples, verdicts)
+    verdicts = run_judge(LexicalJudge(), examples)
+    result = evaluate(examples, verdicts)
     o = result["overall"]
     assert (result["n"], result["unscored"], o["supported"], o["unsupported"]) == (8, 0, 4, 4)
     assert o["confusion"] == {"unsupported_caught": 4, "unsupported_passed": 0, "supported_passed": 3, "supported_flagged": 1}
@@ -163,7 +120,7 @@ def test_wice_reader_uses_gold_sentences_and_oracle_chunks_when_there_are_none()
     assert c.category == "not_supported (no gold sentences; oracle chunks)" and c.id == "mini-c"
     whole = read_wice(DATA / "wice" / "claim_mini.jsonl", premise="article")
     assert whole[0].premise == (" ".join(json.loads((DATA / "wice" / "claim_mini.jsonl").read_text().splitlines()[0])["evidence"]),)
-    assert metaeval.detect_format(DATA / "wice" / "claim_mini.jsonl") == "wice"
+    assert detect_format(DATA / "wice" / "claim_mini.jsonl") == "wice"
 
 
 def test_wice_without_an_oracle_file_falls_back_to_the_whole_article(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""mutate.py without pytester: each operator on hand-picked sentences, the reviewed fixture, property
+"""The mutation operators and kill rates (checks/) without pytester: each operator on hand-picked sentences, the reviewed fixture, property
 tests over generated passages, and the kill-rate accounting."""
 
 from __future__ import annotations
@@ -14,10 +14,13 @@ from hypothesis import strategies as st
 
 from pytest_sprout.judges.lexical import LexicalJudge
 from pytest_sprout.model import Answer, Passage, Sentence, Verdict
-from pytest_sprout.mutate import (
-    ANTONYMS, CLAUSES, NO_JUDGE, OPERATORS, STRUCTURAL_NOTE, QUANTIFIER_CHANGES, TEXT_OPERATORS, append_clause, change_number,
-    change_quantifier, entities, headline, kill_rows, kill_tally, move_citation, mutant_rows,
-    mutate_sentence, mutate_text, mutation_report, overlap, summary_lines, swap_entities,
+from pytest_sprout.checks.mutation import (
+    NO_JUDGE, STRUCTURAL_NOTE, headline, kill_rows, kill_tally, mutant_rows, mutation_report, summary_lines,
+)
+from pytest_sprout.checks.numbers import change_number
+from pytest_sprout.checks.operators import (
+    ANTONYMS, CLAUSES, OPERATORS, QUANTIFIER_CHANGES, TEXT_OPERATORS, append_clause, change_quantifier, entities,
+    move_citation, mutate_sentence, mutate_text, overlap, swap_entities,
 )
 from pytest_sprout.stats import MetricRow, wilson_interval
 from pytest_sprout.strategies import mutated_claims

@@ -9,8 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pytest_sprout.stats import (
-    Tally, is_saturated, is_underpowered, mean_interval, newcombe_interval, t_quantile, unit_mean_interval,
-    wilson_interval,
+    Rate, Tally, balanced_accuracy, is_saturated, is_underpowered, mean_interval, newcombe_interval,
+    paired_ba_difference, roc_auc, t_quantile, unit_mean_interval, wilson_interval,
 )
 
 
@@ -129,3 +129,44 @@ def test_equal_scores_get_the_interval_of_as_many_passes() -> None:
     off_scale.extend("x", "tokens", [3.0, 5.0, 4.0])  # not in [0, 1]: a Student t interval
     row = off_scale.rows()[0]
     assert row.rate == 4.0 and row.ci_low < 4.0 < row.ci_high
+
+
+# --- the meta-evaluation's statistics ------------------------------------------------------------
+
+
+def test_roc_auc_and_its_hanley_mcneil_interval_by_hand() -> None:
+    """Scores 0.1, 0.4 (unsupported) and 0.35, 0.8 (supported): of the 4 supported/unsupported
+    pairs, 3 are ordered right, so AUC = 0.75. Hanley and McNeil: Q1 = 0.75/1.25 = 0.6,
+    Q2 = 2*0.5625/1.75 = 0.642857; variance = (0.75*0.25 + 1*(0.6-0.5625) + 1*(0.642857-0.5625))/4
+    = 0.305357/4 = 0.076339, SE 0.276296."""
+    auc, low, high = roc_auc([0.1, 0.4, 0.35, 0.8], [False, False, True, True])
+    assert auc == pytest.approx(0.75)
+    se = math.sqrt(0.305357 / 4)
+    assert low == pytest.approx(max(0.0, 0.75 - 1.959964 * se), abs=1e-5) and high == 1.0
+    assert roc_auc([0.5, 0.5, 0.5], [True, False, True])[0] == pytest.approx(0.5)  # ties count half
+    assert roc_auc([0.9, 0.1], [False, True])[0] == 0.0
+    assert roc_auc([0.2, 0.3], [True, True]) is None
+
+
+def test_balanced_accuracy_is_the_mean_of_the_class_recalls_with_a_mover_interval() -> None:
+    ba, low, high = balanced_accuracy(Rate(30, 40), Rate(10, 20))
+    assert ba == pytest.approx((0.75 + 0.5) / 2)
+    l1, u1 = wilson_interval(30, 40)
+    l2, u2 = wilson_interval(10, 20)
+    assert low == pytest.approx(ba - math.hypot(0.75 - l1, 0.5 - l2) / 2)
+    assert high == pytest.approx(ba + math.hypot(u1 - 0.75, u2 - 0.5) / 2)
+    assert balanced_accuracy(Rate(3, 3), Rate(0, 0)) is None
+
+
+def test_paired_bootstrap_of_a_balanced_accuracy_difference() -> None:
+    labels = [True] * 10 + [False] * 10
+    same = [True] * 10 + [False] * 10
+    assert paired_ba_difference(labels, same, same) == {
+        "value": 0.0, "ci_low": 0.0, "ci_high": 0.0, "resamples": 2000, "seed": 0,
+    }
+    # the second judge misses half the unsupported claims: 0.25 worse, on every resample at least 0
+    worse = [True] * 10 + [True] * 5 + [False] * 5
+    d = paired_ba_difference(labels, same, worse)
+    assert d["value"] == pytest.approx(0.25) and 0.0 < d["ci_low"] <= 0.25 <= d["ci_high"] <= 0.5
+    assert d == paired_ba_difference(labels, same, worse)  # fixed seed
+    assert paired_ba_difference([True, True], [True, True], [True, False]) is None

@@ -1,0 +1,506 @@
+"""The mutation operators: deterministic functions that turn a supported sentence into one its
+sources do not support. Text operators change the sentence and keep its citations; citation
+operators keep the text and change what it cites. Every operator is a pure function of the sentence
+and the passages: the same answer always gives the same mutants. An operator that does not apply
+(no number to change, no second passage to move a citation to) gives no mutant. The number/unit
+operator lives in numbers.py; judging mutants and the kill rates, in mutation.py.
+"""
+
+from __future__ import annotations
+
+import re
+import zlib
+from dataclasses import dataclass
+from typing import Callable, Iterable, Sequence
+
+from ..model import Answer, Sentence
+from .numbers import NUMBER_WORDS, change_number, downward
+from .words import WORD, has_word, match_case, split_end
+
+OPERATORS: tuple[str, ...] = (
+    "negation", "number", "entity_swap", "antonym", "quantifier", "unsupported_clause",
+    "citation_move", "citation_drop",
+)
+TEXT_OPERATORS: tuple[str, ...] = OPERATORS[:6]
+# Operators that change what a sentence cites, not what it says. A judge that reads citations kills
+# them by construction (the lexical judge rejects an uncited sentence before judging it, and a moved
+# citation keeps at most a third of the sentence's words against its 0.6 coverage threshold): they
+# check the wiring, not the judge's reading, and stay out of the headline.
+STRUCTURAL: tuple[str, ...] = ("citation_move", "citation_drop")
+# --- negation ----------------------------------------------------------------------------------
+
+_NEGATED_CONTRACTIONS = {
+    "can't": "can", "cannot": "can", "won't": "will", "shan't": "shall", "don't": "do",
+    "doesn't": "does", "didn't": "did", "isn't": "is", "aren't": "are", "wasn't": "was",
+    "weren't": "were", "hasn't": "has", "haven't": "have", "hadn't": "had", "couldn't": "could",
+    "wouldn't": "would", "shouldn't": "should", "mustn't": "must", "mightn't": "might",
+}
+_AUXILIARIES = frozenset("is are was were can could will would should must may might shall".split())
+_HAVE = {"has": "does not have", "have": "do not have", "had": "did not have"}
+_PARTICIPLES = frozenset(
+    """been become begun brought built bought chosen come done drawn driven eaten fallen found
+    forgotten given gone got gotten grown held hidden kept known led left lost made met paid put
+    read risen run said seen sent set shown sold spent spoken stood taken thought told understood
+    won worn written""".split()
+)
+# After these, "not" would not negate ("will not only"), or would stack ("is not no").
+_NO_NOT_BEFORE = frozenset("not no never nothing none neither nor only just merely simply".split())
+_SINGULAR_SUBJECTS = frozenset("it he she this which who".split())
+_PLURAL_SUBJECTS = frozenset("they we you these those".split())
+_ADVERB_SKIP = frozenset("also often usually always only still generally typically mostly".split())
+# A capitalised first word followed by one of these is read as an imperative: "Keep the soil".
+_IMPERATIVE_NEXT = frozenset(
+    """the a an it them your its their this these those every each only when if until once in at
+    about roughly thoroughly deeply sparingly regularly well less more""".split()
+)
+_QUANTIFIED_SUBJECTS = frozenset("Some Many Most Several Few".split())
+_LOWER_FIRST = frozenset(
+    """The A An In On At It Its This That These Those They Their There When While If As For But
+    So After Before During Some Most Many All Every Each Few No""".split()
+)
+
+
+def _base_form(verb: str) -> str:
+    """'tolerates' -> 'tolerate', 'carries' -> 'carry', 'watches' -> 'watch'."""
+    if verb.endswith("ies") and len(verb) > 4:
+        return verb[:-3] + "y"
+    if verb.endswith(("ches", "shes", "sses", "xes", "zzes", "oes")):
+        return verb[:-2]
+    return verb[:-1]
+
+
+def _insert_not(text: str, words: list[re.Match[str]]) -> tuple[str, str] | None:
+    """Negate the first verb that can take "not" cleanly."""
+    for i, w in enumerate(words):
+        low = w.group().lower()
+        nxt = words[i + 1].group().lower() if i + 1 < len(words) else ""
+        if low == "can" and nxt not in _NO_NOT_BEFORE:
+            new = match_case("cannot", w.group())
+            return text[: w.start()] + new + text[w.end():], f"{w.group()!r} -> {new!r}"
+        if low in _AUXILIARIES and nxt not in _NO_NOT_BEFORE:
+            return text[: w.end()] + " not" + text[w.end():], f"{w.group()!r} -> '{w.group()} not'"
+        if low in _HAVE and nxt not in _NO_NOT_BEFORE:
+            if nxt in _PARTICIPLES or nxt.endswith("ed"):
+                return text[: w.end()] + " not" + text[w.end():], f"{w.group()!r} -> '{w.group()} not'"
+            new = match_case(_HAVE[low], w.group())
+            return text[: w.start()] + new + text[w.end():], f"{w.group()!r} -> {new!r}"
+        if low in _SINGULAR_SUBJECTS or low in _PLURAL_SUBJECTS:
+            j = i + 1
+            while j < len(words) and words[j].group().lower() in _ADVERB_SKIP:
+                j += 1
+            if j >= len(words):
+                return None
+            verb = words[j].group()
+            if not verb.islower() or verb in _AUXILIARIES or verb in _HAVE or verb in _NO_NOT_BEFORE:
+                continue
+            if low in _SINGULAR_SUBJECTS and verb.endswith("s") and not verb.endswith(("ss", "us", "is")):
+                new = f"does not {_base_form(verb)}"
+            elif low in _PLURAL_SUBJECTS and not verb.endswith(("ed", "ing", "s")):
+                new = f"do not {verb}"
+            else:
+                continue
+            return text[: words[j].start()] + new + text[words[j].end():], f"{verb!r} -> {new!r}"
+    return None
+
+
+def negate(text: str, passages: Sequence[str] = ()) -> tuple[str, str] | None:
+    """Remove the sentence's negation if it has one, else negate it.
+
+    Tries, in order: drop "not" / "n't" / "cannot"; "Do not" before an imperative ("Keep the soil
+    moist" -> "Do not keep ..."); "not" after the first auxiliary or modal ("is" -> "is not");
+    "has" -> "does not have"; a pronoun's verb ("it grows" -> "it does not grow"); otherwise the
+    prefix "It is not true that".
+    """
+    for m in re.finditer(r"\b([A-Za-z]+n[\u2019']t|cannot)\b", text, re.IGNORECASE):
+        base = _NEGATED_CONTRACTIONS.get(m.group(1).lower().replace("\u2019", "'"))
+        if base:
+            return text[: m.start()] + match_case(base, m.group(1)) + text[m.end():], f"{m.group(1)!r} -> {base!r}"
+    # "whether or not", "if not" and "not only" are not negations of the sentence: dropping them keeps it true.
+    m = re.search(r"(?<!\bor)(?<!\bif)\s\bnot\b(?!\s+(?:only|just|merely|simply|to mention)\b)", text, re.IGNORECASE)
+    if m:
+        return text[: m.start()] + text[m.end():], "dropped 'not'"
+    words = list(WORD.finditer(text))
+    if not words:
+        return None
+    first = words[0].group()
+    second = words[1].group() if len(words) > 1 else ""
+    if (
+        words[0].start() == 0 and first[:1].isupper() and first not in _LOWER_FIRST
+        and second in _IMPERATIVE_NEXT and first.lower() not in _AUXILIARIES
+    ):
+        return "Do not " + first.lower() + text[words[0].end():], "imperative: prefixed 'Do not'"
+    # "Some plants can X" -> "Some plants cannot X" could both be true: negate the whole claim.
+    # A "not" inserted after "whether" leaves the sentence as true as before: only look before it.
+    whether = re.search(r"\bwhether\b", text, re.IGNORECASE)
+    if whether:
+        words = [w for w in words if w.end() <= whether.start()]
+    found = None if first in _QUANTIFIED_SUBJECTS or text.startswith("A few ") else _insert_not(text, words)
+    if found is not None:
+        return found
+    body = text[:1].lower() + text[1:] if first in _LOWER_FIRST else text
+    return "It is not true that " + body, "prefixed 'It is not true that'"
+
+
+# --- entities ------------------------------------------------------------------------------------
+
+_ENTITY = re.compile(r"\b[A-Z][\w'\u2019-]*(?:\s+(?:(?:of(?:\s+the)?|de|da|del|la|le|van|von)\s+)?[A-Z][\w'\u2019-]*)*")
+_NOT_ENTITIES = frozenset(
+    """The A An In On At It Its This That These Those They Their There Then When While If As
+    For From To By With Of Since Until During Between But And Or So After Before Some Most Many All
+    Every Each Few No Not He She His Her We Our You Your I However Although Because Unlike Like
+    Also Both Either Neither Once""".split()
+)
+_MONTH_NAMES = frozenset(
+    "January February March April May June July August September October November December".split()
+)
+_ALIAS = re.compile(r"\(|\b(?:also|called|known|aka|sold|formerly|renamed|or|i\.e|e\.g)\b", re.IGNORECASE)
+# Text between two names that makes them a list or a symmetric pair: swapping them says the same
+# ("A and B", "between A and B", "A is as hardy as B", "A, like B, ...", "A resembles B").
+_LIST_LIKE = re.compile(
+    r",|&|/|\b(?:and|or|nor|with|vs|versus|between|as|like|alike|similar|same|resembl\w*|related|compared)\b",
+    re.IGNORECASE,
+)
+# Two names that the passage joins in one list ("A, B and C are safe"): what the passage says of
+# one it may say of the other, so replacing one by the other can keep the claim true.
+_LISTED_BETWEEN = re.compile(r"^(?:[^.;:!?()]{0,60}?(?:,|&|/|\band\b|\bor\b|\bnor\b)){1,}[^.;:!?()]{0,25}$", re.IGNORECASE)
+
+
+def _listed_together(passage: str, a: str, b: str) -> bool:
+    """Whether the passage names ``a`` and ``b`` in one list ("A, B and C"; "A or B")."""
+    for x, y in ((a, b), (b, a)):
+        for m in _occurrences(x, passage):
+            for n in _occurrences(y, passage):
+                if 0 < n.start() - m.end() <= 120 and _LISTED_BETWEEN.match(passage[m.end(): n.start()]):
+                    return True
+    return False
+
+
+def entities(text: str) -> list[str]:
+    """Capitalised names in a passage, in order of first appearance. A leading function word is
+    dropped ("From November" -> "November"); a one-word name that starts a sentence counts only if
+    the passage also writes it capitalised elsewhere."""
+    matches = []
+    mid: set[str] = set()
+    for m in _ENTITY.finditer(text):
+        before = text[: m.start()].rstrip()
+        at_start = not before or before[-1] in ".!?:\"\u201c\n"
+        matches.append((m.group().rstrip("'\u2019-"), at_start))
+        if not at_start:
+            mid.update(m.group().split())
+    seen: dict[str, None] = {}
+    for name, at_start in matches:
+        head, _, rest = name.partition(" ")
+        if rest and head in _NOT_ENTITIES:
+            name, at_start = rest, False
+        if name in _NOT_ENTITIES or len(name) < 2:
+            continue
+        if at_start and " " not in name and name not in mid:
+            continue
+        seen.setdefault(name, None)
+    return list(seen)
+
+
+def _kind(name: str) -> str:
+    """A coarse type, so that a month is replaced by a month and an acronym by an acronym."""
+    if name in _MONTH_NAMES:
+        return "month"
+    if name.replace(" ", "").isupper():
+        return "acronym"
+    return "name"
+
+
+def _aliases(passage: str, a: str, b: str) -> bool:
+    """Whether the passage introduces one name as another's alias ("A (B)", "A, also called B")."""
+    for x, y in ((a, b), (b, a)):
+        for m in re.finditer(re.escape(x), passage):
+            rest = passage[m.end(): m.end() + 80]
+            k = rest.find(y)
+            if 0 <= k and _ALIAS.search(rest[:k]):
+                return True
+    return False
+
+
+def _occurrences(name: str, text: str) -> list[re.Match[str]]:
+    return list(re.finditer(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text))
+
+
+def swap_entities(text: str, passages: Sequence[str] = ()) -> tuple[str, str] | None:
+    """Swap two entities of the cited passage: when the sentence names two of them (not in a plain
+    list like "A and B", nor in a symmetric relation like "A is as hardy as B"), exchange their
+    places; otherwise replace the one it names by another entity of the same passage that is
+    neither an alias of it nor listed with it ("A and B are toxic": "B" may do for "A")."""
+    for passage in passages:
+        names = entities(passage)
+        present = [n for n in names if _occurrences(n, text)]
+        present = [n for n in present if not any(n != o and n in o for o in present)]
+        # A name in parentheses is an aside or an alias ("Pothos (Epipremnum aureum)"): leave it.
+        present = [n for n in present if not text[: _occurrences(n, text)[0].start()].endswith("(")]
+        spans = sorted(((_occurrences(n, text)[0], n) for n in present), key=lambda p: p[0].start())
+        for (m1, n1), (m2, n2) in zip(spans, spans[1:]):
+            if m2.start() < m1.end() or _LIST_LIKE.search(text[m1.end(): m2.start()]):
+                continue
+            if _aliases(passage, n1, n2):
+                continue
+            new = text[: m1.start()] + n2 + text[m1.end(): m2.start()] + n1 + text[m2.end():]
+            return new, f"swapped {n1!r} and {n2!r}"
+        for m, name in spans:
+            for other in names:
+                if other in present or other in name or name in other or _kind(other) != _kind(name):
+                    continue
+                if all(passage[: o.start()].endswith("(") for o in _occurrences(other, passage)):
+                    continue  # only ever an alias in parentheses
+                if _aliases(passage, name, other) or _listed_together(passage, name, other):
+                    continue
+                if has_word(other, [text]):
+                    continue
+                return text[: m.start()] + other + text[m.end():], f"{name!r} -> {other!r}"
+    return None
+
+
+# --- antonyms ------------------------------------------------------------------------------------
+
+_ANTONYM_PAIRS = """
+low high | lower higher | lowest highest | bright dim | direct indirect | indoor outdoor
+indoors outdoors | increase decrease | increases decreases | increased decreased | larger smaller
+large small | big small | faster slower | fast slow | hot cold | warm cool | warmer cooler | wet dry
+moist dry | early late | earlier later | before after | above below | inside outside | old new
+young old | maximum minimum | first last | best worst | good bad | better worse | strong weak
+easy difficult | safe dangerous | toxic harmless | poisonous harmless | common rare
+successful unsuccessful | won lost | wins loses | accepted rejected | opened closed | started ended
+began ended | rises falls | rose fell | gained lost | north south | east west | northern southern
+eastern western | male female | positive negative | true false | legal illegal | public private
+thick thin | wide narrow | deep shallow | tall short
+acidic alkaline | sunny shady | shade sun | rich poor | upper lower | inner outer | summer winter
+spring autumn | morning evening | ancient modern | annual perennial | evergreen deciduous
+majority minority | similar different | cheap expensive | loud quiet | soft hard | dark bright
+alive dead | present absent | possible impossible | likely unlikely | able unable
+official unofficial | internal external | imports exports | allows prevents
+includes excludes | including excluding | love hate | loves hates | open closed | dense sparse
+fertile barren | native introduced | sweet bitter | heat cold | humid dry | frequent rare
+"""
+# Left out on purpose, because the swap can keep the meaning: the two sides of one exchange
+# ("long sold as Sansevieria" = "long bought as"; buys/sells), and known/unknown ("known as" names
+# an alias, and "unknown as" says nothing the original denies).
+ANTONYMS: dict[str, str] = {}
+for _pair in _ANTONYM_PAIRS.replace("\n", " | ").split("|"):
+    if _pair.strip():
+        _a, _b = _pair.split()
+        ANTONYMS.setdefault(_a, _b)
+        ANTONYMS.setdefault(_b, _a)
+
+
+_VERB_BEFORE = frozenset("to will would can could should must may might".split())
+
+
+def antonym(text: str, passages: Sequence[str] = ()) -> tuple[str, str] | None:
+    """Replace the first word that has an antonym the cited passages never use ("low" -> "high")."""
+    for w in WORD.finditer(text):
+        new = ANTONYMS.get(w.group().lower())
+        before = text[: w.start()].split()[-1:]
+        if before and before[0].lower() in _VERB_BEFORE:
+            continue  # "left to dry": a verb, whose antonym adjective would not parse
+        if w.group().lower() == "old" and before and before[0].lower().rstrip("s") in ("year", "month", "week", "day"):
+            continue  # "two years old": an age, not the opposite of new
+        if new and not has_word(new, passages):
+            new = match_case(new, w.group())
+            return text[: w.start()] + new + text[w.end():], f"{w.group()!r} -> {new!r}"
+    return None
+
+
+# --- quantifiers and modals ----------------------------------------------------------------------
+
+# Each change contradicts or strengthens the original, so the passage that supported the sentence
+# does not support the mutant ("usually" -> "always", "may" -> "must", "all" -> "no").
+QUANTIFIER_CHANGES: dict[str, str] = {
+    "at least": "at most", "at most": "at least", "more than": "less than", "less than": "more than",
+    "fewer than": "more than", "up to": "at least", "a few": "no", "all": "no", "every": "no",
+    "each": "no", "none": "all", "always": "never", "never": "always", "usually": "always",
+    "generally": "always", "typically": "always", "normally": "always", "often": "always",
+    "frequently": "always", "sometimes": "always", "occasionally": "always", "rarely": "never",
+    "seldom": "never", "most": "all", "many": "all", "several": "all", "some": "all", "few": "no",
+    "may": "must", "might": "must", "can": "must", "could": "must",
+}
+# The changes that reverse the word rather than strengthen it.
+_REVERSALS = frozenset(
+    ("at least", "at most", "more than", "less than", "fewer than", "up to", "a few", "all", "every", "each",
+     "none", "always", "never")
+)
+_QUANTIFIER = re.compile(
+    r"(?<![\w-])(" + "|".join(sorted((re.escape(k) for k in QUANTIFIER_CHANGES), key=len, reverse=True)) + r")(?![\w-])",
+    re.IGNORECASE,
+)
+
+
+def change_quantifier(text: str, passages: Sequence[str] = ()) -> tuple[str, str] | None:
+    """Change the first quantifier, frequency adverb or modal to a stronger or opposite one that
+    the cited passages do not use; none after a negation or inside a condition, where a stronger
+    word gives a claim the original implies (see ``downward``)."""
+    for m in _QUANTIFIER.finditer(text):
+        old = m.group(1)
+        before = text[: m.start()].split()[-1:]
+        prev = before[0].lower() if before else ""
+        if old.lower() == "most" and prev == "the":
+            continue  # "the most common": a superlative
+        if old.lower() in ("many", "much") and prev in ("as", "so", "too", "how"):
+            continue
+        if old.lower() == "all" and (prev == "at" or prev == "after"):
+            continue
+        if old.lower() == "may" and m.start() > 0 and text[m.start()].isupper():
+            continue  # the month
+        after = text[m.end():].split()[:1]
+        if old.lower() in ("every", "each") and after and (after[0][0].isdigit() or after[0].lower() in NUMBER_WORDS or after[0].lower() in ("other", "one", "few")):
+            continue  # "every 2 weeks", "every other day": a frequency, not a quantity
+        if old.lower() in ("can", "could") and " ".join(text[: m.start()].split()[-2:-1]).lower() == "as":
+            continue  # "as much as you can"
+        if old.lower() == "most" and re.match(r"\s+\w+ly\b", text[m.end():]):
+            continue  # "the stage most easily killed": a superlative
+        # A stronger word after a negation or in a condition gives a claim the original implies ("do
+        # not usually" -> "do not always"; "if most leaves fall" covers "if all do"); a reversal
+        # ("more than" -> "less than", "every" -> "no") does not, wherever it stands.
+        if old.lower() not in _REVERSALS and downward(text, m.start()):
+            continue
+        new = QUANTIFIER_CHANGES[old.lower()]
+        if has_word(new, passages):
+            continue
+        new = match_case(new, old)
+        return text[: m.start()] + new + text[m.end():], f"{old!r} -> {new!r}"
+    return None
+
+
+# --- unsupported clause --------------------------------------------------------------------------
+
+# Two kinds of unsupported addition, alternating so that the operator's choice rotates between them:
+# a source or event with a proper name, and a plain effect, reason or tip in lowercase common words.
+# Each clause comes with the stems that carry its claim: a retrieved passage that uses one of them
+# might support the clause, so the clause is not used with it. None has a number, quantifier, modal
+# or negation, so a judge can only catch one by noticing content its sources lack.
+CLAUSES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("according to researchers at the University of Oslo", ("University", "Oslo")),
+    ("which also doubles the growth rate", ("doubl",)),
+    ("which Swedish botanists were the first to report", ("Swedish", "Swede", "botanist")),
+    ("and this also keeps slugs away", ("slug",)),
+    ("as a survey of households in Chile confirmed", ("survey", "Chile")),
+    ("because the roots store extra sugar at night", ("sugar",)),
+    ("a finding the Royal Meteorological Society has disputed", ("Royal", "Meteorolog", "Society", "disput")),
+    ("a tip that greenhouse growers pass on to beginners", ("greenhouse", "beginner")),
+)
+
+
+def _mentions(stem: str, texts: Iterable[str]) -> bool:
+    """Whether a text has a word that starts with ``stem`` (any case): "slug" finds "Slugs"."""
+    pattern = re.compile(rf"(?<![\w-]){re.escape(stem)}", re.IGNORECASE)
+    return any(pattern.search(t) for t in texts)
+
+
+def append_clause(text: str, passages: Sequence[str] = ()) -> tuple[str, str] | None:
+    """Append one of CLAUSES, chosen by a hash of the sentence, skipping any whose key stems a
+    retrieved passage uses; None when every clause is used."""
+    start = zlib.crc32(text.encode("utf-8")) % len(CLAUSES)
+    for k in range(len(CLAUSES)):
+        clause, keys = CLAUSES[(start + k) % len(CLAUSES)]
+        if any(_mentions(key, passages) for key in keys):
+            continue
+        body, end = split_end(text)
+        return f"{body}, {clause}{end}", f"appended {clause!r}"
+    return None
+
+
+# --- citations -----------------------------------------------------------------------------------
+
+_STOP = frozenset(
+    """the and for with that this from are was were has have had its their they them than then
+    which who what when where also into onto about over under more most some such only other been
+    being can could may might must should will would not all any each every very""".split()
+)
+MOVE_MAX_OVERLAP = 0.34  # a passage sharing at most this share of the sentence's words cannot support it
+
+
+def content_words(text: str) -> set[str]:
+    return {w for w in re.findall(r"[a-z0-9]+", text.lower()) if len(w) > 2 and w not in _STOP}
+
+
+def overlap(sentence: str, passage: str) -> float:
+    """The share of the sentence's content words that the passage contains."""
+    mine = content_words(sentence)
+    return len(mine & content_words(passage)) / len(mine) if mine else 1.0
+
+
+def move_citation(sentence: Sentence, answer: Answer) -> tuple[Sentence, str] | None:
+    """Cite, instead, the retrieved passage with the least word overlap, if it shares at most a
+    third of the sentence's content words (so it cannot support the sentence)."""
+    if not sentence.citations:
+        return None
+    candidates = [
+        (overlap(sentence.text, p.text), rank, p) for rank, p in enumerate(answer.passages)
+        if p.id not in sentence.citations
+    ]
+    if not candidates:
+        return None
+    share, _, best = min(candidates, key=lambda c: (c[0], c[1]))
+    if share > MOVE_MAX_OVERLAP:
+        return None
+    return Sentence(sentence.text, (best.id,)), f"cites {best.id!r} (shares {share:.0%} of its words) instead of {', '.join(sentence.citations)}"
+
+
+def drop_citation(sentence: Sentence, answer: Answer) -> tuple[Sentence, str] | None:
+    """Drop the sentence's citations: a claim with no source is not supported by one."""
+    if not sentence.citations:
+        return None
+    return Sentence(sentence.text, ()), f"dropped the citation{'s' if len(sentence.citations) > 1 else ''} {', '.join(sentence.citations)}"
+
+
+TEXT_OPS: dict[str, Callable[[str, Sequence[str]], tuple[str, str] | None]] = {
+    "negation": negate,
+    "number": change_number,
+    "entity_swap": swap_entities,
+    "antonym": antonym,
+    "quantifier": change_quantifier,
+    "unsupported_clause": append_clause,
+}
+CITATION_OPS: dict[str, Callable[[Sentence, Answer], tuple[Sentence, str] | None]] = {
+    "citation_move": move_citation,
+    "citation_drop": drop_citation,
+}
+
+
+def mutate_text(operator: str, text: str, passages: Sequence[str]) -> str | None:
+    """One text operator on a claim and the passages it cites: the mutant text, or None."""
+    if operator not in TEXT_OPS:
+        raise ValueError(f"unknown text operator {operator!r}; expected one of {', '.join(TEXT_OPS)}")
+    found = TEXT_OPS[operator](text, passages)
+    return None if found is None or found[0] == text else found[0]
+
+
+@dataclass(frozen=True)
+class Mutant:
+    operator: str
+    index: int  # the sentence's position in the answer
+    original: Sentence
+    sentence: Sentence  # the mutated sentence: new text, or new citations
+    change: str  # what the operator did, for the report
+
+
+def mutate_sentence(answer: Answer, index: int, operators: Sequence[str] = OPERATORS) -> list[Mutant]:
+    """Every applicable operator's mutant of one sentence of the answer."""
+    sentence = answer.sentences[index]
+    cited = [p.text for p in answer.cited(sentence)[0]]
+    every = [p.text for p in answer.passages]
+    out = []
+    for op in operators:
+        if op in TEXT_OPS:
+            # The clause must be new to every retrieved passage; the others look at what is cited.
+            found = TEXT_OPS[op](sentence.text, every if op == "unsupported_clause" else cited)
+            if found is not None and found[0] != sentence.text:
+                out.append(Mutant(op, index, sentence, Sentence(found[0], sentence.citations), found[1]))
+        elif op in CITATION_OPS:
+            moved = CITATION_OPS[op](sentence, answer)
+            if moved is not None:
+                out.append(Mutant(op, index, sentence, moved[0], moved[1]))
+        else:
+            raise ValueError(f"unknown operator {op!r}; expected one of {', '.join(OPERATORS)}")
+    return out
+
+
+__all__ = [
+    "CITATION_OPS", "OPERATORS", "STRUCTURAL", "TEXT_OPERATORS", "TEXT_OPS", "Mutant", "mutate_sentence", "mutate_text",
+]
