@@ -31,7 +31,7 @@ from .checks.operators import TEXT_OPERATORS, mutate_text, overlap
 NAMES = ("Ardley", "Brasco", "Corwin", "Delmar", "Eastgate", "Fenwick", "Galloway", "Harrow")
 VERBS = ("waters", "inspects", "repaints", "feeds", "visits", "cleans", "moves", "checks")
 NOUNS = ("ferns", "boats", "fences", "greenhouses", "bridges", "orchards", "kilns", "hives")
-# Adjectives whose antonym the mutate module knows: each fact takes one pair, used once.
+# Adjectives whose antonym checks/operators.py knows: each fact takes one pair, used once.
 ADJECTIVES = (("large", "small"), ("old", "new"), ("dry", "wet"), ("warm", "cool"), ("northern", "southern"), ("public", "private"))
 ADVERBS = ("usually", "often", "sometimes", "rarely")
 UNITS = ("days", "weeks", "months")
