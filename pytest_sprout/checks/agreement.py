@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, Iterable
 
-from ..model import TIERS
 from ..stats import Kappa, cohen_kappa, wilson_interval
 
 
@@ -46,6 +45,8 @@ class PairAgreement:
 
 
 def _tier_order(tier: str) -> tuple[int, str]:
+    from ..model import TIERS
+
     return (TIERS.index(tier) if tier in TIERS else len(TIERS), tier)
 
 
