@@ -3,8 +3,8 @@
 score = sigmoid(INTERCEPT + sum(COEFFICIENTS[i] * feature[i])), features in the order of FEATURES.
 """
 
-VERSION = 'wice707+lfqa3857-acf6f21f'
-FEATURES = ('coverage', 'weighted_coverage', 'uncovered_weight', 'uncovered_clause', 'extra_sentences', 'rule_failed', 'names_missing')
-INTERCEPT = -2.3262
-COEFFICIENTS = (-2.0296, 7.3264, -0.1434, 0.7131, -0.1578, -1.1768, -0.4548)
-THRESHOLD = 0.53
+VERSION = 'wice707+lfqa3857-e48b1569'
+FEATURES = ('coverage', 'weighted_coverage', 'uncovered_weight', 'uncovered_clause', 'extra_sentences', 'rule_failed', 'names_missing', 'several_passages', 'rarest_missing')
+INTERCEPT = -2.2001
+COEFFICIENTS = (-0.8887, 6.4508, 0.0733, 1.1464, -0.0633, -1.6188, -0.4052, -0.5162, -0.7743)
+THRESHOLD = 0.41

@@ -42,12 +42,12 @@ from pytest_sprout.model import Passage, Verdict
 from . import calibration
 from .index import Sentence, _bits, _Prepared, _prepare_passage, _text, analyse
 from .rules import (
-    _RULE_RANK, Failure, align, check_antonyms, check_displaced_name, check_negation,
+    _RULE_RANK, Failure, align, check_antonyms, check_displaced_name, check_negated_clause_stated, check_negation,
     check_numbers_in, check_quantifiers, check_swap,
 )
 from .text import stem, synonym_keys, weight
 
-RULES_VERSION = 2  # bump when a rule changes what it decides: it is part of settings()
+RULES_VERSION = 3  # bump when a rule changes what it decides: it is part of settings()
 
 # Openings that frame an answer without stating anything about the world.
 _SOURCE = (
@@ -62,6 +62,8 @@ _BOILERPLATE = re.compile(
     rf"from|per|in|judging (?:from|by)) {_SOURCE}\s*(?:,\s*|\s+)"
     rf"|{_SOURCE} (?:states|says|mentions|notes|indicates|suggests|shows|explains|reports|claims) that\s+"
     r"|(?:it is|it's) (?:stated|mentioned|noted|reported|explained) (?:in (?:the |this )?\w+ )?that\s+"
+    r"|(?:in (?:conclusion|addition|summary|short|sum|general|fact|other words|brief)|for (?:example|instance)|"
+    r"as a (?:result|consequence)|last but not least|all in all|to (?:sum up|summari[sz]e|conclude)),\s*"
     r")",
     re.IGNORECASE,
 )
@@ -71,7 +73,7 @@ _BOILERPLATE = re.compile(
 _OPENERS = frozenset("based according as from per in judging the this these our my given provided above "
                      "retrieved cited available supplied following context document documents passage passages "
                      "text texts source sources information article articles excerpt excerpts search "
-                     "references reference evidence material data it it's".split())
+                     "references reference evidence material data it it's for last all to".split())
 
 
 def strip_boilerplate(claim: str) -> tuple[str, str]:
@@ -86,6 +88,10 @@ def strip_boilerplate(claim: str) -> tuple[str, str]:
     return rest[:1].upper() + rest[1:], claim[: m.end()].strip().rstrip(",")
 
 
+# Rules whose failure on evidence that lacks some of the claim's words is weighed, not decisive.
+_SOFT = frozenset({"negation", "quantifier"})
+
+
 def _sigmoid(x: float) -> float:
     return 1.0 / (1.0 + math.exp(-x)) if x > -500 else 0.0
 
@@ -95,7 +101,7 @@ class Evidence:
 
     __slots__ = ("window", "covered", "total", "coverage", "weighted", "uncovered_weight", "clause", "passages",
                  "synonyms", "failure", "boilerplate", "missing", "names_missing", "name_failure",
-                 "clause_failure")
+                 "clause_failure", "cue_conflict", "rarest_missing")
 
     def __init__(self) -> None:
         self.window: tuple[Sentence, ...] = ()
@@ -104,6 +110,7 @@ class Evidence:
         self.coverage = 0.0
         self.weighted = 0.0
         self.uncovered_weight = 0.0
+        self.rarest_missing = 0.0  # the weight of the rarest claim word the evidence lacks: one specific fact
         self.clause = 0.0  # 1.0 when a whole clause of two or more words is uncovered
         self.passages = 0
         self.synonyms: list[tuple[str, str]] = []  # (claim word, evidence word) matched as synonyms
@@ -113,12 +120,16 @@ class Evidence:
         self.names_missing = 0  # names of the claim that no cited passage has
         self.name_failure: Failure | None = None  # the entity rule's reason for the first of them
         self.clause_failure: Failure | None = None  # a clause of two or more words, none of them covered
+        # Negation or quantifiers that disagree with evidence that does not hold the whole claim: a
+        # sign weighed by the score, not a verdict (the evidence may be about something else).
+        self.cue_conflict: Failure | None = None
 
     def features(self) -> tuple[float, ...]:
         """The inputs of the calibrated score, in the order of ``calibration.FEATURES``."""
         return (
             self.coverage, self.weighted, min(self.uncovered_weight, 3.0), self.clause,
             max(len(self.window) - 1, 0), 1.0 if self.failure else 0.0, min(self.names_missing, 2),
+            1.0 if self.passages > 1 else 0.0, self.rarest_missing,
         )
 
 
@@ -278,8 +289,12 @@ class LexicalJudge:
         window = tuple(prepared[pi].sentences[i] for pi, i in chosen)
         self._fill(found, ours, keys, window, covered, synonym_of, len({pi for pi, _ in chosen}))
         uncovered = tuple(key for j, key in enumerate(keys) if not covered >> j & 1)
-        failure = self._rules(ours, window, prepared, uncovered, best=prepared[chosen[0][0]].sentences[chosen[0][1]]
-                              if len(chosen) == 1 else _best_single(window, ours.keys))
+        best = prepared[chosen[0][0]].sentences[chosen[0][1]] if len(chosen) == 1 else _best_single(window, ours.keys)
+        failure = self._rules(ours, window, prepared, uncovered, best=best)
+        if failure is not None and uncovered and failure[0] in _SOFT:  # the evidence lacks some of the claim
+            found.cue_conflict = failure
+            failure = (check_negated_clause_stated(ours, window) if len(window) == 1 else None) or self._rules(
+                ours, window, prepared, uncovered, best=best, cues=False)
         if failure is None and found.clause_failure is not None:
             failure = found.clause_failure
         found.failure = failure
@@ -302,7 +317,7 @@ class LexicalJudge:
         words = ours.first_words()
         found.window = window
         found.passages = passages
-        total_weight = got = 0.0
+        total_weight = got = rarest = 0.0
         uncovered: set[str] = set()
         for j, key in enumerate(keys):
             w = weight(words[key])
@@ -311,6 +326,9 @@ class LexicalJudge:
                 got += w
             else:
                 uncovered.add(key)
+                if w > rarest:
+                    rarest = w
+        found.rarest_missing = rarest
         found.covered = len(keys) - len(uncovered)
         found.coverage = found.covered / len(keys)
         found.weighted = got / total_weight if total_weight else 0.0
@@ -330,7 +348,7 @@ class LexicalJudge:
 
     @staticmethod
     def _rules(ours: Sentence, window: tuple[Sentence, ...], prepared: list[_Prepared], uncovered: Sequence[str],
-               best: Sentence | None = None) -> Failure | None:
+               best: Sentence | None = None, cues: bool = True) -> Failure | None:
         failure = None
         if best is not None:
             failure = check_displaced_name(ours, best, uncovered)
@@ -340,7 +358,7 @@ class LexicalJudge:
             else:
                 failure = check_numbers_in(ours, [n for p in prepared for n in p.numbers],
                                            frozenset().union(*(p.number_keys for p in prepared)))
-        if failure is None and (ours.has_cue or any(s.has_cue for s in window)):
+        if failure is None and cues and (ours.has_cue or any(s.has_cue for s in window)):
             pairs = align(ours, window)  # shared by the two clause-level rules
             gathered = len(window) > 1  # evidence gathered from several sentences: the claim's own cues only
             failure = (check_quantifiers(ours, window, pairs, gathered)
@@ -366,9 +384,14 @@ class LexicalJudge:
         if found.failure is not None:
             rule, reason = found.failure
             return Verdict(False, p, evidence, reason + extra, rule)
-        if found.name_failure is not None and p < self.threshold:
-            rule, reason = found.name_failure
-            return Verdict(False, p, evidence, f"{reason} (calibrated score {p:.2f} < {self.threshold:.2f}){extra}", rule)
+        for soft in (found.name_failure, found.cue_conflict):
+            if soft is not None and p < self.threshold:
+                rule, reason = soft
+                return Verdict(False, p, evidence, f"{reason} (calibrated score {p:.2f} < {self.threshold:.2f}){extra}",
+                               rule)
+        if found.cue_conflict is not None:
+            notes.append(f"{found.cue_conflict[1]}, weighed: the evidence does not hold the whole claim")
+            extra = "; " + "; ".join(notes)
         if not found.window:
             return Verdict(False, 0.0, None, f"coverage 0.00 < {self.coverage:.2f}; the cited passages are empty",
                            "coverage")

@@ -121,7 +121,9 @@ def align(claim: Sentence, window: Sequence[Sentence]) -> list[tuple[Clause, lis
             best_theirs = [max(row[j] for row in table) for j in range(len(theirs))]
         row = table[k]
         best = max(row, default=0.0)
-        closest = [(b, x == top) for b, x, top in zip(theirs, row, best_theirs) if x and x == best]
+        need = min(2, len(a.keys))  # a clause sharing one word of several is about something else
+        closest = [(b, x == top) for b, x, top in zip(theirs, row, best_theirs)
+                   if x and x == best and len(a.keys & b.keys) >= need]
         out.append((a, [b for b, _ in closest], [b for b, mutual in closest if mutual]))
     return out
 
@@ -193,8 +195,14 @@ def check_negation(claim: Sentence, window: Sequence[Sentence], pairs: Alignment
             return "negation", f"evidence negates '{other.word}' ('{other.cue}') but the claim does not"
     if claim_side:
         return None
+    return check_negated_clause_stated(claim, window)
+
+
+def check_negated_clause_stated(claim: Sentence, window: Sequence[Sentence]) -> Failure | None:
+    """The claim states, without negation, every word of a clause that the evidence negates: the
+    evidence says the opposite of the claim whatever else the claim adds."""
     ours_negated = [c.keys for c in claim.clauses() if c.negated]
-    for other in (c for s in window for c in s.clauses()):
+    for other in (c for s in window if s.has_negation for c in s.clauses()):
         if other.negated and not any(keys & other.keys for keys in ours_negated):
             if any(not c.negated and other.keys <= c.keys for c in claim.clauses()):
                 return "negation", f"evidence negates '{other.word}' ('{other.cue}') but the claim does not"

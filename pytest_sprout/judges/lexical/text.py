@@ -21,6 +21,9 @@ STOPWORDS = frozenset(
     yet already again ever then thus hence therefore and or but if because since while although
     though whereas however unless except instead either both each every any other another same
     own much lot lots quite rather really well also per via etc e.g i.e s""".split()
+) | frozenset(  # discourse adverbs: they link an answer's sentences and say nothing about the world
+    """additionally furthermore moreover meanwhile overall ultimately basically essentially likewise
+    similarly consequently nevertheless nonetheless accordingly firstly secondly thirdly lastly""".split()
 )
 
 NEGATIONS = frozenset(
