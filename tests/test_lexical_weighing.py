@@ -1,0 +1,99 @@
+"""LexicalJudge, rules_version 3: what is decisive and what is weighed by the calibrated score.
+
+A negation or quantifier that disagrees with evidence holding every word of the claim decides the
+verdict (the claim is the evidence with its polarity or quantity changed). Where the evidence lacks
+some of the claim's words it may be about something else: the disagreement is named, and the
+calibrated score decides. Answer connectives ("In conclusion, ", "Additionally") frame a sentence
+and are not content the evidence must hold.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from pytest_sprout.judges.lexical import LexicalJudge, Sentence, align, calibration
+from pytest_sprout.judges.lexical.judge import strip_boilerplate
+
+JUDGE = LexicalJudge()
+
+
+def test_a_negated_copy_of_the_evidence_is_rejected_by_the_negation_rule() -> None:
+    verdict = JUDGE.judge("Ferns do not like humid air.", ["Ferns like humid air."])
+    assert verdict.supported is False and verdict.rule == "negation", verdict.reason
+
+
+def test_a_negated_claim_over_two_sentences_that_hold_all_its_words_is_rejected() -> None:
+    passage = "Ferns like humid air. They grow well in bathrooms."
+    verdict = JUDGE.judge("Ferns do not like humid air and grow well in bathrooms.", [passage])
+    assert verdict.supported is False and verdict.rule == "negation", verdict.reason
+
+
+def test_a_changed_quantifier_on_evidence_holding_every_word_is_rejected() -> None:
+    verdict = JUDGE.judge("Ferns always like humid air.", ["Ferns sometimes like humid air."])
+    assert verdict.supported is False and verdict.rule == "quantifier", verdict.reason
+
+
+def test_clauses_that_share_one_word_of_several_are_not_aligned() -> None:
+    claim = Sentence("Fish that do not live near coral reefs are dull")
+    evidence = Sentence("Salmon live in many different places")
+    for ours, closest, mutual in align(claim, (evidence,)):
+        if ours.negated:
+            assert len(ours.keys) >= 2 and closest == [], (ours, closest)
+
+
+def test_a_clause_sharing_two_words_is_aligned_and_its_polarity_checked() -> None:
+    claim = Sentence("Cacti do not need much water")
+    evidence = Sentence("Cacti need much water")
+    (ours, closest, _), = align(claim, (evidence,))
+    assert ours.negated and closest and not closest[0].negated
+
+
+def test_a_negation_against_evidence_lacking_claim_words_is_weighed_and_named() -> None:
+    # The evidence has no word for 'quickly' and 'sunny windowsill': it may be about another setting.
+    passage = "Basil does not wilt in the shade of taller plants."
+    verdict = JUDGE.judge("Basil wilts quickly in the shade on a sunny windowsill.", [passage])
+    found = JUDGE.assess("Basil wilts quickly in the shade on a sunny windowsill.", [passage])[1]
+    assert found is not None and found.cue_conflict is not None and found.cue_conflict[0] == "negation"
+    assert found.failure is None or found.failure[0] != "negation"
+    assert verdict.score == pytest.approx(JUDGE.probability(found.features()))
+    if not verdict.supported:  # the score decided; the verdict names the disagreement it weighed
+        assert verdict.rule in ("negation", "coverage", "clause", "antonym"), verdict.reason
+
+
+def test_the_evidence_negating_a_clause_the_claim_states_is_decisive_in_one_sentence() -> None:
+    verdict = JUDGE.judge("He went home.", ["He did n't go."])
+    assert verdict.supported is False and verdict.rule == "negation", verdict.reason
+
+
+@pytest.mark.parametrize(("opening", "rest"), [
+    ("In conclusion, ", "snake plants tolerate low light."),
+    ("For example, ", "snake plants tolerate low light."),
+    ("Last but not least, ", "snake plants tolerate low light."),
+    ("In addition, ", "snake plants tolerate low light."),
+])
+def test_answer_connectives_are_set_aside(opening: str, rest: str) -> None:
+    text, aside = strip_boilerplate(opening + rest)
+    assert text == rest[:1].upper() + rest[1:] and aside == opening.strip(" ,")
+    verdict = JUDGE.judge(opening + rest, ["Snake plants tolerate low light."])
+    assert verdict.supported is True and verdict.rule is None, verdict.reason
+
+
+def test_discourse_adverbs_are_not_words_the_evidence_must_hold() -> None:
+    verdict = JUDGE.judge("Additionally, snake plants ultimately tolerate low light.", ["Snake plants tolerate low light."])
+    assert verdict.supported is True and verdict.score > 0.9, verdict.reason
+
+
+def test_a_rare_missing_word_lowers_the_score_more_than_a_common_one() -> None:
+    passage = "The bridge opened to traffic in the north of the city."
+    rare = JUDGE.assess("The bridge opened to traffic in the north of the city after a cantilever retrofit.", [passage])[1]
+    common = JUDGE.assess("The bridge opened to traffic in the north of the city after a long time.", [passage])[1]
+    assert rare is not None and common is not None
+    assert rare.rarest_missing > common.rarest_missing
+    assert JUDGE.probability(rare.features()) < JUDGE.probability(common.features())
+
+
+def test_evidence_from_several_passages_is_a_feature_of_the_score() -> None:
+    assert calibration.FEATURES[-2:] == ("several_passages", "rarest_missing")
+    found = JUDGE.assess("Ferns like humid air and grow in bathrooms.",
+                         ["Ferns like humid air.", "Plants grow in bathrooms."])[1]
+    assert found is not None and found.passages == 2 and found.features()[-2] == 1.0
