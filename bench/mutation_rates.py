@@ -1,6 +1,6 @@
 """Kill rates of the groundedness tier's mutation testing on the demo suites, at any coverage.
 
-    .venv/bin/python bench/mutation_rates.py                  # the judge as configured (coverage 0.6)
+    .venv/bin/python bench/mutation_rates.py                  # the judge as the tier runs it (coverage 0.5)
     .venv/bin/python bench/mutation_rates.py --coverage 0.4   # another threshold
 
 What `pytest suites -m groundedness --sprout-mutate` reports, computed in one process through the
@@ -22,6 +22,7 @@ sys.path.insert(0, str(ROOT))
 
 from pytest_sprout.cases import load_suites  # noqa: E402
 from pytest_sprout.judges.groundedness import GroundednessTier, judge_sentences  # noqa: E402
+from pytest_sprout.judges.lexical import LexicalJudge  # noqa: E402
 from pytest_sprout.model import Answer  # noqa: E402
 from pytest_sprout.checks.mutation import mutant_rows  # noqa: E402
 from pytest_sprout.checks.operators import OPERATORS, STRUCTURAL  # noqa: E402
@@ -31,7 +32,8 @@ from pytest_sprout.stats import wilson_interval  # noqa: E402
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--coverage", type=float, default=0.6, help="the lexical judge's coverage threshold")
+    ap.add_argument("--coverage", type=float, default=LexicalJudge.DEFAULT_COVERAGE,
+                    help="the lexical judge's coverage threshold (default: the tier's)")
     args = ap.parse_args()
     tier = GroundednessTier(coverage=args.coverage)
     system = make_system()
