@@ -55,7 +55,7 @@ def features(judge: LexicalJudge, examples: list) -> tuple[np.ndarray, np.ndarra
     for e in examples:
         verdict, found = judge.assess(e.claim, list(e.premise))
         if found is None:  # uncited or wordless: the verdict stands, with its own score
-            rows.append((1.0 if verdict.supported else 0.0,) * 2 + (0.0, 0.0, 0.0, 0.0 if verdict.supported else 1.0, 0.0, 0.0, 0.0, 0.0))
+            rows.append((1.0 if verdict.supported else 0.0,) * 2 + (0.0, 0.0, 0.0, 0.0 if verdict.supported else 1.0, 0.0, 0.0, 0.0))
             hard.append(not verdict.supported)
         else:
             rows.append(found.features())

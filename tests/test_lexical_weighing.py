@@ -93,7 +93,7 @@ def test_a_rare_missing_word_lowers_the_score_more_than_a_common_one() -> None:
 
 
 def test_evidence_from_several_passages_is_a_feature_of_the_score() -> None:
-    assert calibration.FEATURES[-3:] == ("several_passages", "rarest_missing", "cited_sentences")
+    assert calibration.FEATURES[-2:] == ("several_passages", "rarest_missing")
     found = JUDGE.assess("Ferns like humid air and grow in bathrooms.",
                          ["Ferns like humid air.", "Plants grow in bathrooms."])[1]
-    assert found is not None and found.passages == 2 and found.features()[-3] == 1.0
+    assert found is not None and found.passages == 2 and found.features()[-2] == 1.0

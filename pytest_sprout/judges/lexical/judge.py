@@ -101,7 +101,7 @@ class Evidence:
 
     __slots__ = ("window", "covered", "total", "coverage", "weighted", "uncovered_weight", "clause", "passages",
                  "synonyms", "failure", "boilerplate", "missing", "names_missing", "name_failure",
-                 "clause_failure", "cue_conflict", "rarest_missing", "cited")
+                 "clause_failure", "cue_conflict", "rarest_missing")
 
     def __init__(self) -> None:
         self.window: tuple[Sentence, ...] = ()
@@ -111,9 +111,6 @@ class Evidence:
         self.weighted = 0.0
         self.uncovered_weight = 0.0
         self.rarest_missing = 0.0  # the weight of the rarest claim word the evidence lacks: one specific fact
-        # Sentences in the cited passages, for evidence gathered word by word (0 when one sentence
-        # holds the whole claim): the more text, the more words match by chance.
-        self.cited = 0
         self.clause = 0.0  # 1.0 when a whole clause of two or more words is uncovered
         self.passages = 0
         self.synonyms: list[tuple[str, str]] = []  # (claim word, evidence word) matched as synonyms
@@ -132,7 +129,7 @@ class Evidence:
         return (
             self.coverage, self.weighted, min(self.uncovered_weight, 3.0), self.clause,
             max(len(self.window) - 1, 0), 1.0 if self.failure else 0.0, min(self.names_missing, 2),
-            1.0 if self.passages > 1 else 0.0, self.rarest_missing, math.log1p(self.cited),
+            1.0 if self.passages > 1 else 0.0, self.rarest_missing,
         )
 
 
@@ -289,7 +286,6 @@ class LexicalJudge:
             self._fill(found, ours, keys, first, 0, synonym_of, 1 if first else 0)
             return found
         chosen.sort()
-        found.cited = sum(len(p.sentences) for p in prepared)
         window = tuple(prepared[pi].sentences[i] for pi, i in chosen)
         self._fill(found, ours, keys, window, covered, synonym_of, len({pi for pi, _ in chosen}))
         uncovered = tuple(key for j, key in enumerate(keys) if not covered >> j & 1)
