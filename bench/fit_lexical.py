@@ -19,7 +19,8 @@ out-of-sample:
 Weighting (``--weighting``): ``datasets`` (the default) gives each dataset the same total weight in
 the fit, whatever its row count (LFQA has 5.5 times more rows than WiCE); ``rows`` weighs every row
 alike. The threshold is the one that maximises the mean of the per-dataset balanced accuracies on
-the fitting rows (with one dataset, its balanced accuracy).
+the fitting rows (with one dataset, its balanced accuracy), among thresholds of at least 0.5: a
+probability below one half means people would more likely call the claim unsupported.
 
 ``--write`` stores the model and threshold fitted on all of both datasets in
 ``pytest_sprout/judges/lexical/calibration.py``. The features are the judge's own
@@ -102,9 +103,14 @@ def balanced_accuracy(y: np.ndarray, pred: np.ndarray) -> float:
     return 0.5 * (pred[pos].mean() + (~pred[neg]).mean())
 
 
+# The least threshold: a calibrated probability below one half says people would more likely call
+# the claim unsupported, so it never counts as supported, whatever the dev sets' class balance.
+FLOOR = 0.5
+
+
 def best_threshold(p: np.ndarray, hard: np.ndarray, y: np.ndarray, dataset: np.ndarray) -> float:
-    """The threshold with the best mean of the per-dataset balanced accuracies."""
-    grid = np.round(np.arange(0.05, 0.951, 0.01), 2)
+    """The threshold (at least ``FLOOR``) with the best mean of the per-dataset balanced accuracies."""
+    grid = np.round(np.arange(FLOOR, 0.951, 0.01), 2)
     names = sorted(set(dataset))
     scores = [np.mean([balanced_accuracy(y[dataset == d], ((p >= t) & ~hard)[dataset == d]) for d in names])
               for t in grid]
