@@ -97,3 +97,14 @@ def test_evidence_from_several_passages_is_a_feature_of_the_score() -> None:
     found = JUDGE.assess("Ferns like humid air and grow in bathrooms.",
                          ["Ferns like humid air.", "Plants grow in bathrooms."])[1]
     assert found is not None and found.passages == 2 and found.features()[-2] == 1.0
+
+
+def test_the_threshold_is_never_below_one_half() -> None:
+    # A probability below one half says people would more likely call the claim unsupported.
+    assert calibration.THRESHOLD >= 0.5 and LexicalJudge().threshold == calibration.THRESHOLD
+
+
+def test_a_claim_whose_subject_alone_is_in_the_evidence_is_not_supported() -> None:
+    verdict = JUDGE.judge("Peace lilies are toxic to cats.", ["Peace lilies like shade."])
+    assert verdict.supported is False and verdict.rule == "calibrated", verdict.reason
+    assert "missing: toxic, cats" in verdict.reason
