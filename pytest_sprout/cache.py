@@ -31,7 +31,7 @@ import uuid
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from .judges import TierResult
+from .model import TierResult
 from .model import Answer, Case, GoldenItem
 from .identity import canonical_json
 

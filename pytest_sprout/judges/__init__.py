@@ -1,22 +1,19 @@
 """Judge tiers. Each tier lives in its own module, imported only when its items run.
 
-A tier module defines:
-
-- ``unavailable(config) -> str | None``: cheap (no heavy import), why the tier cannot run in this
-  session (an option not given, an extra not installed), or None.
-- ``make_tier(session) -> Tier``: builds the tier once per process; heavy imports happen here.
-
-A ``Tier`` has ``name``, ``settings() -> dict`` (JSON-able; part of every cache key) and
-``evaluate(item: GoldenItem) -> TierResult``.
+Pure: nothing here imports pytest, the session, the options or the run. The tier protocol (what a
+tier module defines, ``TierSettings``, ``TierResult``, ``Tier``) is in the model layer
+(pytest_sprout.model); its names are re-exported here.
 """
 
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
-from ..model import Answer, GoldenItem, Sentence, Verdict
+from ..model import Answer, Sentence, Tier, TierResult, TierSettings, Verdict
+
+__all__ = ["TIER_MODULES", "Tier", "TierResult", "TierSettings", "clip", "describe_sentences", "sentence_reasons",
+           "sentence_row", "threshold_reasons", "tier_module"]
 
 TIER_MODULES: dict[str, str] = {
     "groundedness": "pytest_sprout.judges.groundedness",
@@ -24,34 +21,6 @@ TIER_MODULES: dict[str, str] = {
     "ragas": "pytest_sprout.judges.ragas_tier",
     "llm": "pytest_sprout.judges.llm",
 }
-
-
-@dataclass
-class TierResult:
-    """What one tier concluded about one answered case.
-
-    ``passed`` is True/False, or None when the tier could not score the item at all (the item is
-    then reported as unscored, never as a pass or a fail). ``metrics`` maps a metric name to its
-    outcomes for this item: True/False (pass/fail), a float (continuous score) or None (unscored).
-    """
-
-    passed: bool | None
-    metrics: dict[str, list[Any]] = field(default_factory=dict)
-    sentences: list[dict[str, Any]] = field(default_factory=list)
-    message: str = ""  # the failure text, one screen at most
-    note: str = ""  # one line, for unscored items and the report
-    extra: dict[str, Any] = field(default_factory=dict)  # tier-specific JSON-able details
-    # Why each failed metric failed: dicts with "metric" and a one-line "why", plus details
-    # (the missing fact and its best near miss, the unsupported sentence with rule and evidence).
-    reasons: list[dict[str, Any]] = field(default_factory=list)
-
-
-class Tier(Protocol):
-    name: str
-
-    def settings(self) -> dict[str, Any]: ...
-
-    def evaluate(self, item: GoldenItem) -> TierResult: ...
 
 
 def tier_module(name: str) -> Any:
