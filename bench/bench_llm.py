@@ -64,8 +64,9 @@ def measure(url: str, concurrency: int, items: list[GoldenItem]) -> tuple[float,
     from pytest_sprout.judges.llm import LLMTier
 
     client = LLMClient(url, f"bench-c{concurrency}", concurrency=concurrency, timeout=60.0)
-    tier = LLMTier(client, None, selected=lambda: items)
+    tier = LLMTier(client, None)
     start, cpu = time.perf_counter(), time.process_time()
+    tier.prepare(items)  # as the run layer does: the items coming up, judged together
     results = [tier.evaluate(item) for item in items]
     elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
     client.close()

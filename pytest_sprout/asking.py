@@ -1,7 +1,6 @@
-"""Wires the answer source (answers.py) to a pytest session: its options, the result cache, the
-cases coming up (upcoming.py), the note of an item that waits, and the end of the run (close the
-system, write and prune the cache). The session object calls these; plugin.py's hooks call the
-session."""
+"""Wires the answer source (answers.py) to a pytest run: its options, the result cache, the note of
+an item that waits, and the end of the run (close the system, write and prune the cache). The run
+(run.py) calls these, and asks ahead about the cases coming up itself (upcoming.py)."""
 
 from __future__ import annotations
 
@@ -9,8 +8,7 @@ from typing import Any
 
 import pytest
 
-from .model import TIERS, Answer, Case
-from .upcoming import get_upcoming
+from .model import Answer, Case
 from .util import is_xdist_worker
 
 RUN_KEY = pytest.StashKey[str]()
@@ -28,7 +26,8 @@ def retry_on(config: Any) -> tuple[type[BaseException], ...]:
 
 
 def make_source(session: Any) -> Any:
-    """The answers.AnswerSource of this process, with the session's options and cache."""
+    """The answers.AnswerSource of this process, with the run's options and cache (``session``:
+    the run.Run of this process)."""
     from .answers import AnswerSource
 
     def make_system() -> Any:
@@ -81,23 +80,6 @@ def waiting_note(session: Any, case: Case, seconds: float) -> None:
         reporter.ensure_newline()
         reporter.write_line(f"sprout: waiting {seconds:.0f} s for the system's answer to {case.id!r} "
                             f"({in_flight} answers in flight)")
-
-
-def item_starting(session: Any, item: Any) -> None:
-    """Before an item runs: note where the run is, and ask ahead about the cases coming up when
-    fewer than --sprout-concurrency are asked and not yet used."""
-    upcoming = get_upcoming(session.config)
-    upcoming.started(item)
-    if session.option("sprout_golden") or getattr(item, "case", None) is None:
-        return
-    concurrency = session.option("sprout_concurrency")
-    if concurrency is None or concurrency <= 1:
-        return
-    source = session.answers()
-    if source.pending() >= concurrency:  # enough asked ahead: look again when it runs low
-        return
-    available = {tier: not session.tier_unavailable(tier) for tier in TIERS}  # others skip unasked
-    source.prefetch(upcoming.cases(limit=2 * concurrency, available=available.__getitem__))
 
 
 def close(session: Any) -> None:

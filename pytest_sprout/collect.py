@@ -11,25 +11,12 @@ import pytest
 from .cases import SuiteError
 from .model import Case
 from .report import junit_properties
-
-
-class SproutFailure(Exception):
-    """An item failed its tier's check; the message is the whole failure report."""
-
-
-class SystemFailure(Exception):
-    """The system under test raised while answering; the message carries its traceback."""
-
-
-def _sprout(config: pytest.Config) -> Any:
-    from .session import get_session
-
-    return get_session(config)
+from .run import SproutFailure, SystemFailure, get_run
 
 
 class SproutFile(pytest.File):
     def collect(self) -> Iterator[pytest.Item | pytest.Collector]:
-        suite_file = _sprout(self.config).suite_file(self.path)
+        suite_file = get_run(self.config).suite_file(self.path)
         if suite_file is None:
             return
         if suite_file.fatal is not None:
@@ -67,12 +54,12 @@ class SproutItem(pytest.Item):
         self.extra_keyword_matches.add(case.suite)
 
     def setup(self) -> None:
-        reason = _sprout(self.config).tier_unavailable(self.tier)
+        reason = get_run(self.config).tier_unavailable(self.tier)
         if reason:
             pytest.skip(reason)
 
     def runtest(self) -> None:
-        outcome = _sprout(self.config).run_item(self.case, self.tier)
+        outcome = get_run(self.config).run_item(self.case, self.tier)
         # The row travels as compact JSON: xdist ships it as is, and --junitxml shows it readably
         # (junitxml writes str(value)); flat sprout.* properties carry the scores and verdicts.
         self.user_properties.append(("sprout", json.dumps(outcome.row, separators=(",", ":"), sort_keys=True)))

@@ -11,7 +11,7 @@ from typing import Any, Callable, TypeVar
 import pytest
 
 from . import settings
-from .model import SettingsError
+from .errors import SettingsError
 from .settings import COUNTS, NOT_PER_CASE, THRESHOLD_NAMES, UNIT, threshold_problem, tier_settings  # noqa: F401 (importers)
 
 T = TypeVar("T")

@@ -93,9 +93,8 @@ def pytest_collection(session: pytest.Session) -> bool | None:
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
-    """Note the items this process may run; load the alce tier's model before the first test,
-    when alce items were selected."""
-    from .judges import alce
+    """Note the items this process may run; build the tiers that load a model (alce) before the
+    first test, when their items were selected."""
     from .startup import collected
     from .upcoming import get_upcoming
 
@@ -103,7 +102,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     collected(get_session(session.config))
     if is_controller(session.config):
         get_session(session.config).select([item.nodeid for item in session.items])
-    alce.prepare(get_session(session.config), session.items)
+    get_session(session.config).run.collected(session.items)
 
 
 @pytest.hookimpl(tryfirst=True)

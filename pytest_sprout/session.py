@@ -6,11 +6,7 @@ options: the pytest hooks in plugin.py only call into it.
 
 from __future__ import annotations
 
-import importlib
 import json
-import sys
-import traceback
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
@@ -19,10 +15,12 @@ import pytest
 from . import options
 from .cases import SuiteFile, SuiteSet, load_suites
 from .judges import TierResult, tier_module
-from .model import TIERS, Answer, Case, GoldenItem
+from .model import TIERS, Case, GoldenItem
 from .integrity import ERROR, Ledger
 from .guard import SnapshotGuard
 from .identity import SnapshotError
+from .run import RUN_STASH_KEY, ItemOutcome, Run, answer_row, format_exception, load_factory  # noqa: F401 (importers)
+from .settings import explicit_tiers  # noqa: F401 (importers)
 from .stats import Tally
 from .util import is_xdist_worker
 
@@ -38,25 +36,12 @@ def is_controller(config: pytest.Config) -> bool:
     return not is_xdist_worker(config)
 
 
-@dataclass
-class ItemOutcome:
-    row: dict[str, Any]  # JSON-able; travels on the report as a user property
-    result: TierResult | None = None
-    error: str | None = None  # the system's traceback when it raised
-    skip: str | None = None
-
-
 class SproutSession:
     def __init__(self, config: pytest.Config) -> None:
         self.config = config
         self.tally = Tally()
         self.items: list[dict[str, Any]] = []  # item rows, aggregated on the controller
         self._suites: SuiteSet | None = None
-        self._system: Callable[[str], Any] | None = None
-        self._system_error: BaseException | None = None  # the factory failed: not called again
-        self._golden: dict[str, GoldenItem] = {}
-        self._tiers: dict[str, Any] = {}
-        self._unavailable: dict[str, str | None] = {}
         self.thresholds = options.parse_thresholds(options.get(config, "sprout_threshold"))
         self.ledger = Ledger()  # which selected items have a row (controller)
         self.gates: Any = None  # gates.Gates, built by start() on the controller
@@ -64,8 +49,11 @@ class SproutSession:
         self.tiers_run: set[str] = set()  # tiers with at least one item in this run (controller)
         self.worker_system: dict[str, Any] | None = None  # system_info() sent by an xdist worker
         self.guard = SnapshotGuard(self)  # snapshot check, golden-set record/replay
-        self._cache: Any = None  # cache.ResultCache, built on first use
-        self._answers: Any = None  # answers.AnswerSource, built on first use
+        # The worker half (run.py): the system, the answers, the tiers, running an item.
+        self.run = config.stash[RUN_STASH_KEY] = Run(
+            config, self.thresholds, suites=self.suites, suite_file=self.suite_file, replay=self.guard.replay,
+            other_system=self._other_system,
+        )
         self.written: dict[str, str] = {}  # report kind -> path, as given; for the terminal (controller)
         self.hypothesis_used: bool | None = None  # whether collected test modules imported Hypothesis
         self.complete = True  # False after an interrupted run: its reports say so
@@ -108,177 +96,54 @@ class SproutSession:
 
         return dataset_hash(self.cases)
 
-    # --- the system under test ----------------------------------------------------------------
-    def system(self) -> Callable[[str], Any]:
-        """The system under test, built once per process. A factory that fails is not called
-        again: its error (kept in ``_system_error``) is every item's."""
-        if self._system_error is not None:
-            raise self._system_error
-        try:
-            return self._make_system()
-        except (LookupError, TypeError, pytest.UsageError) as exc:
-            self._system_error = exc
-            raise
-        except (Exception, SystemExit) as exc:  # the user's factory raised: its items error, the run goes on
-            self._system_error = exc
-            raise
+    # --- the worker half (run.py) -----------------------------------------------------------
+    def _other_system(self) -> dict[str, Any] | None:
+        """The system that answered when this process built none: the one that recorded the
+        replayed golden set, else (the xdist controller) the one a worker sent back."""
+        replayed = self.guard.replayed_system()
+        return replayed if replayed is not None else self.worker_system
 
-    def _make_system(self) -> Callable[[str], Any]:
-        if self._system is None:
-            # In order: --sprout-system on the command line, the conftest hook, the ini sprout_system.
-            spec = self.config.getoption("sprout_system")
-            system = None if spec else self.config.hook.pytest_sprout_make_system(config=self.config)
-            spec = spec or (self.option("sprout_system") if system is None else None)
-            if spec:
-                system = load_factory(spec, self.config.rootpath)()
-            if system is None:
-                raise LookupError(
-                    "no system under test: define pytest_sprout_make_system(config) in a "
-                    "conftest.py, or set sprout_system = package.module:factory in the ini file"
-                )
-            if not (callable(system) or hasattr(system, "__aenter__") or hasattr(system, "__enter__")):
-                raise TypeError(f"the system under test must be callable (question -> Answer), got {system!r}")
-            self._system = system
-        return self._system
+    def system(self) -> Callable[[str], Any]:
+        return self.run.system()
 
     def system_info(self) -> dict[str, Any] | None:
-        if self._system is None:
-            replayed = self.guard.replayed_system()  # a replay: the system that recorded the answers
-            return replayed if replayed is not None else self.worker_system  # xdist: only workers built it
-        info = {
-            "name": str(getattr(self._system, "name", type(self._system).__name__)),
-            "version": str(getattr(self._system, "version", "")),
-        }
-        from .asking import system_fingerprint
-
-        fingerprint = system_fingerprint(self._system)
-        if fingerprint:
-            info["fingerprint"] = fingerprint
-        return info
+        return self.run.system_info()
 
     def answer(self, case: Case) -> GoldenItem:
-        """The system's answer for a case, computed once per process however many tiers run
-        (answers.py asks ahead, --sprout-concurrency at a time); with --sprout-golden the recorded
-        one, and the system is not called."""
-        if self.option("sprout_golden"):
-            item = self._golden.get(case.id)
-            if item is None:
-                item = self._golden[case.id] = self.replayed(case)
-            return item
-        return self.answers().get(case)
+        return self.run.answer(case)
 
     def answer_many(self, cases: list[Case]) -> list[GoldenItem]:
-        """Answers for many cases, asked all at once (--sprout-concurrency at a time)."""
-        if self.option("sprout_golden"):
-            return [self.answer(case) for case in cases]
-        return self.answers().get_many(cases)
+        return self.run.answer_many(cases)
 
     def answers(self) -> Any:
-        """The answers.AnswerSource of this process (built on first use by asking.py)."""
-        if self._answers is None:
-            from .asking import make_source
-
-            self._answers = make_source(self)
-        return self._answers
+        return self.run.answers()
 
     def item_starting(self, item: Any) -> None:
-        """Before an item runs: ask ahead about the cases coming up (asking.py)."""
-        from .asking import item_starting
-
-        item_starting(self, item)
+        self.run.item_starting(item)
 
     def close_answers(self) -> None:
-        """At the end of the run: close the system, write and prune the cache (asking.py)."""
-        from .asking import close
+        self.run.close_answers()
 
-        close(self)
     def replayed(self, case: Case) -> GoldenItem:
-        """The answer recorded in the --sprout-golden set (checked at session start)."""
-        try:
-            return self.guard.replay().item(case)
-        except SnapshotError as exc:  # an xdist worker found the file changed since the controller read it
-            return GoldenItem(case, None, str(exc))
+        return self.run.replayed(case)
 
     def result_cache(self) -> Any:
-        """The cache.ResultCache of answers and tier results in pytest's cache dir."""
-        if self._cache is None:
-            from .version import __version__
-            from .cache import ResultCache, cache_root
-
-            from .asking import run_id
-
-            self._cache = ResultCache(cache_root(self.config), __version__, run_id(self.config))
-        return self._cache
+        return self.run.result_cache()
 
     def evaluate(self, name: str, item: GoldenItem) -> TierResult:
-        """A tier's result for an answered case; reused from the cache when nothing it depends on changed."""
-        tier, cache = self.tier(name), self.result_cache()
-        key = None
-        if not (name == "alce" and self.option("nli_no_cache")):
-            key = cache.result_key(tier, item, self.thresholds)
-        result = cache.get_result(key, item.case)
-        if result is None:
-            result = tier.evaluate(item)
-            cache.put_result(key, result, item.case, name)
-        return result
+        return self.run.evaluate(name, item)
 
     def golden(self) -> dict[str, GoldenItem]:
-        """Every valid case with the system's answer, keyed by case id."""
-        return {item.case.id: item for item in self.answer_many(self.cases)}
+        return self.run.golden()
 
-    # --- tiers --------------------------------------------------------------------------------
     def tier_unavailable(self, name: str) -> str | None:
-        if name not in self._unavailable:
-            self._unavailable[name] = tier_module(name).unavailable(self.config)
-        return self._unavailable[name]
+        return self.run.tier_unavailable(name)
 
     def tier(self, name: str) -> Any:
-        if name not in self._tiers:
-            self._tiers[name] = tier_module(name).make_tier(self)
-        return self._tiers[name]
+        return self.run.tier(name)
 
     def run_item(self, case: Case, tier: str) -> ItemOutcome:
-        row: dict[str, Any] = {"case_id": case.id, "suite": case.suite, "tier": tier, "metrics": {}, "sentences": [],
-                               "question": case.question, "expect": case.expect,
-                               "expected_facts": list(case.expected_facts)}
-        golden = self.answer(case)
-        if golden.answer is not None:
-            row["answer"] = answer_row(golden.answer)
-        if self.option("sprout_record"):  # the answer travels to the controller, which writes the golden set
-            from .golden import entry
-
-            row["golden"] = entry(golden, self.system_info())
-        if golden.error is not None:
-            row["error"] = golden.error.strip().splitlines()[-1]
-            return ItemOutcome(row, error=golden.error)
-        assert golden.answer is not None
-        if golden.answer.refused and tier != "groundedness":
-            row["note"] = "the system refused; nothing to judge (the groundedness tier scores refusals)"
-            return ItemOutcome(row, skip=row["note"])
-        from .collect import SproutFailure
-
-        try:
-            result = self.evaluate(tier, golden)
-        except SproutFailure:  # a tier's own brief failure (a model that cannot load): its message stands
-            raise
-        except (Exception, SystemExit) as exc:  # a judge that raised errors this item, not the run
-            error = f"the {tier} judge raised on {case.id!r}:\n{format_exception(exc)}"
-            row["error"] = error.strip().splitlines()[-1]
-            return ItemOutcome(row, error=error)
-        row.update(metrics=result.metrics, sentences=result.sentences)
-        if result.reasons:
-            row["reasons"] = result.reasons
-        if self.option("sprout_mutate"):  # mutants go in their own key, never in the metrics
-            from .checks.mutation import mutate_item
-
-            row.update(mutate_item(self.tier(tier), golden.answer, result.sentences))
-        if result.note:
-            row["note"] = result.note
-        if result.extra:
-            row["extra"] = result.extra
-        if result.passed is None:
-            row["unscored"] = True
-        return ItemOutcome(row, result=result)
+        return self.run.run_item(case, tier)
 
     # --- aggregation (controller only) --------------------------------------------------------
     def record(self, report: pytest.TestReport) -> None:
@@ -488,53 +353,3 @@ class SproutSession:
         lines += mutate.summary_lines(self.items, rows) + agreement.summary_lines(self.items)
         hints = startup.hint(self.config.pluginmanager, self.hypothesis_used)
         return lines + gate_lines + views.files_lines(self.written, self.replay_note()) + hints
-
-
-def answer_row(answer: Answer) -> dict[str, Any]:
-    """What the system said, for an item row: the text with its markers, whether it refused, and
-    the passages it retrieved (the sentences are in the row, with their verdicts)."""
-    return {"text": answer.render(), "refused": answer.refused, "passages": [p.to_json() for p in answer.passages]}
-
-
-def format_exception(exc: BaseException) -> str:
-    """A traceback as text that any report can hold (lone surrogates escaped)."""
-    from .util import clean_text
-
-    return clean_text("".join(traceback.format_exception(exc)))
-
-
-def load_factory(spec: str, rootdir: Path | None = None) -> Callable[..., Any]:
-    """The factory named by 'package.module:factory'. Surrounding quotes are dropped (an ini file
-    keeps them), and the module is looked up from the rootdir first, as pytest's `pythonpath = .`
-    would; a module that cannot be imported is a usage error."""
-    spec = spec.strip()
-    if len(spec) >= 2 and spec[0] == spec[-1] and spec[0] in "'\"":
-        spec = spec[1:-1].strip()
-    module_name, sep, attr = spec.partition(":")
-    if not sep or not module_name or not attr:
-        raise pytest.UsageError(f"sprout_system must look like package.module:factory, got {spec!r}")
-    if rootdir is not None and str(rootdir) not in sys.path:
-        sys.path.insert(0, str(rootdir))
-    try:
-        module = importlib.import_module(module_name)
-    except Exception as exc:  # an ImportError, or the module itself raising while it loads
-        raise pytest.UsageError(
-            f"sprout_system = {spec}: cannot import {module_name!r} (looked in the rootdir {rootdir} and "
-            f"on sys.path): {type(exc).__name__}: {exc}"
-        ) from None
-    try:
-        return getattr(module, attr)
-    except AttributeError:
-        raise pytest.UsageError(f"sprout_system = {spec}: {module_name!r} has no attribute {attr!r}") from None
-
-
-def explicit_tiers(markexpr: str) -> set[str]:
-    """Tiers that a -m expression asks for by name (not negated)."""
-    import re
-
-    words = re.findall(r"[A-Za-z_]+", markexpr or "")
-    chosen = set()
-    for i, word in enumerate(words):
-        if word in TIERS and not (i > 0 and words[i - 1] == "not"):
-            chosen.add(word)
-    return chosen

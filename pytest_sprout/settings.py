@@ -1,6 +1,6 @@
 """Pure checks and parsing of option values, for every layer that needs them (cases.py checks a
 case's own thresholds with them, gates.py parses ``--sprout-min``). No pytest import: a bad value
-raises model.SettingsError, which options.py turns into a pytest usage error with the same message.
+raises errors.SettingsError, which options.py turns into a pytest usage error with the same message.
 """
 
 from __future__ import annotations
@@ -9,7 +9,8 @@ import math
 import re
 from typing import Any
 
-from .model import TIERS, SettingsError
+from .errors import SettingsError
+from .model import TIERS
 
 # --- thresholds: one validation for --sprout-threshold / sprout_thresholds and a case's own ------
 # Names each tier reads (kept here, not imported from the tiers: reading options stays cheap).
@@ -125,7 +126,3 @@ def explicit_tiers(markexpr: str) -> set[str]:
             chosen.add(word)
     return chosen
 
-
-def is_xdist_worker(config: Any) -> bool:
-    """True in an xdist worker process (its config carries ``workerinput``)."""
-    return hasattr(config, "workerinput")

@@ -1,7 +1,8 @@
 """Which sprout items this process runs next: the one "cases coming up" mechanism.
 
-Answer prefetching (answers.py) and the batching of the alce and llm tiers all ask the same
-question, so they share this answer:
+Asking the system ahead (answers.py) and the batching of the tiers that judge many cases at once
+(alce, llm) all ask the same question, so they share this answer; run.py asks it and hands the
+answered cases to the answer source (``prefetch``) and to the tier (``prepare``):
 
 - a plain run (and the xdist controller, which runs nothing): ``session.items`` from the item now
   running onward, in pytest's order;

@@ -1,8 +1,8 @@
 """Judge tiers. Each tier lives in its own module, imported only when its items run.
 
 Pure: nothing here imports pytest, the session, the options or the run. The tier protocol (what a
-tier module defines, ``TierSettings``, ``TierResult``, ``Tier``) is in the model layer
-(pytest_sprout.model); its names are re-exported here.
+tier module defines, ``TierSettings``, ``TierResult``, ``Tier``) is in the base layer
+(pytest_sprout.tier); its names are re-exported here.
 """
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from ..model import Answer, Sentence, Tier, TierResult, TierSettings, Verdict
+from ..model import Answer, Sentence, Verdict
+from ..tier import Tier, TierResult, TierSettings
 
 __all__ = ["TIER_MODULES", "Tier", "TierResult", "TierSettings", "clip", "describe_sentences", "sentence_reasons",
            "sentence_row", "threshold_reasons", "tier_module"]

@@ -24,35 +24,40 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-import pytest
-
+from ..errors import JudgeFailure, TierUnusable
 from ..model import Answer, GoldenItem, Passage, Verdict
+from ..tier import TierSettings
 from . import TierResult, clip, describe_sentences, sentence_reasons, sentence_row
 
-LOAD_ERROR = pytest.StashKey[str]()  # why the model could not be loaded on this xdist worker
 JudgeMany = Callable[[list[tuple[str, list[Passage]]]], list[Verdict]]
 MAX_CITATIONS = 3  # ALCE's eval.py --at_most_citations default
+OPTIONS = ("nli_model", "nli_device", "nli_batch_size", "nli_max_length", "nli_window", "nli_no_cache",
+           "nli_entail_label", "nli_trust_remote_code")
+# Built after collection, before any test runs, when alce items are selected: a model that is not
+# found or has no entailment label is then one usage error rather than a failure per item (the
+# weights themselves load at the first pair that needs them).
+BUILD_EARLY = True
+CACHE_DIR = "sprout-nli"
 
 
-def unavailable(config: Any) -> str | None:
+def unavailable(settings: TierSettings) -> str | None:
     """Why the tier cannot run (cheap: no import of torch or transformers).
 
-    When ``-m alce`` names the tier, this also checks that the model is found and has an
-    entailment label, so that a bad ``--nli-model`` is a usage error before any worker starts.
+    When the run names the tier (``settings.explicit``: ``-m alce``), this also checks that the
+    model is found and has an entailment label, so that a bad ``--nli-model`` is a usage error
+    before any worker starts.
     """
-    from .. import options
-    from ..session import explicit_tiers, is_controller
     from .nli import NLIModelError, check_model, nli_extra_missing
 
-    name = options.get(config, "nli_model")
+    name = settings.option("nli_model")
     if not name:
         return "the alce tier needs an NLI model: pass --nli-model=ID_OR_PATH or set sprout_nli_model in the ini file"
     missing = nli_extra_missing()
     if missing:
         return f"the alce tier needs {' and '.join(missing)}: pip install \"pytest-sprout[nli]\""
-    if is_controller(config) and "alce" in explicit_tiers(config.getoption("markexpr", "")):
+    if settings.explicit:
         try:
-            check_model(name, options.get(config, "nli_entail_label"), options.get(config, "nli_trust_remote_code"))
+            check_model(name, settings.option("nli_entail_label"), settings.option("nli_trust_remote_code"))
         except NLIModelError as exc:
             return f"--nli-model: {exc}"
     return None
@@ -180,10 +185,7 @@ class ALCETier:
         self.recall = recall
         self.precision = precision
         self.max_citations = max_citations
-        # Answers worth scoring in one batch with an item's answer when it is not warmed yet:
-        # every selected one on a plain run, those of this worker's queued items on xdist.
-        self.upcoming: Callable[[], list[Answer]] | None = None
-        self._warmed: set[int] = set()  # id() of answers already warmed (the session keeps them alive)
+        self._warmed: set[int] = set()  # id() of answers already warmed (the run keeps them alive)
 
     def settings(self) -> dict[str, Any]:
         return {"judge": self.judge.settings(), "max_citations": self.max_citations,
@@ -193,6 +195,17 @@ class ALCETier:
         """Score many answers at once so that their pairs share batches (results are memoised
         by the judge; evaluate() then reads them back)."""
         score_answers(answers, self.judge.judge_many, self.max_citations)
+
+    def prepared(self, item: GoldenItem) -> bool:
+        return id(item.answer) in self._warmed
+
+    def prepare(self, items: Sequence[GoldenItem]) -> None:
+        """Warm, in one batched pass, the answers of an item about to be judged and of those coming
+        up after it in this process (the run layer gathers them: every selected one on a plain run,
+        those the controller has already handed an xdist worker there)."""
+        batch = list({id(i.answer): i.answer for i in items if i.answer is not None and id(i.answer) not in self._warmed}.values())
+        self._warmed.update(id(a) for a in batch)  # first: a load error is not retried per item
+        self._guarded(lambda: self.warm(batch))
 
     def evaluate(self, item: GoldenItem) -> TierResult:
         base = (self.recall, self.precision)
@@ -212,7 +225,7 @@ class ALCETier:
             asked.extend(pairs)
             return self.judge.judge_many(pairs)
 
-        score = self._guarded(answer, lambda: score_answers([answer], judge_many, self.max_citations)[0])
+        score = self._guarded(lambda: score_answers([answer], judge_many, self.max_citations)[0])
         if score is None:
             note = "the answer has no sentences (ALCE skips such answers)"
             return TierResult(None, {"citation_recall": [None], "citation_precision": [None]}, note=note)
@@ -237,20 +250,15 @@ class ALCETier:
                             "score": score.precision, "threshold": self.precision})
         return TierResult(passed, metrics, rows, message, extra=extra, reasons=reasons)
 
-    def _guarded(self, answer: Answer, run: Callable[[], Any]) -> Any:
-        """Run the judge (after warming this answer in a batch with the upcoming ones); a model
-        whose weights fail to load at first use fails the item with one line, not a traceback."""
-        from ..collect import SproutFailure
+    def _guarded(self, run: Callable[[], Any]) -> Any:
+        """Run the judge; a model whose weights fail to load at first use fails the item with one
+        line, not a traceback."""
         from .nli import NLIModelError
 
         try:
-            if self.upcoming is not None and id(answer) not in self._warmed:
-                batch = [answer, *(a for a in self.upcoming() if id(a) not in self._warmed and a is not answer)]
-                self._warmed.update(id(a) for a in batch)  # first: a load error is not retried per item
-                self.warm(batch)
             return run()
         except NLIModelError as exc:
-            raise SproutFailure(f"--nli-model: {exc}") from None
+            raise JudgeFailure(f"--nli-model: {exc}") from None
 
     def _message(self, item: GoldenItem, score: AnswerScore, rows: list[dict[str, Any]]) -> str:
         case, answer = item.case, item.answer
@@ -271,89 +279,49 @@ class ALCETier:
         return "\n".join(lines)
 
 
-def prepare(session: Any, items: Sequence[Any]) -> None:
-    """After collection, before any test runs, when alce items are selected: build the tier, so
-    that a model that is not found or has no entailment label is one usage error rather than a
-    failure per item (the weights themselves load at the first pair that needs them). The first
-    alce item then scores, in one batched pass, the alce answers coming up in this process (see
-    upcoming.py): every selected one on a plain run, those the controller has already handed an
-    xdist worker there (which must only ask the system about its own cases)."""
-    from ..session import is_controller
-    from ..upcoming import get_upcoming
-
-    config = session.config
-    cases = [item.case for item in items if getattr(item, "tier", None) == "alce" and hasattr(item, "case")]
-    if not cases or config.option.collectonly or session.tier_unavailable("alce"):
-        return
-    upcoming = get_upcoming(config)
-    if not is_controller(config):
-        try:
-            tier = session.tier("alce")
-        except pytest.UsageError as exc:  # raised on an xdist worker it would be an INTERNALERROR
-            config.stash[LOAD_ERROR] = str(exc)
-            return
-        tier.upcoming = lambda: answered(session, upcoming.cases("alce"))
-        return
-    tier = session.tier("alce")
-    if len(cases) > 1:
-        tier.upcoming = lambda: answered(session, upcoming.cases("alce"))
-
-
-def answered(session: Any, cases: Sequence[Any]) -> list[Answer]:
-    """The answers to judge for these cases (refusals and system errors have nothing to judge)."""
-    golden = session.answer_many(list(cases))
-    return [g.answer for g in golden if g.answer is not None and not g.answer.refused]
-
-
-def make_tier(session: Any) -> ALCETier:
-    """The tier and its NLIJudge, once per process. A model that cannot be used is a
-    pytest.UsageError; on an xdist worker, where that would crash the worker, each alce item
-    fails with the message instead."""
-    from ..collect import SproutFailure
+def make_tier(settings: TierSettings) -> ALCETier:
+    """The tier and its NLIJudge, once per process; TierUnusable when the model cannot be used."""
     from .nli import NLIJudge, NLIModelError
 
-    config = session.config
-    if LOAD_ERROR in config.stash:
-        raise SproutFailure(config.stash[LOAD_ERROR])
-    reason = session.tier_unavailable("alce")
-    if reason:  # only the nli_judge fixture gets here: alce items skip in their setup
-        pytest.skip(reason)
-    cache = getattr(config, "cache", None)  # None with -p no:cacheprovider: no disk cache
     cache_dir = None
-    if cache is not None and not session.option("nli_no_cache"):
+    if settings.cache_dir is not None and not settings.option("nli_no_cache"):
         try:
-            cache_dir = cache.mkdir("sprout-nli")
+            cache_dir = settings.cache_dir(CACHE_DIR)
         except OSError:
             cache_dir = None
-    name = session.option("nli_model")
     try:
         judge = NLIJudge(
-            name,
-            device=session.option("nli_device"),
-            batch_size=session.option("nli_batch_size"),
-            max_length=session.option("nli_max_length"),
-            window=session.option("nli_window"),
-            threshold=session.threshold("alce", "entailment", 0.5),
+            settings.option("nli_model"),
+            device=settings.option("nli_device"),
+            batch_size=settings.option("nli_batch_size"),
+            max_length=settings.option("nli_max_length"),
+            window=settings.option("nli_window"),
+            threshold=settings.threshold("alce", "entailment", 0.5),
             cache_dir=cache_dir,
-            threads=worker_threads(config),
-            entail_label=session.option("nli_entail_label"),
-            trust_remote_code=session.option("nli_trust_remote_code"),
+            threads=threads_for(settings.workers),
+            entail_label=settings.option("nli_entail_label"),
+            trust_remote_code=settings.option("nli_trust_remote_code"),
         )
     except NLIModelError as exc:
-        raise pytest.UsageError(f"--nli-model: {exc}") from None
-    max_citations = int(session.threshold("alce", "max_citations", MAX_CITATIONS))
-    return ALCETier(judge, recall=session.threshold("alce", "recall", 1.0),
-                    precision=session.threshold("alce", "precision", 0.0), max_citations=max_citations)
+        raise TierUnusable(f"--nli-model: {exc}") from None
+    max_citations = int(settings.threshold("alce", "max_citations", MAX_CITATIONS))
+    return ALCETier(judge, recall=settings.threshold("alce", "recall", 1.0),
+                    precision=settings.threshold("alce", "precision", 0.0), max_citations=max_citations)
+
+
+def threads_for(workers: int | None) -> int | None:
+    """CPU threads per xdist worker: the cores shared out among ``workers``, so that workers do not
+    oversubscribe them. None (torch's default) outside xdist or when OMP_NUM_THREADS is set."""
+    if workers is None or os.environ.get("OMP_NUM_THREADS"):
+        return None
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return max(1, cores // max(1, int(workers)))
 
 
 def worker_threads(config: Any) -> int | None:
-    """CPU threads per xdist worker: the cores shared out, so that workers do not oversubscribe
-    them. None (torch's default) outside xdist or when OMP_NUM_THREADS is set."""
+    """threads_for() the workers of an xdist worker's config (its ``workerinput``); None elsewhere."""
     workerinput = getattr(config, "workerinput", None)
-    if workerinput is None or os.environ.get("OMP_NUM_THREADS"):
-        return None
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    return max(1, cores // max(1, int(workerinput.get("workercount", 1))))
+    return None if workerinput is None else threads_for(int(workerinput.get("workercount", 1)))
 
 
 def citation_rows(answer: Answer, score: Any) -> list[dict[str, Any]]:

@@ -5,13 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from ..model import Answer, GoldenItem, Verdict
+from ..tier import TierSettings
 from . import TierResult, clip, describe_sentences, sentence_reasons, sentence_row
 from .lexical import LexicalJudge
 
 FACT_THRESHOLD = 85.0  # rapidfuzz partial_ratio, 0-100
 
 
-def unavailable(config: Any) -> str | None:
+def unavailable(settings: TierSettings) -> str | None:
     return None  # needs nothing
 
 
@@ -147,8 +148,8 @@ class GroundednessTier:
         return TierResult(passed=passed, metrics=metrics, sentences=rows, message=message, reasons=reasons)
 
 
-def make_tier(session: Any) -> GroundednessTier:
+def make_tier(settings: TierSettings) -> GroundednessTier:
     # The judge's own default: the tier runs the judge that the meta-evaluation measured.
-    coverage = session.threshold("groundedness", "coverage", LexicalJudge.DEFAULT_COVERAGE)
-    facts = session.threshold("groundedness", "facts", FACT_THRESHOLD / 100) * 100
+    coverage = settings.threshold("groundedness", "coverage", LexicalJudge.DEFAULT_COVERAGE)
+    facts = settings.threshold("groundedness", "facts", FACT_THRESHOLD / 100) * 100
     return GroundednessTier(coverage=coverage, fact_threshold=facts)

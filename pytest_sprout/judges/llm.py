@@ -14,9 +14,10 @@ invalid JSON, a refusal, NaN) makes that metric *unscored* for the item: it is c
 never as a pass or a fail. An item with no scored metric is reported as unscored.
 
 pytest runs items one after another, so to keep ``--llm-concurrency`` calls in flight an llm item
-whose result is not there yet is judged together with the llm items coming up in this process
-(upcoming.py): on a plain run the first llm item judges every selected one and the others read
-their results; an xdist worker judges those the controller has already handed it.
+whose result is not there yet is judged together with the llm items coming up in this process,
+which the run layer hands to ``prepare`` (run.py, upcoming.py): on a plain run the first llm item
+judges every selected one and the others read their results; an xdist worker judges those the
+controller has already handed it.
 """
 
 from __future__ import annotations
@@ -25,9 +26,10 @@ import asyncio
 import math
 import warnings
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any, Awaitable, Sequence
 
 from ..model import GoldenItem
+from ..tier import TierSettings
 from . import TierResult, clip, threshold_reasons
 from ._deps import load, missing
 
@@ -54,6 +56,8 @@ DEFAULT_THRESHOLD = 0.5  # kept for importers; no metric uses it any more
 METRIC_KIND = "mean"  # every metric is a continuous score: with nothing scored it is a mean of n=0, never 0/0
 DIGITS = 9  # scores are rounded to 9 places: Ragas' 1e-10 epsilons (0.9999999999) go, nothing else
 MINICHECK = "minicheck"  # ALCE citation recall/precision by a grounding checker (judges/minicheck_llm.py)
+OPTIONS = ("llm_base_url", "llm_model", "llm_api_key", "llm_timeout", "llm_concurrency", "llm_metrics")
+CACHE_DIR = "sprout-llm"
 
 
 def selected_metrics(value: str | None, model: str | None) -> tuple[str, ...]:
@@ -72,22 +76,20 @@ def selected_metrics(value: str | None, model: str | None) -> tuple[str, ...]:
     return tuple(n for n in known if n in names)
 
 
-def unavailable(config: Any) -> str | None:
-    from .. import options
-
+def unavailable(settings: TierSettings) -> str | None:
     lacking = missing("llm")
     if lacking:
         return lacking
-    if not options.get(config, "llm_base_url"):
+    if not settings.option("llm_base_url"):
         return "the llm tier needs a judge endpoint: set --llm-base-url (or sprout_llm_base_url in the ini file)"
-    if not options.get(config, "llm_model"):
+    if not settings.option("llm_model"):
         return "the llm tier needs a model name at the endpoint: set --llm-model (or sprout_llm_model in the ini file)"
-    if options.get(config, "llm_concurrency") < 1:
-        return f"--llm-concurrency must be at least 1, got {options.get(config, 'llm_concurrency')}"
-    if not options.get(config, "llm_timeout") > 0:
-        return f"--llm-timeout must be a positive number of seconds, got {options.get(config, 'llm_timeout')}"
+    if settings.option("llm_concurrency") < 1:
+        return f"--llm-concurrency must be at least 1, got {settings.option('llm_concurrency')}"
+    if not settings.option("llm_timeout") > 0:
+        return f"--llm-timeout must be a positive number of seconds, got {settings.option('llm_timeout')}"
     try:
-        selected_metrics(options.get(config, "llm_metrics"), options.get(config, "llm_model"))
+        selected_metrics(settings.option("llm_metrics"), settings.option("llm_model"))
     except ValueError as exc:
         return str(exc)
     return None
@@ -143,14 +145,12 @@ class LLMTier:
         self,
         client: Any,
         thresholds: dict[str, float] | None = None,
-        selected: Callable[[], list[GoldenItem]] | None = None,
         metrics: tuple[str, ...] = METRICS,
         minicheck: dict[str, float] | None = None,
     ) -> None:
         self.client = client
         self.thresholds = dict(DEFAULT_THRESHOLDS)
         self.thresholds.update(thresholds or {})
-        self._selected = selected  # the items coming up, judged together with one not judged yet
         self._results: dict[GoldenItem, TierResult] = {}
         self.metrics = metrics
         self.minicheck: Any = None
@@ -214,15 +214,28 @@ class LLMTier:
         }
 
     # --- judging ------------------------------------------------------------------------------
+    def prepared(self, item: GoldenItem) -> bool:
+        return item in self._results
+
+    def prepare(self, items: Sequence[GoldenItem]) -> None:
+        """Judge these items together (``--llm-concurrency`` calls in flight); evaluate() reads
+        each result back once. The run layer hands it an item about to be judged and the llm
+        items coming up after it in this process."""
+        batch = list(dict.fromkeys(item for item in items if item not in self._results))
+        if not batch:
+            return
+        with warnings.catch_warnings():  # Instructor warns about its own deprecated modes on every call
+            warnings.filterwarnings("ignore", category=DeprecationWarning, module="instructor")
+            self._results.update(self.client.run(self.judge_many(batch)))
+
     def evaluate(self, item: GoldenItem) -> TierResult:
         if item not in self._results:
-            batch = [item]
-            if self._selected is not None:  # judge what comes up in this process with it
-                batch += [other for other in self._selected() if other != item and other not in self._results]
-            with warnings.catch_warnings():  # Instructor warns about its own deprecated modes on every call
-                warnings.filterwarnings("ignore", category=DeprecationWarning, module="instructor")
-                self._results.update(self.client.run(self.judge_many(batch)))
+            self.prepare([item])
         return self._results.pop(item)
+
+    def close(self) -> None:
+        """At the end of the run: close the endpoint client."""
+        self.client.close()
 
     async def judge_many(self, items: list[GoldenItem]) -> dict[GoldenItem, TierResult]:
         results = await asyncio.gather(*(self.judge_item(item) for item in items))
@@ -345,39 +358,27 @@ class LLMTier:
         return TierResult(passed=passed, metrics=metrics, message=message, note=note, extra=extra, reasons=reasons)
 
 
-def selected_items(session: Any) -> Callable[[], list[GoldenItem]]:
-    """The llm items coming up in this process (see upcoming.py), as golden items to judge
-    together (refusals and system errors have nothing to judge)."""
-    from ..upcoming import get_upcoming
-
-    upcoming = get_upcoming(session.config)
-
-    def collect() -> list[GoldenItem]:
-        golden = session.answer_many(upcoming.cases("llm"))
-        return [g for g in golden if g.answer is not None and not g.answer.refused]
-
-    return collect
-
-
-def make_tier(session: Any) -> LLMTier:
+def make_tier(settings: TierSettings) -> LLMTier:
     from .. import secret
 
     load("openai", "llm")
     from ._llm_client import LLMClient
 
-    cache = getattr(session.config, "cache", None)
-    cache_dir = Path(cache.mkdir("sprout-llm")) if cache is not None else None
+    cache_dir = Path(settings.cache_dir(CACHE_DIR)) if settings.cache_dir is not None else None
     client = LLMClient(
-        session.option("llm_base_url"),
-        session.option("llm_model"),
-        api_key=secret.api_key(session.option("llm_api_key")),
-        timeout=session.option("llm_timeout"),
-        concurrency=session.option("llm_concurrency"),
+        settings.option("llm_base_url"),
+        settings.option("llm_model"),
+        api_key=secret.api_key(settings.option("llm_api_key")),
+        timeout=settings.option("llm_timeout"),
+        concurrency=settings.option("llm_concurrency"),
         cache_dir=cache_dir,
     )
-    session.config.add_cleanup(client.close)
-    thresholds = {name: session.threshold("llm", name, DEFAULT_THRESHOLDS[name]) for name in METRICS}
+    thresholds = {name: settings.threshold("llm", name, DEFAULT_THRESHOLDS[name]) for name in METRICS}
     from .minicheck_llm import settings_from
 
-    metrics = selected_metrics(session.option("llm_metrics"), session.option("llm_model"))
-    return LLMTier(client, thresholds, selected_items(session), metrics, settings_from(session))
+    try:
+        metrics = selected_metrics(settings.option("llm_metrics"), settings.option("llm_model"))
+        return LLMTier(client, thresholds, metrics, settings_from(settings))
+    except BaseException:  # the tier is not built: nothing else will close its client
+        client.close()
+        raise

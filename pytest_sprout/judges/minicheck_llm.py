@@ -241,6 +241,7 @@ def _content(completion: Any) -> str:
         return ""
 
 
-def settings_from(session: Any) -> dict[str, float]:
-    return {name: session.threshold("llm", name, default) for name, default in DEFAULTS.items()}
+def settings_from(settings: Any) -> dict[str, float]:
+    """The checker's settings from the run's thresholds (anything with ``threshold(tier, name, default)``)."""
+    return {name: settings.threshold("llm", name, default) for name, default in DEFAULTS.items()}
 

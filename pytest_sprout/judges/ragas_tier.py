@@ -23,6 +23,7 @@ import warnings
 from typing import Any, Awaitable
 
 from ..model import Answer, GoldenItem
+from ..tier import TierSettings
 from . import TierResult, threshold_reasons, clip
 from ._deps import load, missing
 
@@ -33,7 +34,7 @@ DIGITS = 9
 _EDGE_PUNCTUATION = ".,;:!?\"'()[]{}\u201c\u201d\u2018\u2019"
 
 
-def unavailable(config: Any) -> str | None:
+def unavailable(settings: TierSettings) -> str | None:
     return missing("ragas")
 
 
@@ -202,5 +203,5 @@ async def _guard(call: Awaitable[float]) -> tuple[float | None, str | None]:
     return round(value, DIGITS), None
 
 
-def make_tier(session: Any) -> RagasTier:
-    return RagasTier({name: session.threshold("ragas", name, default) for name, default in THRESHOLDS.items()})
+def make_tier(settings: TierSettings) -> RagasTier:
+    return RagasTier({name: settings.threshold("ragas", name, default) for name, default in THRESHOLDS.items()})
