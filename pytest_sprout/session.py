@@ -1,4 +1,5 @@
-"""The per-run state of pytest-sprout: suites, the system, the golden set, tiers and the tally.
+"""The per-run state of pytest-sprout: suites, the golden set, the tally, and the worker half
+(run.py: the system, the answers, the tiers, running an item), which it composes.
 
 One `SproutSession` per pytest config, kept in ``config.stash``. Plain Python apart from reading
 options: the pytest hooks in plugin.py only call into it.
