@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from .model import Case
+from .util import file_sha256  # noqa: F401  (golden, guard and snapshot hash files through identity)
 
 LIST_LIMIT = 20  # case ids shown per list before "... and N more"
 
@@ -49,14 +50,6 @@ def suite_counts(cases: Iterable[Case]) -> dict[str, int]:
     for case in cases:
         counts[case.suite] = counts.get(case.suite, 0) + 1
     return dict(sorted(counts.items()))
-
-
-def file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 16), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def read_json(path: Path, label: str) -> Any:

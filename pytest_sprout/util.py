@@ -34,3 +34,14 @@ def clean_text(text: str) -> str:
         return text
     except UnicodeEncodeError:
         return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def file_sha256(path: Any) -> str:
+    """The SHA-256 of a file's bytes, read in blocks."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()

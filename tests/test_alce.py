@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 import tiny_models
 from helpers import SUITE, SYSTEM_CONFTEST, make_project
-from pytest_sprout.judges import nli  # imported here, so that pytester's in-process runs share it
+from pytest_sprout.judges import nli_model  # imported here, so that pytester's in-process runs share it
 from pytest_sprout.judges.alce import MAX_CITATIONS, score_answers, worker_threads
 from pytest_sprout.model import Answer, Passage, Sentence, Verdict
 
@@ -309,7 +309,7 @@ def test_without_a_model_alce_items_are_skipped_with_the_reason(pytester: pytest
 
 
 def test_missing_extra_names_the_pip_command(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(nli, "nli_extra_missing", lambda: ["torch"])
+    monkeypatch.setattr(nli_model, "nli_extra_missing", lambda: ["torch"])
     make_project(pytester, tiers="[alce]")
     result = pytester.runpytest("-m", "alce", "--nli-model=some/model")
     assert result.ret == pytest.ExitCode.USAGE_ERROR

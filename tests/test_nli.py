@@ -14,15 +14,8 @@ from hypothesis import strategies as st
 
 import tiny_models
 from pytest_sprout import NLIJudge
-from pytest_sprout.judges.nli import (
-    NLIModelError,
-    entailment_index,
-    format_source,
-    is_verbatim,
-    premise_of,
-    resolve_model,
-    sentence_spans,
-)
+from pytest_sprout.judges.nli import NLIModelError, format_source, is_verbatim, premise_of, sentence_spans
+from pytest_sprout.judges.nli_model import entailment_index, resolve_model
 from pytest_sprout.model import Passage
 
 LONG_PREMISE = " ".join(tiny_models.CORPUS[:5])  # 5 lines' worth of sentences, ~110 tokens

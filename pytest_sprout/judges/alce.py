@@ -47,7 +47,7 @@ def unavailable(settings: TierSettings) -> str | None:
     model is found and has an entailment label, so that a bad ``--nli-model`` is a usage error
     before any worker starts.
     """
-    from .nli import NLIModelError, check_model, nli_extra_missing
+    from .nli_model import NLIModelError, check_model, nli_extra_missing
 
     name = settings.option("nli_model")
     if not name:
