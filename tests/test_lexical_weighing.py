@@ -1,4 +1,4 @@
-"""LexicalJudge, rules_version 3: what is decisive and what is weighed by the calibrated score.
+"""LexicalJudge, rules_version 4: what is decisive and what is weighed by the calibrated score.
 
 A negation or quantifier that disagrees with evidence holding every word of the claim decides the
 verdict (the claim is the evidence with its polarity or quantity changed). Where the evidence lacks

@@ -8,6 +8,7 @@ from weakref import WeakValueDictionary
 
 from pytest_sprout.model import split_sentences
 
+from .dates import _MONTH_TOKENS, ORDINAL_SUFFIXES, find_dates, month_name
 from .numbers import find_numbers
 
 # Words before "may" that make it the month ("in May", "since May"), not the modal.
@@ -61,12 +62,28 @@ class Sentence:
         has_negation = has_quantifier = False
         lexicon = _LEXICON
         after_number = False  # units right after a number are the number rule's, not content
+        dates = find_dates(words) if not _MONTH_TOKENS.isdisjoint(words) or "-" in words else ()
+        in_date: dict[int, str] = {}  # token index -> "" (the date rule's) or the month key of "2011-03-03"
+        for start, end, iso_month, date in dates:
+            for k in range(start, end):
+                if words[k] not in _MONTH_TOKENS:
+                    in_date[k] = ""
+            if iso_month is not None:
+                in_date[iso_month] = (lexicon.get(month_name(date.month)) or _classify(month_name(date.month)))[1]
         for idx, w in enumerate(words):
             kind, key = lexicon.get(w) or _classify(w)
             if after_number:
-                if w in _UNIT_TOKENS:
+                if w in _UNIT_TOKENS or w in ORDINAL_SUFFIXES:  # "10 cm", "3rd"
                     continue
                 after_number = False
+            if in_date and idx in in_date:
+                month_key = in_date[idx]
+                if month_key:  # "2011-03-03" says "March" too
+                    if not filled:
+                        starts.append(len(content))
+                        filled = True
+                    content.append((month_key, idx))
+                continue
             if kind == CONTENT:
                 if cue_seen and not filled and w in _TRUTH_WORDS and words[idx + 1 : idx + 2] == ["that"]:
                     continue  # "it is not true that X": the negation is X's
@@ -123,7 +140,7 @@ class Sentence:
                     cue_seen = True
         # Tuples, not lists: tuples of strings and ints drop out of the garbage collector's walks.
         self.words = tuple(words)
-        self.numbers = tuple(find_numbers(words, numerals, periods)) if numerals or periods else ()
+        self.numbers = tuple(find_numbers(words, numerals, periods, dates)) if numerals or periods or dates else ()
         self.content = tuple(content)
         self.seq = seq = tuple(map(_FIRST, content))
         self.keys = frozenset(seq)

@@ -47,7 +47,7 @@ from .rules import (
 )
 from .text import stem, synonym_keys, weight
 
-RULES_VERSION = 3  # bump when a rule changes what it decides: it is part of settings()
+RULES_VERSION = 4  # bump when a rule changes what it decides: it is part of settings()
 
 # Openings that frame an answer without stating anything about the world.
 _SOURCE = (
@@ -101,7 +101,7 @@ class Evidence:
 
     __slots__ = ("window", "covered", "total", "coverage", "weighted", "uncovered_weight", "clause", "passages",
                  "synonyms", "failure", "boilerplate", "missing", "names_missing", "name_failure",
-                 "clause_failure", "cue_conflict", "rarest_missing")
+                 "clause_failure", "cue_conflict", "rarest_missing", "dated")
 
     def __init__(self) -> None:
         self.window: tuple[Sentence, ...] = ()
@@ -113,6 +113,7 @@ class Evidence:
         self.rarest_missing = 0.0  # the weight of the rarest claim word the evidence lacks: one specific fact
         self.clause = 0.0  # 1.0 when a whole clause of two or more words is uncovered
         self.passages = 0
+        self.dated = False  # the claim has a date, matched by day, month and year
         self.synonyms: list[tuple[str, str]] = []  # (claim word, evidence word) matched as synonyms
         self.failure: Failure | None = None
         self.boilerplate = ""
@@ -196,6 +197,7 @@ class LexicalJudge:
             return self._wordless(claim, ours, prepared), None
         found = self._search(ours, prepared)
         found.boilerplate = boilerplate
+        found.dated = bool(ours.numbers) and any(n.unit == "date" for n in ours.numbers)
         return self._verdict(found), found
 
     # --- finding the evidence ---------------------------------------------------------------------
@@ -410,7 +412,8 @@ class LexicalJudge:
         return Verdict(
             True, p, evidence,
             f"coverage {found.coverage:.2f} >= {self.coverage:.2f}{where}, calibrated score {p:.2f}; "
-            f"names and numbers are in the cited passages; quantifiers, negation agree{extra}",
+            f"names{', numbers and dates (by day, month and year)' if found.dated else ' and numbers'} are in the "
+            f"cited passages; quantifiers, negation agree{extra}",
         )
 
     @staticmethod

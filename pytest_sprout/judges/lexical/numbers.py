@@ -61,7 +61,9 @@ class Number:
     def same_amount(self, other: "Number") -> bool:
         """Same value or range, and the same unit; a bare number goes with any unit. A number
         written with a scale word ("3.5 million") is a rounding: it matches values within 5%
-        ("3,512,000")."""
+        ("3,512,000"). A year alone matches the year of a date ("2011" and "3 March 2011")."""
+        if other.unit == "date":
+            return self.unit is None and self.lo == self.hi == other.year  # type: ignore[attr-defined]
         if self.lo != other.lo or self.hi != other.hi:
             if not (self.scaled or other.scaled) or not (_close(self.lo, other.lo) and _close(self.hi, other.hi)):
                 return False
@@ -90,7 +92,7 @@ def _spell(words: Sequence[str]) -> str:
     """Tokens back to text: "10 - 15 cm" -> "10-15 cm", "15 ° c" -> "15°c"."""
     out = ""
     for w in words:
-        if out and not (w in ("%", "°", "-", "–", "—") or out[-1] in "°-–—$€£"):
+        if out and not (w in ("%", "°", "-", "–", "—", ",", "st", "nd", "rd", "th") or out[-1] in "°-–—$€£"):
             out += " "
         out += w
     return out
@@ -162,18 +164,23 @@ _PLAIN_UNITS = frozenset(UNITS) - {"°", "degree", "degrees"}
 _UNIT_STARTS = frozenset(UNITS) | frozenset(MONTHS) | {"-", "per"}
 
 
-def find_numbers(words: list[str], starts: Sequence[int] | None = None, periods: Sequence[int] = ()) -> list[Number]:
+def find_numbers(words: list[str], starts: Sequence[int] | None = None, periods: Sequence[int] = (),
+                 dates: Sequence[tuple[int, int, int | None, Number]] = ()) -> list[Number]:
     """The numbers of a sentence, with their ranges, units and bounds.
 
     ``starts``: the indices of the tokens that are numerals (digits or number words), when the
     caller knows them; a range or compound consumes the numerals after its first. ``periods``:
-    the indices of period words that state an amount without a numeral ("every week").
+    the indices of period words that state an amount without a numeral ("every week"). ``dates``:
+    the dates found by ``dates.find_dates`` (their numerals are not in ``starts``), put in order.
     """
     numbers: list[Number] = []
     n = len(words)
     done = -1
     consumed: set[int] = set()
+    pending = list(dates)
     for i in range(n) if starts is None else starts:
+        while pending and pending[0][0] < i:
+            numbers.append(pending.pop(0)[3])
         if i < done:
             continue
         w = words[i]
@@ -210,6 +217,7 @@ def find_numbers(words: list[str], starts: Sequence[int] | None = None, periods:
         numbers.append(Number(lo, hi, unit, tuple(words[first:done]), bound, bare))
         if periods:
             consumed.update(range(first, done))
+    numbers.extend(date for *_, date in pending)
     for i in periods:  # "a day", "every week", "a few hours", "weekly"
         if i in consumed:
             continue

@@ -85,14 +85,18 @@ def check_numbers_in(claim: Sentence, evidence: Sequence[Number], exact: frozens
     for num in claim.numbers:
         if num.exact in exact or any(num.matches(e) for e in evidence):
             continue
-        bounded = next((e for e in evidence if e.same_amount(num)), None)
+        what = "date" if num.unit == "date" else "number"
+        bounded = None if what == "date" else next((e for e in evidence if e.same_amount(num)), None)
         if bounded is not None:
             return "number", f"claim says '{num.text}' but evidence says '{bounded.text}'"
         if not evidence:
-            return "number", f"number '{num.text}' of the claim is not in the evidence (it has no numbers)"
+            return "number", f"{what} '{num.text}' of the claim is not in the evidence (it has no numbers)"
         near = next((e for e in evidence if e.unit == num.unit and e.overlaps(num)), None) or next(
             (e for e in evidence if e.unit == num.unit), None) or next(
             (e for e in evidence if e.overlaps(num)), evidence[0])
+        if what == "date":
+            return "number", (f"date '{num.text}' of the claim is not in the evidence by day, month and year "
+                              f"(evidence has '{near.text}')")
         return "number", f"number '{num.text}' of the claim is not in the evidence (evidence has '{near.text}')"
     return None
 
