@@ -9,6 +9,8 @@ A year alone ("in 2011") matches the year of a date of the evidence.
 
 from __future__ import annotations
 
+import re
+
 from .numbers import Number
 from .text import MONTHS
 
@@ -17,6 +19,7 @@ MONTH_NUMBERS = {name: k + 1 for k, name in enumerate(
 _MONTH_NAME_OF = {number: name for name, number in MONTH_NUMBERS.items()}
 ORDINAL_SUFFIXES = frozenset({"st", "nd", "rd", "th"})
 _MONTH_TOKENS = frozenset(MONTHS)
+_ISO_DATE = re.compile(r"\d{4}\s*-\s*\d\d\s*-\s*\d\d")  # a cheap test before reading "2011-03-03" from the tokens
 
 
 class Date(Number):

@@ -8,7 +8,7 @@ from weakref import WeakValueDictionary
 
 from pytest_sprout.model import split_sentences
 
-from .dates import _MONTH_TOKENS, ORDINAL_SUFFIXES, find_dates, month_name
+from .dates import _ISO_DATE, _MONTH_TOKENS, ORDINAL_SUFFIXES, find_dates, month_name
 from .numbers import find_numbers
 
 # Words before "may" that make it the month ("in May", "since May"), not the modal.
@@ -62,7 +62,8 @@ class Sentence:
         has_negation = has_quantifier = False
         lexicon = _LEXICON
         after_number = False  # units right after a number are the number rule's, not content
-        dates = find_dates(words) if not _MONTH_TOKENS.isdisjoint(words) or "-" in words else ()
+        dates = find_dates(words) if not _MONTH_TOKENS.isdisjoint(words) or (
+            "-" in words and _ISO_DATE.search(text)) else ()
         in_date: dict[int, str] = {}  # token index -> "" (the date rule's) or the month key of "2011-03-03"
         for start, end, iso_month, date in dates:
             for k in range(start, end):
@@ -246,7 +247,8 @@ class _Prepared:
     common; ``by_text`` maps each sentence's text to its analysis.
     """
 
-    __slots__ = ("sentences", "keysets", "shared", "index", "masks", "pair_masks", "by_text", "numbers", "number_keys")
+    __slots__ = ("sentences", "keysets", "shared", "index", "masks", "pair_masks", "by_text", "numbers", "number_keys",
+                 "number_values")
 
     def __init__(self, text: str) -> None:
         self.sentences = tuple(Sentence(s) for s in split_sentences(text))
@@ -266,6 +268,10 @@ class _Prepared:
         self.pair_masks = {key: (mask | (mask >> 1)) & last for key, mask in self.masks.items()}
         self.numbers = tuple(n for s in self.sentences for n in s.numbers)  # every number, for the number rule
         self.number_keys = frozenset(n.exact for n in self.numbers)  # the number rule's shortcut
+        # The values (lo, hi) of the numbers, a second shortcut: without a rounded number ("3.5
+        # million") or a date among them, a claim number whose value is not here matches none.
+        self.number_values = None if any(n.scaled or n.unit == "date" for n in self.numbers) else frozenset(
+            (n.lo, n.hi) for n in self.numbers)
 
     def cover(self, keys: frozenset[str]) -> int:
         """Bit mask of the sentences that hold every one of ``keys`` (not empty)."""

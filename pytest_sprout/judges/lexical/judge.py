@@ -218,10 +218,18 @@ class LexicalJudge:
         masks = [[p.masks.get(key, 0) for key in keys] for p in prepared]
         synonym_of: dict[int, str] = {}
         held = masks[0] if len(masks) == 1 else [any(m[j] for m in masks) for j in range(len(keys))]
+        first_words = ours.first_words() if 0 in held else None
         for j in range(len(keys)) if 0 in held else ():  # 0 (or False): a word no cited sentence holds
             if held[j]:
                 continue
-            for other in synonym_keys(ours.first_words()[keys[j]]):  # WordNet only for a word no cited sentence holds
+            synonyms = synonym_keys(first_words[keys[j]])  # WordNet only for a word no cited sentence holds
+            if len(prepared) == 1:  # one passage: its first synonym it holds, found in one C-level pass
+                other = next(filter(prepared[0].masks.__contains__, synonyms), None)
+                if other is not None:
+                    masks[0][j] |= prepared[0].masks[other]
+                    synonym_of[j] = other
+                continue
+            for other in synonyms:
                 hit = False
                 for pm, p in zip(masks, prepared):
                     mask = p.masks.get(other, 0)
@@ -356,7 +364,7 @@ class LexicalJudge:
             failure = check_displaced_name(ours, best, uncovered)
         if failure is None and ours.numbers:
             if len(prepared) == 1:
-                failure = check_numbers_in(ours, prepared[0].numbers, prepared[0].number_keys)
+                failure = check_numbers_in(ours, prepared[0].numbers, prepared[0].number_keys, prepared[0].number_values)
             else:
                 failure = check_numbers_in(ours, [n for p in prepared for n in p.numbers],
                                            frozenset().union(*(p.number_keys for p in prepared)))

@@ -20,6 +20,7 @@ _BOUNDS: dict[tuple[str, ...], str] = {
     ("approximately",): "about", ("roughly",): "about", ("nearly",): "about", ("almost",): "about",
 }
 _BOUND_LAST = frozenset(words[-1] for words in _BOUNDS)
+_MULTIPLIER_WORDS = frozenset(_MULTIPLIERS)
 
 def _bound_before(words: list[str], first: int) -> tuple[str | None, int]:
     """The bound written just before words[first], and where its words start."""
@@ -47,7 +48,7 @@ class Number:
         self.lo, self.hi, self.unit, self.bound = lo, hi, unit, bound
         self.bare = bare  # no unit and no noun after it: "10" in "10, 12 or 15 cm"
         self._words = words  # the tokens that wrote it; spelled out only for a failure message
-        self.scaled = any(w in _MULTIPLIERS for w in words)  # "3.5 million": a rounded value
+        self.scaled = not _MULTIPLIER_WORDS.isdisjoint(words)  # "3.5 million": a rounded value
 
     @property
     def exact(self) -> tuple:

@@ -75,18 +75,26 @@ def check_antonyms(claim: Sentence, window: Sequence[Sentence], uncovered: Itera
     return None
 
 
-def check_numbers_in(claim: Sentence, evidence: Sequence[Number], exact: frozenset | set = frozenset()) -> Failure | None:
+def check_numbers_in(claim: Sentence, evidence: Sequence[Number], exact: frozenset | set = frozenset(),
+                     values: frozenset | None = None) -> Failure | None:
     """Every number of the claim must match one of ``evidence`` by value, range, unit and bound.
 
     ``exact``: the ``Number.exact`` keys of ``evidence`` (or a subset), a shortcut: a number with
-    the same value, range, unit and bound as one of the evidence matches it."""
+    the same value, range, unit and bound as one of the evidence matches it. ``values``: the
+    (lo, hi) of every number of ``evidence`` where none is rounded ("3.5 million") nor a date,
+    a shortcut the other way: a plain number whose value is not there matches none."""
     if not claim.numbers:
         return None
     for num in claim.numbers:
-        if num.exact in exact or any(num.matches(e) for e in evidence):
+        if num.exact in exact:
             continue
         what = "date" if num.unit == "date" else "number"
-        bounded = None if what == "date" else next((e for e in evidence if e.same_amount(num)), None)
+        if values is not None and what == "number" and not num.scaled and (num.lo, num.hi) not in values:
+            bounded = None  # no number of the evidence has its value: none matches, none is the same amount
+        elif any(num.matches(e) for e in evidence):
+            continue
+        else:
+            bounded = None if what == "date" else next((e for e in evidence if e.same_amount(num)), None)
         if bounded is not None:
             return "number", f"claim says '{num.text}' but evidence says '{bounded.text}'"
         if not evidence:
