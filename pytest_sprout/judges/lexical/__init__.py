@@ -4,6 +4,7 @@ The package, by role:
 
 - ``text``: word lists, the tokeniser, word keys (lemma, then a light stem) and token kinds;
 - ``numbers``: numbers with ranges, units and bounds, compared by value;
+- ``dates``: dates of day, month and year in any common form, compared by value;
 - ``lexicon``: the lemmatiser (lemminflect) and WordNet synonyms, antonyms and word rarity,
   loaded on first use only;
 - ``index``: analysed sentences and the per-passage index of sentences by word;
