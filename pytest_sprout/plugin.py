@@ -105,10 +105,13 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     get_session(session.config).run.collected(session.items)
 
 
-@pytest.hookimpl(tryfirst=True)
-def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> None:
-    """Ask the system ahead about the cases coming up (--sprout-concurrency)."""
+@pytest.hookimpl(hookwrapper=True, tryfirst=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Any:
+    """Ask the system ahead about the cases coming up (--sprout-concurrency); after the item,
+    drop the answers that no item still to run needs."""
     get_session(item.config).item_starting(item)
+    yield
+    get_session(item.config).item_finished(item)
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -22,6 +22,7 @@ from .guard import SnapshotGuard
 from .identity import SnapshotError
 from .run import RUN_STASH_KEY, ItemOutcome, Run, answer_row, format_exception, load_factory  # noqa: F401 (importers)
 from .settings import explicit_tiers  # noqa: F401 (importers)
+from .rowstore import RowStore
 from .stats import Tally
 from .util import is_xdist_worker
 
@@ -41,7 +42,7 @@ class SproutSession:
     def __init__(self, config: pytest.Config) -> None:
         self.config = config
         self.tally = Tally()
-        self.items: list[dict[str, Any]] = []  # item rows, aggregated on the controller
+        self.items = RowStore()  # item rows, aggregated on the controller
         self._suites: SuiteSet | None = None
         self.thresholds = options.parse_thresholds(options.get(config, "sprout_threshold"))
         self.ledger = Ledger()  # which selected items have a row (controller)
@@ -122,6 +123,13 @@ class SproutSession:
     def item_starting(self, item: Any) -> None:
         self.run.item_starting(item)
 
+    def item_finished(self, item: Any) -> None:
+        """After an item ran: drop answers no item still to run needs (asking.py)."""
+        from .asking import item_finished
+        from .upcoming import get_upcoming
+
+        item_finished(self.run, item, get_upcoming(self.config).items)
+
     def close_answers(self) -> None:
         self.run.close_answers()
 
@@ -154,14 +162,15 @@ class SproutSession:
             for name, value in report.user_properties:
                 if name != "sprout":
                     continue
-                row = json.loads(value) if isinstance(value, str) else dict(value)
+                raw = value if isinstance(value, str) else None
+                row = json.loads(value) if raw is not None else dict(value)
                 row["nodeid"] = report.nodeid
                 if row.get("error"):
                     row["outcome"] = ERROR
                 else:
                     row["outcome"] = "unscored" if row.get("unscored") and report.skipped else report.outcome
                 self.guard.keep(row)
-                self.add_row(row)
+                self.add_row(row, raw)
         # A sprout item whose report carries no row (skipped or failed setup, a runtest that raised
         # before its row was made, a crashed xdist worker) still gets one.
         suite = self.suite_of(report.nodeid)
@@ -170,9 +179,10 @@ class SproutSession:
             if row is not None:
                 self.add_row(row)
 
-    def add_row(self, row: dict[str, Any]) -> None:
+    def add_row(self, row: dict[str, Any], raw: str | None = None) -> None:
+        """Count a row and keep it (as ``raw``, the JSON it came as, when given: rowstore.py)."""
         self.ledger.add(row["nodeid"])
-        self.items.append(row)
+        self.items.add(row, raw)
         if row.get("outcome") == ERROR:
             return  # an errored item is never counted in a metric
         kind = self.metric_kind(row["tier"])
@@ -211,10 +221,11 @@ class SproutSession:
             version=__version__,
             dataset_hash=self.dataset_hash(),
             metrics=self.tally.rows(),
-            items=self.items,
+            items=[],
             system=self.system_info(),
             extra=self._judging_extra(),
         )
+        data["items"] = self.items  # the store: the writers read it row by row, sorted by node id
         data["complete"] = self.complete
         return data
 
@@ -224,7 +235,10 @@ class SproutSession:
         from .checks.mutation import mutation_report
 
         extra = {"gates": self.gate_outcome.to_json()} if self.gate_outcome else {}
-        return {**extra, **mutation_report(self.items), **agreement_report(self.items), **self.guard.report_extra()}
+        # Each check reads every row again: only when a row has what it reports on.
+        mutation = mutation_report(self.items) if self.items.mutated else {}
+        agreement = agreement_report(self.items) if len(self.items.sentence_tiers) > 1 else {}
+        return {**extra, **mutation, **agreement, **self.guard.report_extra()}
 
     def replay_note(self) -> dict[str, Any]:
         """For the views (terminal, Markdown, HTML), never the JSON: a report rebuilt from a golden
@@ -304,7 +318,8 @@ class SproutSession:
 
             values = {(r.tier, r.metric): self.tally.values(r.tier, r.metric) for r in rows}
             self.gate_outcome = self.gates.evaluate(rows, values, self.tiers_run)
-            self.gate_outcome.unscored = unscored.check(self.items, self.option("sprout_max_unscored"))
+            self.gate_outcome.unscored = (unscored.check(self.items, self.option("sprout_max_unscored"))
+                                          if self.items.unscored else [])
         paths = self.report_paths()
         if not self.complete:  # a frozen report is not replaced by a partial one: the chain stays whole
             frozen = self.guard.registered()
@@ -336,12 +351,12 @@ class SproutSession:
         if not rows and not gate_lines and not self.items:
             return []
         lines = format_table(rows) if rows else ["no sprout metrics in this run"]
-        errors = [row for row in self.items if row.get("outcome") == ERROR]
+        errors = self.items.errors
         if errors:
             noun = "item" if len(errors) == 1 else "items"
             lines.append(f"{len(errors)} {noun} errored (not counted in any metric):")
-            for row in sorted(errors, key=lambda r: r["nodeid"])[:10]:
-                lines.append(f"  {row['nodeid']}: {row.get('error')}")
+            for nodeid, error in sorted(errors, key=lambda e: e[0])[:10]:
+                lines.append(f"  {nodeid}: {error}")
             if len(errors) > 10:
                 lines.append(f"  ... and {len(errors) - 10} more (see --sprout-report)")
         if not self.complete:
@@ -351,6 +366,9 @@ class SproutSession:
         from . import startup, views
         from .checks import agreement, mutation as mutate
 
-        lines += mutate.summary_lines(self.items, rows) + agreement.summary_lines(self.items)
+        if self.items.mutated:
+            lines += mutate.summary_lines(self.items, rows)
+        if len(self.items.sentence_tiers) > 1:
+            lines += agreement.summary_lines(self.items)
         hints = startup.hint(self.config.pluginmanager, self.hypothesis_used)
         return lines + gate_lines + views.files_lines(self.written, self.replay_note()) + hints

@@ -13,9 +13,10 @@ OUTCOME_ORDER = {"failed": 0, "unscored": 1, "skipped": 2, "passed": 3}
 
 
 def outcome_counts(items: Iterable[dict[str, Any]]) -> dict[str, int]:
-    counts: dict[str, int] = {}
-    for row in items:
-        counts[str(row.get("outcome"))] = counts.get(str(row.get("outcome")), 0) + 1
+    counts: dict[str, int] = dict(getattr(items, "outcomes", None) or {})  # a RowStore counted them
+    if not counts:
+        for row in items:
+            counts[str(row.get("outcome"))] = counts.get(str(row.get("outcome")), 0) + 1
     return dict(sorted(counts.items(), key=lambda kv: OUTCOME_ORDER.get(kv[0], 9)))
 
 
@@ -30,8 +31,10 @@ def item_reasons(row: dict[str, Any]) -> list[str]:
 
 
 def failing_items(report: dict[str, Any]) -> list[dict[str, Any]]:
-    return sorted((r for r in report.get("items") or [] if r.get("outcome") == "failed"),
-                  key=lambda r: str(r.get("nodeid")))
+    items = report.get("items") or []
+    of_outcome = getattr(items, "of_outcome", None)  # a RowStore parses only the failed rows
+    failed = of_outcome("failed") if of_outcome is not None else (r for r in items if r.get("outcome") == "failed")
+    return sorted(failed, key=lambda r: str(r.get("nodeid")))
 
 
 def suite_rows(items: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
