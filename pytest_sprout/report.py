@@ -8,6 +8,7 @@ import tempfile
 from pathlib import Path
 from typing import Any, Callable, Iterable, TextIO
 
+from .row import Row, as_rows
 from .stats import MetricRow
 from .table import SATURATED_NOTE, UNDERPOWERED_NOTE, flags, num as _num
 from .util import md_cell as _md_cell
@@ -94,7 +95,8 @@ def write_reports(
     header = {key: value for key, value in data.items() if key != "items"}
     items = data.get("items") or []
     jobs: list[tuple[str, Path, Any]] = [
-        ("JSON report", p, lambda p: write_report_json(p, header, ordered(items))) for p in paths.get("sprout_report", [])
+        ("JSON report", p, lambda p: write_report_json(p, header, (row.to_json() for row in ordered(items))))
+        for p in paths.get("sprout_report", [])
     ]
     if paths.get("sprout_md"):
         text = format_markdown(rows, extra, intro=intro)
@@ -117,14 +119,14 @@ def write_reports(
     return problems, written
 
 
-def ordered(items: Iterable[dict[str, Any]]) -> Iterable[dict[str, Any]]:
+def ordered(items: Iterable[Row | dict[str, Any]]) -> Iterable[Row]:
     """Item rows in the JSON report's order, by node id (a rowstore.RowStore sorts its own)."""
     in_order = getattr(items, "in_order", None)
-    return in_order() if in_order is not None else sorted(items, key=lambda row: row["nodeid"])
+    return in_order() if in_order is not None else sorted(as_rows(items), key=lambda row: str(row.nodeid))
 
 
 def build_report(
-    *, version: str, dataset_hash: str | None, metrics: list[MetricRow], items: list[dict[str, Any]],
+    *, version: str, dataset_hash: str | None, metrics: list[MetricRow], items: Iterable[Row | dict[str, Any]],
     system: dict[str, Any] | None = None, extra: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The JSON report. Items are sorted by node id, so the report does not depend on the order
@@ -135,7 +137,7 @@ def build_report(
         "dataset_hash": dataset_hash,
         "system": system,
         "metrics": [m.to_json() for m in metrics],
-        "items": list(ordered(items)),
+        "items": [row.to_json() for row in ordered(items)],
     }
     if extra:
         report.update(extra)

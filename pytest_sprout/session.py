@@ -20,6 +20,7 @@ from .model import TIERS, Case, GoldenItem
 from .integrity import ERROR, Ledger
 from .guard import SnapshotGuard
 from .identity import SnapshotError
+from .row import Row
 from .run import RUN_STASH_KEY, ItemOutcome, Run, answer_row, format_exception, load_factory  # noqa: F401 (importers)
 from .settings import explicit_tiers  # noqa: F401 (importers)
 from .rowstore import RowStore
@@ -163,13 +164,14 @@ class SproutSession:
                 if name != "sprout":
                     continue
                 raw = value if isinstance(value, str) else None
-                row = json.loads(value) if raw is not None else dict(value)
-                row["nodeid"] = report.nodeid
-                if row.get("error"):
-                    row["outcome"] = ERROR
+                data = json.loads(value) if raw is not None else dict(value)
+                self.guard.keep(data)  # takes the golden entry off (the golden set keeps it)
+                row = Row.from_json(data)
+                row.nodeid = report.nodeid
+                if row.error:
+                    row.outcome = ERROR
                 else:
-                    row["outcome"] = "unscored" if row.get("unscored") and report.skipped else report.outcome
-                self.guard.keep(row)
+                    row.outcome = "unscored" if row.unscored and report.skipped else report.outcome
                 self.add_row(row, raw)
         # A sprout item whose report carries no row (skipped or failed setup, a runtest that raised
         # before its row was made, a crashed xdist worker) still gets one.
@@ -179,17 +181,17 @@ class SproutSession:
             if row is not None:
                 self.add_row(row)
 
-    def add_row(self, row: dict[str, Any], raw: str | None = None) -> None:
+    def add_row(self, row: Row, raw: str | None = None) -> None:
         """Count a row and keep it (as ``raw``, the JSON it came as, when given: rowstore.py)."""
-        self.ledger.add(row["nodeid"])
+        self.ledger.add(str(row.nodeid))
         self.items.add(row, raw)
-        if row.get("outcome") == ERROR:
+        if row.outcome == ERROR:
             return  # an errored item is never counted in a metric
-        kind = self.metric_kind(row["tier"])
-        for metric, values in row["metrics"].items():
+        kind = self.metric_kind(row.tier)
+        for metric, values in row.metrics.items():
             if kind:
-                self.tally.declare(row["tier"], metric, kind)
-            self.tally.extend(row["tier"], metric, values)
+                self.tally.declare(row.tier, metric, kind)
+            self.tally.extend(row.tier, metric, values)
 
     def metric_kind(self, tier: str) -> str | None:
         """"mean" for a tier whose every metric is a continuous score (so that a metric with no

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pytest_sprout.report import write_json, write_report_json
+from pytest_sprout.row import Row
 from pytest_sprout.rowstore import RowStore
 
 from helpers import SYSTEM_CONFTEST, make_project
@@ -37,21 +38,21 @@ def test_the_streamed_report_is_byte_for_byte_the_whole_dump(tmp_path_factory: p
 
 def test_a_row_kept_as_its_json_comes_back_as_the_controller_made_it() -> None:
     store = RowStore()
-    sent = {"case_id": "b", "tier": "groundedness", "metrics": {"grounded": [True]}, "golden": {"answer": "x"},
-            "sentences": [{"text": "s", "supported": True}], "unscored": True}
+    sent = {"case_id": "b", "suite": "s", "tier": "groundedness", "metrics": {"grounded": [True]},
+            "golden": {"answer": "x"}, "sentences": [{"text": "s", "supported": True}], "unscored": True}
     raw = json.dumps(sent, separators=(",", ":"), sort_keys=True)
-    row = {**json.loads(raw), "nodeid": "s.yaml::b[groundedness]", "outcome": "unscored"}
-    row.pop("golden")
+    row = Row.from_json(json.loads(raw))
+    row.golden, row.nodeid, row.outcome = None, "s.yaml::b[groundedness]", "unscored"
     store.add(row, raw)
-    error = {"nodeid": "s.yaml::a[groundedness]", "case_id": "a", "tier": "groundedness", "metrics": {},
-             "sentences": [], "outcome": "error", "error": "boom"}
+    error = Row("a", "s", "groundedness", nodeid="s.yaml::a[groundedness]", outcome="error", error="boom")
     store.add(error)
     assert list(store) == [row, error]
-    assert [r["nodeid"] for r in store.in_order()] == ["s.yaml::a[groundedness]", "s.yaml::b[groundedness]"]
+    assert [r.nodeid for r in store.in_order()] == ["s.yaml::a[groundedness]", "s.yaml::b[groundedness]"]
     assert list(store.of_outcome("error")) == [error]
     assert store.outcomes == {"unscored": 1, "error": 1}
     assert store.errors == [("s.yaml::a[groundedness]", "boom")]
     assert store.unscored and not store.mutated and store.sentence_tiers == {"groundedness"}
+    assert "golden" not in next(iter(store)).to_json()
 
 
 HELD = '''
