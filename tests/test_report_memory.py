@@ -83,7 +83,7 @@ def test_an_answer_is_dropped_once_its_items_ran_and_asked_once(pytester: pytest
 
 def test_answers_stay_when_a_test_uses_the_golden_fixture(pytester: pytest.Pytester) -> None:
     make_project(pytester, conftest=SYSTEM_CONFTEST + HELD)
-    pytester.makepyfile(test_golden="""
+    pytester.makepyfile(test_uses_the_golden_fixture="""
         def test_zz_golden_after_the_items(sprout_golden):
             assert len(sprout_golden) == 4
     """)
