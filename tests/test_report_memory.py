@@ -61,7 +61,7 @@ from pytest_sprout.session import get_session
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_sessionfinish(session):
-    source = get_session(session.config)._answers
+    source = get_session(session.config).run._answers
     with open("held.txt", "w") as handle:
         handle.write(f"{len(source._done)} {len(CALLS)} {len(set(CALLS))}")
 '''
