@@ -200,6 +200,10 @@ class AnswerSource:
                     continue
             self._submit(case)
 
+    def forget(self, case_id: str) -> None:
+        """Drop a case's answer once every item that uses it has run (it would be asked again)."""
+        self._done.pop(case_id, None)
+
     def pending(self) -> int:
         """Cases asked about and not yet handed to an item."""
         return len(self._jobs)

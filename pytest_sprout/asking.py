@@ -4,7 +4,8 @@ an item that waits, and the end of the run (close the system, write and prune th
 
 from __future__ import annotations
 
-from typing import Any
+from collections import Counter
+from typing import Any, Sequence
 
 import pytest
 
@@ -12,6 +13,7 @@ from .model import Answer, Case
 from .util import is_xdist_worker
 
 RUN_KEY = pytest.StashKey[str]()
+LEFT_KEY = pytest.StashKey["Counter[str] | None"]()
 
 
 def retry_on(config: Any) -> tuple[type[BaseException], ...]:
@@ -80,6 +82,36 @@ def waiting_note(session: Any, case: Case, seconds: float) -> None:
         reporter.ensure_newline()
         reporter.write_line(f"sprout: waiting {seconds:.0f} s for the system's answer to {case.id!r} "
                             f"({in_flight} answers in flight)")
+
+
+def item_finished(run: Any, item: Any, collected: Sequence[Any]) -> None:
+    """After an item ran: once no item of this process that is still to run uses its case, the
+    case's answer is dropped (a 50,000-case run need not hold 50,000 answers to its end)."""
+    case = getattr(item, "case", None)
+    if case is None:
+        return
+    left = items_left(run.config, collected)
+    if left is None or case.id not in left:
+        return
+    left[case.id] -= 1
+    if left[case.id] <= 0:
+        del left[case.id]
+        if run._answers is not None:
+            run._answers.forget(case.id)
+        run._golden.pop(case.id, None)
+
+
+def items_left(config: Any, collected: Sequence[Any]) -> "Counter[str] | None":
+    """Case id -> how many of this process's collected items that use it have not run yet; None
+    when answers must stay (a test uses the sprout_golden fixture, which hands out every answer).
+    An xdist worker counts every collected item, also those run elsewhere: it drops only the
+    answers of cases whose every item it ran itself, never one still to come."""
+    if LEFT_KEY not in config.stash:
+        if any("sprout_golden" in getattr(item, "fixturenames", ()) for item in collected):
+            config.stash[LEFT_KEY] = None
+        else:
+            config.stash[LEFT_KEY] = Counter(item.case.id for item in collected if getattr(item, "case", None) is not None)
+    return config.stash[LEFT_KEY]
 
 
 def close(session: Any) -> None:

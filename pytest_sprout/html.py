@@ -21,6 +21,7 @@ import json
 import os
 from typing import Any, Iterable
 
+from .row import Row, as_rows
 from .util import short_hash
 
 OUTCOME_ORDER = {"failed": 0, "unscored": 1, "skipped": 2, "passed": 3}
@@ -217,11 +218,10 @@ def forest_plot(tier: str, metrics: list[dict[str, Any]], gates: dict[str, float
 # --- sections --------------------------------------------------------------------------------
 
 
-def _header(report: dict[str, Any]) -> str:
-    items = report.get("items") or []
+def _header(report: dict[str, Any], items: list[Row]) -> str:
     counts: dict[str, int] = {}
     for row in items:
-        counts[str(row.get("outcome"))] = counts.get(str(row.get("outcome")), 0) + 1
+        counts[str(row.outcome)] = counts.get(str(row.outcome), 0) + 1
     system = report.get("system") or {}
     parts = [f"{n} {esc(k)}" for k, n in sorted(counts.items(), key=lambda kv: OUTCOME_ORDER.get(kv[0], 9))]
     sys_text = esc(" ".join(x for x in (system.get("name"), system.get("version")) if x)) or "unknown"
@@ -318,13 +318,13 @@ def _verdict_word(value: Any) -> tuple[str, str]:
     return {True: ("pass", "supported"), False: ("fail", "unsupported")}.get(value, ("unsc", "unscored"))
 
 
-def _detail(row: dict[str, Any]) -> str:
+def _detail(row: Row) -> str:
     out = []
-    if row.get("error"):
-        out.append(f"<p><b>the system raised:</b></p><pre>{esc(row['error'])}</pre>")
-    if row.get("note"):
-        out.append(f'<p class="note">{esc(row["note"])}</p>')
-    sentences = row.get("sentences") or []
+    if row.error:
+        out.append(f"<p><b>the system raised:</b></p><pre>{esc(row.error)}</pre>")
+    if row.note:
+        out.append(f'<p class="note">{esc(row.note)}</p>')
+    sentences = row.sentences or []
     if sentences:
         out.append('<table class="sent"><thead><tr><th>#</th><th>sentence</th><th>cites</th><th>verdict</th>'
                    "<th>score</th><th>rule</th><th>reason</th><th>best evidence</th></tr></thead><tbody>")
@@ -340,11 +340,11 @@ def _detail(row: dict[str, Any]) -> str:
                 f'<td class="ev">{esc(s.get("evidence") or "")}</td></tr>'
             )
         out.append("</tbody></table>")
-    elif not row.get("error"):
+    elif not row.error:
         out.append('<p class="note">no sentences judged (a refusal, or the tier judges the answer as a whole)</p>')
-    if row.get("extra"):
-        out.append(f"<pre>{esc(json.dumps(row['extra'], indent=2, sort_keys=True, ensure_ascii=False))}</pre>")
-    out.append(f'<p class="note">node id: <code>{esc(row.get("nodeid"))}</code></p>')
+    if row.extra:
+        out.append(f"<pre>{esc(json.dumps(row.extra, indent=2, sort_keys=True, ensure_ascii=False))}</pre>")
+    out.append(f'<p class="note">node id: <code>{esc(row.nodeid)}</code></p>')
     return "".join(out)
 
 
@@ -353,13 +353,13 @@ def _select(ident: str, label: str, values: Iterable[str]) -> str:
     return f'<label>{label} <select id="{ident}"><option value="">all</option>{options}</select></label>'
 
 
-def _items_section(items: list[dict[str, Any]]) -> str:
+def _items_section(items: list[Row]) -> str:
     from .views import item_reasons
 
-    ordered = sorted(items, key=lambda r: (OUTCOME_ORDER.get(str(r.get("outcome")), 9), str(r.get("nodeid"))))
-    tiers = sorted({str(r.get("tier")) for r in items})
-    suites = sorted({str(r.get("suite")) for r in items})
-    outcomes = sorted({str(r.get("outcome")) for r in items}, key=lambda o: OUTCOME_ORDER.get(o, 9))
+    ordered = sorted(items, key=lambda r: (OUTCOME_ORDER.get(str(r.outcome), 9), str(r.nodeid)))
+    tiers = sorted({str(r.tier) for r in items})
+    suites = sorted({str(r.suite) for r in items})
+    outcomes = sorted({str(r.outcome) for r in items}, key=lambda o: OUTCOME_ORDER.get(o, 9))
     out = [
         '<section id="items"><h2>Items</h2><div class="filters">',
         _select("f-tier", "tier", tiers), _select("f-suite", "suite", suites), _select("f-outcome", "outcome", outcomes),
@@ -371,19 +371,19 @@ def _items_section(items: list[dict[str, Any]]) -> str:
     ]
     cls_of = {"passed": "pass", "failed": "fail", "skipped": "skip", "unscored": "unsc"}
     for i, row in enumerate(ordered):
-        outcome = str(row.get("outcome"))
-        search = " ".join(str(row.get(k) or "") for k in ("case_id", "suite", "tier", "note", "error"))
-        search += " " + " ".join(str(s.get("text") or "") for s in row.get("sentences") or [])
+        outcome = str(row.outcome)
+        search = " ".join(str(getattr(row, k) or "") for k in ("case_id", "suite", "tier", "note", "error"))
+        search += " " + " ".join(str(s.get("text") or "") for s in row.sentences or [])
         reasons = item_reasons(row) if outcome != "passed" else []
-        search += " " + str(row.get("question") or "") + " " + " ".join(reasons)
-        note = row.get("error") or row.get("note") or "; ".join(reasons[:2]) + (" ..." if len(reasons) > 2 else "")
+        search += " " + str(row.question or "") + " " + " ".join(reasons)
+        note = row.error or row.note or "; ".join(reasons[:2]) + (" ..." if len(reasons) > 2 else "")
         out.append(
-            f'<tr class="item" id="i{i}" aria-expanded="false" data-tier="{esc(row.get("tier"))}" '
-            f'data-suite="{esc(row.get("suite"))}" data-outcome="{esc(outcome)}" data-text="{esc(search.lower())}">'
+            f'<tr class="item" id="i{i}" aria-expanded="false" data-tier="{esc(row.tier)}" '
+            f'data-suite="{esc(row.suite)}" data-outcome="{esc(outcome)}" data-text="{esc(search.lower())}">'
             f'<td><button class="toggle" type="button" aria-controls="d{i}" title="show sentences">&#9656;</button></td>'
-            f'<td class="{cls_of.get(outcome, "")}">{esc(outcome)}</td><td>{esc(row.get("tier"))}</td>'
-            f'<td>{esc(row.get("suite"))}</td><td>{esc(row.get("case_id"))}</td>'
-            f'<td>{esc(_metric_summary(row.get("metrics") or {}))}</td><td>{esc(note)}</td></tr>'
+            f'<td class="{cls_of.get(outcome, "")}">{esc(outcome)}</td><td>{esc(row.tier)}</td>'
+            f'<td>{esc(row.suite)}</td><td>{esc(row.case_id)}</td>'
+            f'<td>{esc(_metric_summary(row.metrics or {}))}</td><td>{esc(note)}</td></tr>'
             f'<tr class="detail" id="d{i}" hidden><td colspan="7">{_detail(row)}</td></tr>'
         )
     out.append("</tbody></table></section>")
@@ -394,14 +394,14 @@ def render_html(report: dict[str, Any]) -> str:
     """The whole page as one string."""
     from . import html_views
 
-    items = list(report.get("items") or [])
+    items = list(as_rows(report.get("items") or []))
     banner = ""
     if report.get("complete") is False:
         from .report import INCOMPLETE_BANNER
 
         banner = f'<p class="fail" id="incomplete" role="alert">{esc(INCOMPLETE_BANNER)}</p>'
     body = "\n".join([
-        _header(report), banner, _gates_section(report.get("gates")), _plots_section(report),
+        _header(report, items), banner, _gates_section(report.get("gates")), _plots_section(report),
         html_views.suites_section(items), html_views.mutation_section(report), html_views.agreement_section(report),
         html_views.cases_section(items), _items_section(items),
     ])

@@ -47,20 +47,20 @@ def _outcome_cls(outcome: str) -> str:
     return {"passed": "pass", "failed": "fail", "skipped": "skip", "unscored": "unsc"}.get(outcome, "")
 
 
-def case_groups(items: list[dict[str, Any]]) -> list[tuple[str, list[dict[str, Any]]]]:
+def case_groups(items: list[Row]) -> list[tuple[str, list[Row]]]:
     """Items grouped by case, failing cases first (then unscored, skipped, passed), by case id."""
-    groups: dict[str, list[dict[str, Any]]] = {}
+    groups: dict[str, list[Row]] = {}
     for row in items:
-        groups.setdefault(str(row.get("case_id")), []).append(row)
+        groups.setdefault(str(row.case_id), []).append(row)
 
-    def rank(entry: tuple[str, list[dict[str, Any]]]) -> tuple[int, str]:
-        return (min(OUTCOME_ORDER.get(str(r.get("outcome")), 9) for r in entry[1]), entry[0])
+    def rank(entry: tuple[str, list[Row]]) -> tuple[int, str]:
+        return (min(OUTCOME_ORDER.get(str(r.outcome), 9) for r in entry[1]), entry[0])
 
-    return sorted(((cid, sorted(rows, key=lambda r: str(r.get("tier")))) for cid, rows in groups.items()), key=rank)
+    return sorted(((cid, sorted(rows, key=lambda r: str(r.tier))) for cid, rows in groups.items()), key=rank)
 
 
-def _answer_html(row: dict[str, Any]) -> str:
-    answer = row.get("answer")
+def _answer_html(row: Row) -> str:
+    answer = row.answer
     if not isinstance(answer, dict):
         return '<p class="note">no answer (the system raised, or the row predates answers in reports)</p>'
     refused = " <span class=\"badge b-uns\">refused</span>" if answer.get("refused") else ""
@@ -77,7 +77,7 @@ def _answer_html(row: dict[str, Any]) -> str:
     return "".join(out)
 
 
-def cases_section(items: list[dict[str, Any]]) -> str:
+def cases_section(items: list[Row]) -> str:
     """One collapsible view per case: question, expectation, answer and passages, and every tier's
     outcome with the reasons it failed."""
     groups = case_groups(items)
@@ -88,22 +88,22 @@ def cases_section(items: list[dict[str, Any]]) -> str:
            "tier's reasons.</p>"]
     for case_id, rows in groups:
         first = rows[0]
-        worst = min((str(r.get("outcome")) for r in rows), key=lambda o: OUTCOME_ORDER.get(o, 9))
-        badges = " ".join(f'<span class="{_outcome_cls(str(r.get("outcome")))}">{esc(r.get("tier"))}: '
-                          f'{esc(r.get("outcome"))}</span>' for r in rows)
+        worst = min((str(r.outcome) for r in rows), key=lambda o: OUTCOME_ORDER.get(o, 9))
+        badges = " ".join(f'<span class="{_outcome_cls(str(r.outcome))}">{esc(r.tier)}: '
+                          f'{esc(r.outcome)}</span>' for r in rows)
         out.append(f'<details class="case" data-case="{esc(case_id)}" data-outcome="{esc(worst)}">'
-                   f'<summary><b>{esc(case_id)}</b> <span class="meta">{esc(first.get("suite"))}</span> {badges} '
-                   f'<span class="q">{esc(first.get("question") or "")}</span></summary><div class="case-body">')
-        expect = "a refusal" if first.get("expect") == "refuse" else "an answer"
-        facts = first.get("expected_facts") or []
+                   f'<summary><b>{esc(case_id)}</b> <span class="meta">{esc(first.suite)}</span> {badges} '
+                   f'<span class="q">{esc(first.question or "")}</span></summary><div class="case-body">')
+        expect = "a refusal" if first.expect == "refuse" else "an answer"
+        facts = first.expected_facts or []
         facts_text = ", ".join(f"“{esc(f)}”" for f in facts) if facts else "none"
-        out.append(f"<p><b>question</b>: {esc(first.get('question') or '')}</p>"
+        out.append(f"<p><b>question</b>: {esc(first.question or '')}</p>"
                    f"<p><b>expects</b> {expect}; expected facts: {facts_text}</p>")
-        out.append(_answer_html(next((r for r in rows if isinstance(r.get("answer"), dict)), first)))
+        out.append(_answer_html(next((r for r in rows if isinstance(r.answer, dict)), first)))
         for row in rows:
-            outcome = str(row.get("outcome"))
+            outcome = str(row.outcome)
             reasons = item_reasons(row) if outcome != "passed" else []
-            out.append(f'<div class="tier-out {esc(outcome)}"><b>{esc(row.get("tier"))}</b> '
+            out.append(f'<div class="tier-out {esc(outcome)}"><b>{esc(row.tier)}</b> '
                        f'<span class="{_outcome_cls(outcome)}">{esc(outcome)}</span>')
             if reasons:
                 out.append("<ul>" + "".join(f"<li>{esc(r)}</li>" for r in reasons) + "</ul>")
@@ -131,7 +131,7 @@ def _metric_cells(m: dict[str, Any]) -> str:
     return f"<td>{esc(count)}</td><td>{esc(value)}</td><td>{esc(ci)}</td><td>{_flags(m)}</td>"
 
 
-def suites_section(items: list[dict[str, Any]]) -> str:
+def suites_section(items: list[Row]) -> str:
     """Per suite and tier, every metric with its count, rate (or mean) and 95% interval."""
     rows = suite_rows(items)
     if not rows:

@@ -20,6 +20,7 @@ import re
 from pathlib import Path
 from typing import Any, Iterable
 
+from .row import Row
 from .util import clean_text
 
 ERROR = "error"
@@ -62,30 +63,30 @@ class Ledger:
     def add(self, nodeid: str) -> None:
         self.rowed.add(nodeid)
 
-    def row_from_report(self, nodeid: str, suite: str, outcome: str, when: str, longrepr: Any) -> dict[str, Any] | None:
+    def row_from_report(self, nodeid: str, suite: str, outcome: str, when: str, longrepr: Any) -> Row | None:
         """A row for an item whose report carries none, or None when this report needs none (a
         passing phase, or the item has a row already)."""
         parsed = parse_nodeid(nodeid)
         if parsed is None or nodeid in self.rowed or outcome == "passed":
             return None
         _, case_id, tier = parsed
-        row: dict[str, Any] = {"nodeid": nodeid, "case_id": case_id, "suite": suite, "tier": tier,
-                               "metrics": {}, "sentences": []}
+        row = Row(case_id, suite, tier, nodeid=nodeid)
         if outcome == "skipped":
             if when == "teardown":
                 return None
-            row["outcome"] = "skipped"
-            row["note"] = skip_reason(longrepr)
+            row.outcome = "skipped"
+            row.note = skip_reason(longrepr)
         else:
-            row["outcome"] = ERROR
+            row.outcome = ERROR
             phase = {"setup": "its setup failed", "teardown": "its teardown failed", "call": "it raised"}.get(when, "it did not finish")
-            row["error"] = first_line(longrepr) or phase
-            if "crashed" not in row["error"]:
-                row["error"] = f"{phase}: {row['error']}" if row["error"] != phase else phase
+            error = first_line(longrepr) or phase
+            if "crashed" not in error:
+                error = f"{phase}: {error}" if error != phase else phase
+            row.error = error
         self.rowed.add(nodeid)
         return row
 
-    def unreported(self, interrupted: bool) -> list[dict[str, Any]]:
+    def unreported(self, interrupted: bool) -> list[Row]:
         """Rows for selected items that never reported anything."""
         if interrupted and not self.rowed:  # nothing ran: collection errors (or Ctrl-C) stopped the run first
             why = "not run: the run was interrupted before any item ran (see the collection errors above, if any)"
@@ -101,8 +102,7 @@ class Ledger:
             if parsed is None:
                 continue
             _, case_id, tier = parsed
-            rows.append({"nodeid": nodeid, "case_id": case_id, "suite": suite, "tier": tier, "metrics": {},
-                         "sentences": [], "outcome": ERROR, "error": why})
+            rows.append(Row(case_id, suite, tier, nodeid=nodeid, outcome=ERROR, error=why))
             self.rowed.add(nodeid)
         return rows
 

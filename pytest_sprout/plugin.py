@@ -10,6 +10,7 @@ import pytest
 from . import options
 from .asking import retry_on
 from .model import TIERS
+from .controller import Controller, get_controller
 from .session import SESSION_KEY, SproutSession, explicit_tiers, get_session, is_controller
 
 MARKERS = {
@@ -35,7 +36,7 @@ def pytest_configure(config: pytest.Config) -> None:
         config.addinivalue_line("markers", f"{tier}: {MARKERS[tier]}")
     config.stash[SESSION_KEY] = sprout = SproutSession(config)
     if is_controller(config):
-        config.pluginmanager.register(Aggregator(sprout), "sprout-aggregator")
+        config.pluginmanager.register(Aggregator(sprout.controller), "sprout-aggregator")
         if sprout.guard.check():  # the dataset snapshot check stops this run: start no xdist workers
             config.option.dist = "no"
     retry_on(config)  # a bad sprout_retry_on is a usage error now, not one per item
@@ -55,30 +56,30 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> Any:
 
 class Aggregator:
     """Registered on the controller only (like junitxml's LogXML): item rows arrive on the test
-    reports, from this process or from xdist workers, and are tallied here."""
+    reports, from this process or from xdist workers, and go to the controller (controller.py)."""
 
-    def __init__(self, sprout: SproutSession) -> None:
-        self.sprout = sprout
+    def __init__(self, controller: Controller) -> None:
+        self.controller = controller
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        self.sprout.record(report)
+        self.controller.record(report)
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
         """xdist: the items a worker collected (all workers collect the same selection)."""
-        self.sprout.select(ids)
+        self.controller.select(ids)
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_testnodedown(self, node: Any, error: Any) -> None:
         """xdist: a worker finished; keep what it sent back (the system's name and version)."""
-        self.sprout.worker_finished(getattr(node, "workeroutput", None) or {})
+        self.controller.worker_finished(getattr(node, "workeroutput", None) or {})
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_configure_node(self, node: Any) -> None:
         """xdist: give each worker this run's id (the cache keeps what the run used)."""
         from .asking import run_id
 
-        node.workerinput["sprout_run"] = run_id(self.sprout.config)
+        node.workerinput["sprout_run"] = run_id(self.controller.config)
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
@@ -100,15 +101,19 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
     get_upcoming(session.config).collected(session.items)
     collected(get_session(session.config))
-    if is_controller(session.config):
-        get_session(session.config).select([item.nodeid for item in session.items])
+    controller = get_controller(session.config)
+    if controller is not None:
+        controller.select([item.nodeid for item in session.items])
     get_session(session.config).run.collected(session.items)
 
 
-@pytest.hookimpl(tryfirst=True)
-def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> None:
-    """Ask the system ahead about the cases coming up (--sprout-concurrency)."""
+@pytest.hookimpl(hookwrapper=True, tryfirst=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Any:
+    """Ask the system ahead about the cases coming up (--sprout-concurrency); after the item,
+    drop the answers that no item still to run needs."""
     get_session(item.config).item_starting(item)
+    yield
+    get_session(item.config).item_finished(item)
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -128,7 +133,8 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     if not sprout.guard.blocked:  # a stopped run (snapshot check) judges and writes nothing
         sprout.guard.write_golden(session.exitstatus)  # first: the reports name the golden set
         sprout.finish(session.exitstatus)
-        session.exitstatus = exit_status(session.exitstatus, sprout.gate_outcome)
+        controller = get_controller(session.config)
+        session.exitstatus = exit_status(session.exitstatus, controller.gate_outcome if controller else None)
     session.exitstatus = sprout.guard.finish(session.exitstatus)
 
 

@@ -6,8 +6,9 @@ import json
 import os
 import tempfile
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable, TextIO
 
+from .row import Row, as_rows
 from .stats import MetricRow
 from .table import SATURATED_NOTE, UNDERPOWERED_NOTE, flags, num as _num
 from .util import md_cell as _md_cell
@@ -15,6 +16,12 @@ from .util import md_cell as _md_cell
 
 def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
     """Write via a temporary file in the same folder and a rename: never a torn file."""
+    atomic_write(path, lambda handle: handle.write(text))
+
+
+def atomic_write(path: str | os.PathLike[str], write: Callable[[TextIO], Any]) -> None:
+    """Call ``write(handle)`` on a temporary file in the same folder, then rename it over
+    ``path``: never a torn file, however much ``write`` streams into it."""
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
@@ -22,7 +29,7 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
         # backslashreplace: text UTF-8 cannot hold (a lone surrogate in a system's error message)
         # is written escaped, never a UnicodeEncodeError after the whole run.
         with os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace") as handle:
-            handle.write(text)
+            write(handle)
             handle.flush()
             os.fsync(handle.fileno())
         umask = os.umask(0)
@@ -37,8 +44,35 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
         raise
 
 
+def _dumps(data: Any) -> str:
+    return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False)
+
+
 def write_json(path: str | os.PathLike[str], data: Any) -> None:
-    atomic_write_text(path, json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
+    atomic_write_text(path, _dumps(data) + "\n")
+
+
+def write_report_json(path: str | os.PathLike[str], data: dict[str, Any], items: Iterable[dict[str, Any]]) -> None:
+    """The JSON report: byte for byte ``write_json(path, {**data, "items": list(items)})``, but
+    written one item at a time, so that neither the whole list nor the whole text is ever held
+    (pure-Python ``json.dumps`` with an indent builds the text from millions of small pieces).
+    ``items`` comes in the order it is to be written."""
+    token = f"sprout-items-{os.urandom(16).hex()}"
+    head, sep, tail = (_dumps({**data, "items": token}) + "\n").partition(json.dumps(token))
+    if not sep:  # cannot happen: the top-level "items" holds exactly this string
+        raise AssertionError("the report's items placeholder is missing")
+
+    def write(handle: TextIO) -> None:
+        handle.write(head)
+        first = True
+        for row in items:
+            handle.write("[\n    " if first else ",\n    ")
+            handle.write(_dumps(row).replace("\n", "\n    "))  # one level deeper: items sit at level 2
+            first = False
+        handle.write("[]" if first else "\n  ]")
+        handle.write(tail)
+
+    atomic_write(path, write)
 
 
 INCOMPLETE_BANNER = (
@@ -58,7 +92,12 @@ def write_reports(
     shown = data if shown is None else shown
     problems: list[str] = []
     written: dict[str, str] = {}
-    jobs: list[tuple[str, Path, Any]] = [("JSON report", p, lambda p: write_json(p, data)) for p in paths.get("sprout_report", [])]
+    header = {key: value for key, value in data.items() if key != "items"}
+    items = data.get("items") or []
+    jobs: list[tuple[str, Path, Any]] = [
+        ("JSON report", p, lambda p: write_report_json(p, header, (row.to_json() for row in ordered(items))))
+        for p in paths.get("sprout_report", [])
+    ]
     if paths.get("sprout_md"):
         text = format_markdown(rows, extra, intro=intro)
         if data.get("complete") is False:
@@ -80,8 +119,14 @@ def write_reports(
     return problems, written
 
 
+def ordered(items: Iterable[Row | dict[str, Any]]) -> Iterable[Row]:
+    """Item rows in the JSON report's order, by node id (a rowstore.RowStore sorts its own)."""
+    in_order = getattr(items, "in_order", None)
+    return in_order() if in_order is not None else sorted(as_rows(items), key=lambda row: str(row.nodeid))
+
+
 def build_report(
-    *, version: str, dataset_hash: str | None, metrics: list[MetricRow], items: list[dict[str, Any]],
+    *, version: str, dataset_hash: str | None, metrics: list[MetricRow], items: Iterable[Row | dict[str, Any]],
     system: dict[str, Any] | None = None, extra: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The JSON report. Items are sorted by node id, so the report does not depend on the order
@@ -92,7 +137,7 @@ def build_report(
         "dataset_hash": dataset_hash,
         "system": system,
         "metrics": [m.to_json() for m in metrics],
-        "items": sorted(items, key=lambda row: row["nodeid"]),
+        "items": [row.to_json() for row in ordered(items)],
     }
     if extra:
         report.update(extra)

@@ -7,7 +7,6 @@ options: the pytest hooks in plugin.py only call into it.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any, Callable
 
@@ -16,13 +15,12 @@ import pytest
 from . import options
 from .cases import SuiteFile, SuiteSet, load_suites
 from .judges import TierResult, tier_module
-from .model import TIERS, Case, GoldenItem
-from .integrity import ERROR, Ledger
+from .model import Case, GoldenItem
+from .controller import Controller
 from .guard import SnapshotGuard
 from .identity import SnapshotError
 from .run import RUN_STASH_KEY, ItemOutcome, Run, answer_row, format_exception, load_factory  # noqa: F401 (importers)
 from .settings import explicit_tiers  # noqa: F401 (importers)
-from .stats import Tally
 from .util import is_xdist_worker
 
 SESSION_KEY = pytest.StashKey["SproutSession"]()
@@ -40,14 +38,8 @@ def is_controller(config: pytest.Config) -> bool:
 class SproutSession:
     def __init__(self, config: pytest.Config) -> None:
         self.config = config
-        self.tally = Tally()
-        self.items: list[dict[str, Any]] = []  # item rows, aggregated on the controller
         self._suites: SuiteSet | None = None
         self.thresholds = options.parse_thresholds(options.get(config, "sprout_threshold"))
-        self.ledger = Ledger()  # which selected items have a row (controller)
-        self.gates: Any = None  # gates.Gates, built by start() on the controller
-        self.gate_outcome: Any = None  # gates.GateOutcome, set by finish() on the controller
-        self.tiers_run: set[str] = set()  # tiers with at least one item in this run (controller)
         self.worker_system: dict[str, Any] | None = None  # system_info() sent by an xdist worker
         self.guard = SnapshotGuard(self)  # snapshot check, golden-set record/replay
         # The worker half (run.py): the system, the answers, the tiers, running an item.
@@ -55,10 +47,9 @@ class SproutSession:
             config, self.thresholds, suites=self.suites, suite_file=self.suite_file, replay=self.guard.replay,
             other_system=self._other_system,
         )
-        self.written: dict[str, str] = {}  # report kind -> path, as given; for the terminal (controller)
+        # The tally, the gates and the reports: on the controller only (None on an xdist worker)
+        self.controller = Controller(self) if is_controller(config) else None
         self.hypothesis_used: bool | None = None  # whether collected test modules imported Hypothesis
-        self.complete = True  # False after an interrupted run: its reports say so
-        self.write_problems: list[str] = []  # problems writing the reports, for the summary
 
     # --- options ------------------------------------------------------------------------------
     def option(self, dest: str) -> Any:
@@ -122,6 +113,13 @@ class SproutSession:
     def item_starting(self, item: Any) -> None:
         self.run.item_starting(item)
 
+    def item_finished(self, item: Any) -> None:
+        """After an item ran: drop answers no item still to run needs (asking.py)."""
+        from .asking import item_finished
+        from .upcoming import get_upcoming
+
+        item_finished(self.run, item, get_upcoming(self.config).items)
+
     def close_answers(self) -> None:
         self.run.close_answers()
 
@@ -146,97 +144,11 @@ class SproutSession:
     def run_item(self, case: Case, tier: str) -> ItemOutcome:
         return self.run.run_item(case, tier)
 
-    # --- aggregation (controller only) --------------------------------------------------------
-    def record(self, report: pytest.TestReport) -> None:
-        if report.when == "setup":
-            self.tiers_run.update(t for t in TIERS if report.nodeid.endswith(f"[{t}]") and t in report.keywords)
-        if report.when == "call":
-            for name, value in report.user_properties:
-                if name != "sprout":
-                    continue
-                row = json.loads(value) if isinstance(value, str) else dict(value)
-                row["nodeid"] = report.nodeid
-                if row.get("error"):
-                    row["outcome"] = ERROR
-                else:
-                    row["outcome"] = "unscored" if row.get("unscored") and report.skipped else report.outcome
-                self.guard.keep(row)
-                self.add_row(row)
-        # A sprout item whose report carries no row (skipped or failed setup, a runtest that raised
-        # before its row was made, a crashed xdist worker) still gets one.
-        suite = self.suite_of(report.nodeid)
-        if suite is not None:
-            row = self.ledger.row_from_report(report.nodeid, suite, report.outcome, report.when, report.longrepr)
-            if row is not None:
-                self.add_row(row)
-
-    def add_row(self, row: dict[str, Any]) -> None:
-        self.ledger.add(row["nodeid"])
-        self.items.append(row)
-        if row.get("outcome") == ERROR:
-            return  # an errored item is never counted in a metric
-        kind = self.metric_kind(row["tier"])
-        for metric, values in row["metrics"].items():
-            if kind:
-                self.tally.declare(row["tier"], metric, kind)
-            self.tally.extend(row["tier"], metric, values)
-
-    def metric_kind(self, tier: str) -> str | None:
-        """"mean" for a tier whose every metric is a continuous score (so that a metric with no
-        scored value is still shown as a mean, not as a rate 0/0)."""
-        if tier not in TIERS:
-            return None
-        return getattr(tier_module(tier), "METRIC_KIND", None)
-
-    def suite_of(self, nodeid: str) -> str | None:
-        """The suite name of a sprout item's node id, or None for any other test."""
-        from .integrity import parse_nodeid
-
-        parsed = parse_nodeid(nodeid)
-        if parsed is None or parsed[2] not in TIERS:
-            return None
-        suite_file = self.suites().files.get(Path(self.config.rootpath, parsed[0]))
-        return suite_file.name if suite_file is not None else None
-
-    def select(self, nodeids: list[str]) -> None:
-        """Controller: the node ids selected for this run (its own collection, or an xdist
-        worker's); every sprout item among them ends as a row."""
-        self.ledger.select((nid, suite) for nid in nodeids if (suite := self.suite_of(nid)) is not None)
-
-    def report_data(self) -> dict[str, Any]:
-        from .version import __version__
-        from .report import build_report
-
-        data = build_report(
-            version=__version__,
-            dataset_hash=self.dataset_hash(),
-            metrics=self.tally.rows(),
-            items=self.items,
-            system=self.system_info(),
-            extra=self._judging_extra(),
-        )
-        data["complete"] = self.complete
-        return data
-
-    def _judging_extra(self) -> dict[str, Any]:
-        """The report's gates, and the judge checks (mutation kill rates, tier agreement)."""
-        from .checks.agreement import agreement_report
-        from .checks.mutation import mutation_report
-
-        extra = {"gates": self.gate_outcome.to_json()} if self.gate_outcome else {}
-        return {**extra, **mutation_report(self.items), **agreement_report(self.items), **self.guard.report_extra()}
-
-    def replay_note(self) -> dict[str, Any]:
-        """For the views (terminal, Markdown, HTML), never the JSON: a report rebuilt from a golden
-        set must stay byte for byte the report of the run that recorded it (snapshot.md)."""
-        return {"replayed_from": self.option("sprout_golden")} if self.option("sprout_golden") else {}
-
+    # --- the controller half (controller.py) -------------------------------------------------
     def start(self) -> None:
-        """Controller only, before anything runs: parse the gates and check the baseline."""
-        from .gates import from_session
-
-        self.check_options()
-        self.gates = from_session(self)
+        """Controller only, before anything runs: options and gates, the system factory, the baseline."""
+        assert self.controller is not None
+        self.controller.start()
         spec = self.config.getoption("sprout_system")
         if not spec and not self.config.hook.pytest_sprout_make_system.get_hookimpls():
             spec = self.option("sprout_system")  # the ini value, used when no conftest defines the hook
@@ -248,109 +160,22 @@ class SproutSession:
             raise pytest.UsageError(str(exc)) from None
 
     def report_paths(self) -> dict[str, list[Path]]:
-        """Every report this run writes, by option."""
-        return {
-            "sprout_report": [Path(self.config.rootpath, p) for p in options.get_all(self.config, "sprout_report")],
-            "sprout_md": [p for p in [self.path(self.option("sprout_md"))] if p],
-            "sprout_html": [p for p in [self.path(self.option("sprout_html"))] if p],
-        }
+        """Every report this run writes, by option (the snapshot guard registers them)."""
+        from .controller import report_paths
 
-    def check_options(self) -> None:
-        """Controller, before anything runs: options that would fail only at the end, or fail
-        every item, are usage errors now."""
-        from .integrity import clean_stale_tmp, output_problem
-
-        url = self.option("llm_base_url")
-        if url:
-            options.check_url(str(url))
-        options.check_fraction(self.option("sprout_max_unscored"), "--sprout-max-unscored")
-        if options.explicit(self.config, "sprout_suites"):
-            root = self.suites_root
-            if not root.exists():
-                raise pytest.UsageError(f"--sprout-suites / sprout_suites: {self.option('sprout_suites')!r} does not exist")
-            from .cases import suite_paths
-
-            if not suite_paths(root):
-                raise pytest.UsageError(f"--sprout-suites / sprout_suites: {self.option('sprout_suites')!r} holds no suite file (*.yaml, *.yml)")
-        if self.option("sprout_update_snapshot") and not self.cases:
-            raise pytest.UsageError("--sprout-update-snapshot: the suites hold no valid case; refusing to pin an empty dataset")
-        flags = {"sprout_report": "--sprout-report", "sprout_md": "--sprout-md", "sprout_html": "--sprout-html"}
-        record = self.option("sprout_record")
-        checked = [(flag, p) for dest, flag in flags.items() for p in self.report_paths()[dest]]
-        checked += [("--sprout-record", self.path(record))] if record else []
-        for flag, path in checked:
-            problem = output_problem(path)
-            if problem:
-                raise pytest.UsageError(f"{flag}={path}: cannot write the report there: {problem}")
-        for path in [p for _, p in checked] + [self.guard.path]:  # what a killed writer may have left
-            clean_stale_tmp(path)
-
-    def worker_finished(self, workeroutput: dict[str, Any]) -> None:
-        """Controller: what an xdist worker sent back at the end (its system's name and version)."""
-        if self.worker_system is None:
-            self.worker_system = workeroutput.get("sprout_system")
+        return report_paths(self)
 
     def finish(self, exitstatus: int = 0) -> None:
-        if not is_controller(self.config):
+        if self.controller is None:  # an xdist worker: its system's name goes back to the controller
             self.config.workeroutput["sprout_system"] = self.system_info()  # type: ignore[attr-defined]
             return
-        interrupted = exitstatus in (pytest.ExitCode.INTERRUPTED, pytest.ExitCode.INTERNAL_ERROR)
-        self.complete = not interrupted
-        for row in self.ledger.unreported(interrupted):  # selected items that never reported
-            self.add_row(row)
-        rows = self.tally.rows()
-        if self.gates is not None:
-            from . import unscored
-
-            values = {(r.tier, r.metric): self.tally.values(r.tier, r.metric) for r in rows}
-            self.gate_outcome = self.gates.evaluate(rows, values, self.tiers_run)
-            self.gate_outcome.unscored = unscored.check(self.items, self.option("sprout_max_unscored"))
-        paths = self.report_paths()
-        if not self.complete:  # a frozen report is not replaced by a partial one: the chain stays whole
-            frozen = self.guard.registered()
-            for dest, found in paths.items():
-                for path in [p for p in found if self.guard.rel(p) in frozen]:
-                    found.remove(path)
-                    self.write_problems.append(f"{self.guard.rel(path)}: kept as it was (registered in the snapshot, "
-                                        "and this run was interrupted)")
-        if not any(paths.values()):
-            return
-        from . import views
-        from .report import write_reports
-
-        data = self.report_data()
-        shown = {**data, **self.replay_note()}  # the views say where the answers came from; the JSON does not
-        extra = self.gate_outcome.markdown() if self.gate_outcome else []
-        extra += views.markdown_failures(shown, self.option("sprout_md_failures"))
-        problems, written = write_reports(paths, data, rows, extra, intro=views.markdown_header(shown), shown=shown)
-        self.write_problems += problems
-        for kind, path in written.items():  # as the user gave it: relative to the rootdir where it is inside
-            rel = Path(path)
-            self.written[kind] = str(rel.relative_to(self.config.rootpath)) if rel.is_relative_to(self.config.rootpath) else path
+        self.controller.finish(exitstatus)
 
     def summary_lines(self) -> list[str]:
-        from .table import format_table
-
-        rows = self.tally.rows()
-        gate_lines = self.gate_outcome.lines() if self.gate_outcome else []
-        if not rows and not gate_lines and not self.items:
+        """The controller's closing lines, then the start-up hint (plugins loaded for nothing)."""
+        lines = self.controller.summary_lines() if self.controller is not None else []
+        if not lines:
             return []
-        lines = format_table(rows) if rows else ["no sprout metrics in this run"]
-        errors = [row for row in self.items if row.get("outcome") == ERROR]
-        if errors:
-            noun = "item" if len(errors) == 1 else "items"
-            lines.append(f"{len(errors)} {noun} errored (not counted in any metric):")
-            for row in sorted(errors, key=lambda r: r["nodeid"])[:10]:
-                lines.append(f"  {row['nodeid']}: {row.get('error')}")
-            if len(errors) > 10:
-                lines.append(f"  ... and {len(errors) - 10} more (see --sprout-report)")
-        if not self.complete:
-            lines.append("the run was interrupted: the reports are marked incomplete (\"complete\": false) "
-                         "and are not registered in the snapshot")
-        lines += self.write_problems
-        from . import startup, views
-        from .checks import agreement, mutation as mutate
+        from .startup import hint
 
-        lines += mutate.summary_lines(self.items, rows) + agreement.summary_lines(self.items)
-        hints = startup.hint(self.config.pluginmanager, self.hypothesis_used)
-        return lines + gate_lines + views.files_lines(self.written, self.replay_note()) + hints
+        return lines + hint(self.config.pluginmanager, self.hypothesis_used)

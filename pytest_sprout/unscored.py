@@ -13,27 +13,28 @@ from collections import Counter
 from typing import Any, Iterable
 
 from .gates import GateResult
+from .row import Row, as_rows
 
 
-def reasons(row: dict[str, Any]) -> list[str]:
+def reasons(row: Row) -> list[str]:
     """Why an unscored row was not scored: the tier's per-metric reasons, else its note."""
-    detail = (row.get("extra") or {}).get("unscored")
+    detail = (row.extra or {}).get("unscored")
     if isinstance(detail, dict) and detail:
         return [str(v) for v in detail.values()]
-    note = str(row.get("note") or "unscored")
+    note = str(row.note or "unscored")
     return [note.removeprefix("unscored: ")]
 
 
-def check(items: Iterable[dict[str, Any]], max_fraction: float) -> list[GateResult]:
+def check(items: Iterable[Row | dict[str, Any]], max_fraction: float) -> list[GateResult]:
     judged: Counter[str] = Counter()
     unscored: Counter[str] = Counter()
     why: dict[str, Counter[str]] = {}
-    for row in items:
-        if row.get("outcome") not in ("passed", "failed", "unscored"):
+    for row in as_rows(items):
+        if row.outcome not in ("passed", "failed", "unscored"):
             continue  # errored, skipped (refusals, unavailable tier): never judged
-        tier = str(row.get("tier"))
+        tier = str(row.tier)
         judged[tier] += 1
-        if row.get("unscored"):
+        if row.unscored:
             unscored[tier] += 1
             why.setdefault(tier, Counter()).update(reasons(row))
     results = []

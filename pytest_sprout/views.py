@@ -6,42 +6,46 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
+from .row import Row, as_rows
 from .stats import Tally
 from .util import md_cell as _md, short_hash
 
 OUTCOME_ORDER = {"failed": 0, "unscored": 1, "skipped": 2, "passed": 3}
 
 
-def outcome_counts(items: Iterable[dict[str, Any]]) -> dict[str, int]:
-    counts: dict[str, int] = {}
-    for row in items:
-        counts[str(row.get("outcome"))] = counts.get(str(row.get("outcome")), 0) + 1
+def outcome_counts(items: Iterable[Row | dict[str, Any]]) -> dict[str, int]:
+    counts: dict[str, int] = dict(getattr(items, "outcomes", None) or {})  # a RowStore counted them
+    if not counts:
+        for row in as_rows(items):
+            counts[str(row.outcome)] = counts.get(str(row.outcome), 0) + 1
     return dict(sorted(counts.items(), key=lambda kv: OUTCOME_ORDER.get(kv[0], 9)))
 
 
-def item_reasons(row: dict[str, Any]) -> list[str]:
+def item_reasons(row: Row) -> list[str]:
     """One line per reason an item failed: its reasons, else its error or note."""
-    lines = [str(r.get("why")) for r in row.get("reasons") or [] if r.get("why")]
-    if not lines and row.get("error"):
-        lines.append(f"the system raised: {row['error']}")
-    if not lines and row.get("note"):
-        lines.append(str(row["note"]))
+    lines = [str(r.get("why")) for r in row.reasons or [] if r.get("why")]
+    if not lines and row.error:
+        lines.append(f"the system raised: {row.error}")
+    if not lines and row.note:
+        lines.append(str(row.note))
     return lines
 
 
-def failing_items(report: dict[str, Any]) -> list[dict[str, Any]]:
-    return sorted((r for r in report.get("items") or [] if r.get("outcome") == "failed"),
-                  key=lambda r: str(r.get("nodeid")))
+def failing_items(report: dict[str, Any]) -> list[Row]:
+    items = report.get("items") or []
+    of_outcome = getattr(items, "of_outcome", None)  # a RowStore parses only the failed rows
+    failed = of_outcome("failed") if of_outcome is not None else (r for r in as_rows(items) if r.outcome == "failed")
+    return sorted(failed, key=lambda r: str(r.nodeid))
 
 
-def suite_rows(items: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+def suite_rows(items: Iterable[Row | dict[str, Any]]) -> list[dict[str, Any]]:
     """Per suite, every tier's metrics with n, rate (or mean) and the 95% interval, computed as the
     run's summary computes them (stats.Tally) over that suite's items."""
     tallies: dict[str, Tally] = {}
-    for row in items:
-        tally = tallies.setdefault(str(row.get("suite")), Tally())
-        for metric, values in (row.get("metrics") or {}).items():
-            tally.extend(str(row.get("tier")), metric, values)
+    for row in as_rows(items):
+        tally = tallies.setdefault(str(row.suite), Tally())
+        for metric, values in (row.metrics or {}).items():
+            tally.extend(str(row.tier), metric, values)
     out = []
     for suite in sorted(tallies):
         for m in tallies[suite].rows():
@@ -74,7 +78,7 @@ def markdown_failures(report: dict[str, Any], limit: int) -> list[str]:
         f"### Failing cases (first {len(shown)} of {len(failed)})"
     lines = [title, ""]
     for row in shown:
-        lines.append(f"- **{_md(row.get('case_id'))}** [{_md(row.get('tier'))}] {_md(row.get('question') or '')}")
+        lines.append(f"- **{_md(row.case_id)}** [{_md(row.tier)}] {_md(row.question or '')}")
         for reason in item_reasons(row)[:6]:
             lines.append(f"  - {_md(reason)}")
     if len(shown) < len(failed):

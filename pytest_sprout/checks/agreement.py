@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, Iterable
 
+from ..row import as_rows
 from ..stats import Kappa, cohen_kappa, wilson_interval
 
 
@@ -53,10 +54,10 @@ def _tier_order(tier: str) -> tuple[int, str]:
 def _by_case(items: Iterable[dict[str, Any]]) -> dict[str, dict[str, list[dict[str, Any]]]]:
     """case id -> tier -> that tier's sentence rows (only items that judged sentences)."""
     cases: dict[str, dict[str, list[dict[str, Any]]]] = {}
-    for row in items:
-        sentences = row.get("sentences") or []
+    for row in as_rows(items):
+        sentences = row.sentences or []
         if sentences and all("supported" in s for s in sentences):
-            cases.setdefault(row["case_id"], {})[row["tier"]] = sentences
+            cases.setdefault(row.case_id, {})[row.tier] = sentences
     return cases
 
 

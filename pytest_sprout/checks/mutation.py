@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Sequence
 
+from ..row import as_rows
 from ..stats import MetricRow, Tally
 from ..table import SATURATED_NOTE, UNDERPOWERED_NOTE, format_table
 from .operators import OPERATORS, STRUCTURAL, mutate_sentence
@@ -82,9 +83,9 @@ def mutant_rows(tier: Any, answer: Answer, sentence_rows: Sequence[dict[str, Any
 def kill_tally(items: Iterable[dict[str, Any]]) -> Tally:
     """Per (tier, operator): True for each mutant killed, False for each survivor, None unscored."""
     tally = Tally()
-    for row in items:
-        for m in row.get("mutants") or ():
-            tally.add(row["tier"], m["operator"], m["killed"])
+    for row in as_rows(items):
+        for m in row.mutants or ():
+            tally.add(row.tier, m["operator"], m["killed"])
     return tally
 
 
@@ -100,7 +101,7 @@ def kill_rows(tally: Tally) -> list[MetricRow]:
 
 def not_mutated(items: Iterable[dict[str, Any]]) -> dict[str, str]:
     """Tiers that were asked to mutate but could not, with the reason."""
-    return {row["tier"]: row["mutants_skipped"] for row in items if row.get("mutants_skipped")}
+    return {row.tier: row.mutants_skipped for row in as_rows(items) if row.mutants_skipped}
 
 
 def _pct(x: float | None) -> str:
@@ -175,7 +176,7 @@ def summary_lines(items: Sequence[dict[str, Any]], metrics: Sequence[MetricRow])
         if any(r.metric in STRUCTURAL for r in rows):
             lines.append(STRUCTURAL_NOTE)
     lines += [f"{tier}: {reason}" for tier, reason in sorted(skipped.items())]
-    survivors = sum(1 for row in items for m in row.get("mutants") or () if m["killed"] is False)
+    survivors = sum(1 for row in as_rows(items) for m in row.mutants or () if m["killed"] is False)
     if survivors:
         lines.append(f"{survivors} surviving mutants, each with its evidence, are listed in --sprout-report")
     return lines
@@ -188,9 +189,9 @@ def mutation_report(items: Sequence[dict[str, Any]]) -> dict[str, Any]:
     if not rows and not skipped:
         return {}
     survivors = [
-        {"tier": row["tier"], "case_id": row["case_id"], "nodeid": row.get("nodeid"), **m}
-        for row in sorted(items, key=lambda r: r.get("nodeid", ""))
-        for m in row.get("mutants") or ()
+        {"tier": row.tier, "case_id": row.case_id, "nodeid": row.nodeid, **m}
+        for row in sorted(as_rows(items), key=lambda r: r.nodeid or "")
+        for m in row.mutants or ()
         if m["killed"] is False
     ]
     kill_rates = [{**r.to_json(), "operator": r.metric, "structural": r.metric in STRUCTURAL} for r in rows]

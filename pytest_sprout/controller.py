@@ -1,0 +1,263 @@
+"""The controller half of a run (layer 8): the tally, the ledger of selected items, the gates, the
+reports and the terminal's closing lines.
+
+One `Controller` per run, on the process that aggregates (a plain run, or the xdist controller;
+never on an xdist worker), kept in ``config.stash`` as pytest's junitxml keeps its LogXML. Item
+rows arrive on the test reports (plugin.py's Aggregator hands them in), from this process or from
+xdist workers; nothing else here runs an item. What it needs of the run (options, the suites, the
+snapshot guard, the system's name) it reads from the session it is given, which composes both
+halves (session.py).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from . import options
+from .integrity import ERROR, Ledger, parse_nodeid
+from .judges import tier_module
+from .model import TIERS
+from .row import Row
+from .rowstore import RowStore
+from .stats import Tally
+
+CONTROLLER_KEY = pytest.StashKey["Controller"]()
+
+
+def get_controller(config: pytest.Config) -> "Controller | None":
+    """The run's controller, or None on an xdist worker."""
+    return config.stash.get(CONTROLLER_KEY, None)
+
+
+class Controller:
+    """Tallies the item rows of a run, checks the gates and writes the reports (see the module)."""
+
+    def __init__(self, sprout: Any) -> None:
+        self.sprout = sprout  # the session.SproutSession
+        self.config: pytest.Config = sprout.config
+        self.tally = Tally()
+        self.items = RowStore()  # every item's row
+        self.ledger = Ledger()  # which selected items have a row
+        self.gates: Any = None  # gates.Gates, built by start()
+        self.gate_outcome: Any = None  # gates.GateOutcome, set by finish()
+        self.tiers_run: set[str] = set()  # tiers with at least one item in this run
+        self.written: dict[str, str] = {}  # report kind -> path, as given; for the terminal
+        self.complete = True  # False after an interrupted run: its reports say so
+        self.write_problems: list[str] = []  # problems writing the reports, for the summary
+        config = sprout.config
+        config.stash[CONTROLLER_KEY] = self
+
+    def record(self, report: pytest.TestReport) -> None:
+        if report.when == "setup":
+            self.tiers_run.update(t for t in TIERS if report.nodeid.endswith(f"[{t}]") and t in report.keywords)
+        if report.when == "call":
+            for name, value in report.user_properties:
+                if name != "sprout":
+                    continue
+                raw = value if isinstance(value, str) else None
+                data = json.loads(value) if raw is not None else dict(value)
+                self.sprout.guard.keep(data)  # takes the golden entry off (the golden set keeps it)
+                row = Row.from_json(data)
+                row.nodeid = report.nodeid
+                if row.error:
+                    row.outcome = ERROR
+                else:
+                    row.outcome = "unscored" if row.unscored and report.skipped else report.outcome
+                self.add_row(row, raw)
+        # A sprout item whose report carries no row (skipped or failed setup, a runtest that raised
+        # before its row was made, a crashed xdist worker) still gets one.
+        suite = self.suite_of(report.nodeid)
+        if suite is not None:
+            row = self.ledger.row_from_report(report.nodeid, suite, report.outcome, report.when, report.longrepr)
+            if row is not None:
+                self.add_row(row)
+
+    def add_row(self, row: Row, raw: str | None = None) -> None:
+        """Count a row and keep it (as ``raw``, the JSON it came as, when given: rowstore.py)."""
+        self.ledger.add(str(row.nodeid))
+        self.items.add(row, raw)
+        if row.outcome == ERROR:
+            return  # an errored item is never counted in a metric
+        kind = self.metric_kind(row.tier)
+        for metric, values in row.metrics.items():
+            if kind:
+                self.tally.declare(row.tier, metric, kind)
+            self.tally.extend(row.tier, metric, values)
+
+    def metric_kind(self, tier: str) -> str | None:
+        """"mean" for a tier whose every metric is a continuous score (so that a metric with no
+        scored value is still shown as a mean, not as a rate 0/0)."""
+        if tier not in TIERS:
+            return None
+        return getattr(tier_module(tier), "METRIC_KIND", None)
+
+    def suite_of(self, nodeid: str) -> str | None:
+        """The suite name of a sprout item's node id, or None for any other test."""
+        parsed = parse_nodeid(nodeid)
+        if parsed is None or parsed[2] not in TIERS:
+            return None
+        suite_file = self.sprout.suites().files.get(Path(self.config.rootpath, parsed[0]))
+        return suite_file.name if suite_file is not None else None
+
+    def select(self, nodeids: list[str]) -> None:
+        """Controller: the node ids selected for this run (its own collection, or an xdist
+        worker's); every sprout item among them ends as a row."""
+        self.ledger.select((nid, suite) for nid in nodeids if (suite := self.suite_of(nid)) is not None)
+
+    def report_data(self) -> dict[str, Any]:
+        from .version import __version__
+        from .report import build_report
+
+        data = build_report(
+            version=__version__,
+            dataset_hash=self.sprout.dataset_hash(),
+            metrics=self.tally.rows(),
+            items=[],
+            system=self.sprout.system_info(),
+            extra=self._judging_extra(),
+        )
+        data["items"] = self.items  # the store: the writers read it row by row, sorted by node id
+        data["complete"] = self.complete
+        return data
+
+    def _judging_extra(self) -> dict[str, Any]:
+        """The report's gates, and the judge checks (mutation kill rates, tier agreement)."""
+        from .checks.agreement import agreement_report
+        from .checks.mutation import mutation_report
+
+        extra = {"gates": self.gate_outcome.to_json()} if self.gate_outcome else {}
+        # Each check reads every row again: only when a row has what it reports on.
+        mutation = mutation_report(self.items) if self.items.mutated else {}
+        agreement = agreement_report(self.items) if len(self.items.sentence_tiers) > 1 else {}
+        return {**extra, **mutation, **agreement, **self.sprout.guard.report_extra()}
+
+    def replay_note(self) -> dict[str, Any]:
+        """For the views (terminal, Markdown, HTML), never the JSON: a report rebuilt from a golden
+        set must stay byte for byte the report of the run that recorded it (snapshot.md)."""
+        return {"replayed_from": self.sprout.option("sprout_golden")} if self.sprout.option("sprout_golden") else {}
+
+    def start(self) -> None:
+        """Before anything runs: check the options and parse the gates (the session then checks
+        the system factory and the snapshot)."""
+        from .gates import from_session
+
+        self.check_options()
+        self.gates = from_session(self.sprout)
+
+    def report_paths(self) -> dict[str, list[Path]]:
+        return report_paths(self.sprout)
+
+    def check_options(self) -> None:
+        """Controller, before anything runs: options that would fail only at the end, or fail
+        every item, are usage errors now."""
+        from .integrity import clean_stale_tmp, output_problem
+
+        url = self.sprout.option("llm_base_url")
+        if url:
+            options.check_url(str(url))
+        options.check_fraction(self.sprout.option("sprout_max_unscored"), "--sprout-max-unscored")
+        if options.explicit(self.config, "sprout_suites"):
+            root = self.sprout.suites_root
+            if not root.exists():
+                raise pytest.UsageError(f"--sprout-suites / sprout_suites: {self.sprout.option('sprout_suites')!r} does not exist")
+            from .cases import suite_paths
+
+            if not suite_paths(root):
+                raise pytest.UsageError(f"--sprout-suites / sprout_suites: {self.sprout.option('sprout_suites')!r} holds no suite file (*.yaml, *.yml)")
+        if self.sprout.option("sprout_update_snapshot") and not self.sprout.cases:
+            raise pytest.UsageError("--sprout-update-snapshot: the suites hold no valid case; refusing to pin an empty dataset")
+        flags = {"sprout_report": "--sprout-report", "sprout_md": "--sprout-md", "sprout_html": "--sprout-html"}
+        record = self.sprout.option("sprout_record")
+        checked = [(flag, p) for dest, flag in flags.items() for p in self.report_paths()[dest]]
+        checked += [("--sprout-record", self.sprout.path(record))] if record else []
+        for flag, path in checked:
+            problem = output_problem(path)
+            if problem:
+                raise pytest.UsageError(f"{flag}={path}: cannot write the report there: {problem}")
+        for path in [p for _, p in checked] + [self.sprout.guard.path]:  # what a killed writer may have left
+            clean_stale_tmp(path)
+
+    def worker_finished(self, workeroutput: dict[str, Any]) -> None:
+        """Controller: what an xdist worker sent back at the end (its system's name and version)."""
+        if self.sprout.worker_system is None:  # the session's system_info() reports it
+            self.sprout.worker_system = workeroutput.get("sprout_system")
+
+    def finish(self, exitstatus: int = 0) -> None:
+        """After the run: rows for the items that never reported, the gates, then the reports."""
+        interrupted = exitstatus in (pytest.ExitCode.INTERRUPTED, pytest.ExitCode.INTERNAL_ERROR)
+        self.complete = not interrupted
+        for row in self.ledger.unreported(interrupted):  # selected items that never reported
+            self.add_row(row)
+        rows = self.tally.rows()
+        if self.gates is not None:
+            from . import unscored
+
+            values = {(r.tier, r.metric): self.tally.values(r.tier, r.metric) for r in rows}
+            self.gate_outcome = self.gates.evaluate(rows, values, self.tiers_run)
+            self.gate_outcome.unscored = (unscored.check(self.items, self.sprout.option("sprout_max_unscored"))
+                                          if self.items.unscored else [])
+        paths = self.report_paths()
+        if not self.complete:  # a frozen report is not replaced by a partial one: the chain stays whole
+            frozen = self.sprout.guard.registered()
+            for dest, found in paths.items():
+                for path in [p for p in found if self.sprout.guard.rel(p) in frozen]:
+                    found.remove(path)
+                    self.write_problems.append(f"{self.sprout.guard.rel(path)}: kept as it was (registered in the snapshot, "
+                                        "and this run was interrupted)")
+        if not any(paths.values()):
+            return
+        from . import views
+        from .report import write_reports
+
+        data = self.report_data()
+        shown = {**data, **self.replay_note()}  # the views say where the answers came from; the JSON does not
+        extra = self.gate_outcome.markdown() if self.gate_outcome else []
+        extra += views.markdown_failures(shown, self.sprout.option("sprout_md_failures"))
+        problems, written = write_reports(paths, data, rows, extra, intro=views.markdown_header(shown), shown=shown)
+        self.write_problems += problems
+        for kind, path in written.items():  # as the user gave it: relative to the rootdir where it is inside
+            rel = Path(path)
+            self.written[kind] = str(rel.relative_to(self.config.rootpath)) if rel.is_relative_to(self.config.rootpath) else path
+
+    def summary_lines(self) -> list[str]:
+        from .table import format_table
+
+        rows = self.tally.rows()
+        gate_lines = self.gate_outcome.lines() if self.gate_outcome else []
+        if not rows and not gate_lines and not self.items:
+            return []
+        lines = format_table(rows) if rows else ["no sprout metrics in this run"]
+        errors = self.items.errors
+        if errors:
+            noun = "item" if len(errors) == 1 else "items"
+            lines.append(f"{len(errors)} {noun} errored (not counted in any metric):")
+            for nodeid, error in sorted(errors, key=lambda e: e[0])[:10]:
+                lines.append(f"  {nodeid}: {error}")
+            if len(errors) > 10:
+                lines.append(f"  ... and {len(errors) - 10} more (see --sprout-report)")
+        if not self.complete:
+            lines.append("the run was interrupted: the reports are marked incomplete (\"complete\": false) "
+                         "and are not registered in the snapshot")
+        lines += self.write_problems
+        from . import views
+        from .checks import agreement, mutation as mutate
+
+        if self.items.mutated:
+            lines += mutate.summary_lines(self.items, rows)
+        if len(self.items.sentence_tiers) > 1:
+            lines += agreement.summary_lines(self.items)
+        return lines + gate_lines + views.files_lines(self.written, self.replay_note())
+
+
+def report_paths(sprout: Any) -> dict[str, list[Path]]:
+    """Every report this run writes, by option."""
+    config = sprout.config
+    return {
+        "sprout_report": [Path(config.rootpath, p) for p in options.get_all(config, "sprout_report")],
+        "sprout_md": [p for p in [sprout.path(sprout.option("sprout_md"))] if p],
+        "sprout_html": [p for p in [sprout.path(sprout.option("sprout_html"))] if p],
+    }
