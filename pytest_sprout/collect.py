@@ -10,7 +10,7 @@ import pytest
 
 from .cases import SuiteError
 from .model import Case
-from .report import junit_properties
+from .row import junit_properties
 from .run import SproutFailure, SystemFailure, get_run
 
 

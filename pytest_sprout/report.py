@@ -168,36 +168,3 @@ def format_markdown(rows: Iterable[MetricRow], extra: Iterable[str] = (), title:
         lines += ["No sprout items ran.", ""]
     lines += list(extra)
     return "\n".join(lines).rstrip() + "\n"
-
-
-def _round(value: Any) -> Any:
-    return round(value, 4) if isinstance(value, float) else value
-
-
-def junit_properties(row: dict[str, Any]) -> list[tuple[str, str]]:
-    """Readable JUnit properties for one item row (all values plain strings):
-    ``sprout.tier``, one ``sprout.<metric>`` per metric (``k/n`` for pass/fail outcomes, the
-    mean for scores, ``unscored`` when nothing was scored), and ``sprout.verdicts``: compact JSON,
-    one entry per sentence with its verdict, score, citations and rule."""
-    props = [("sprout.tier", str(row["tier"]))]
-    for metric, values in sorted(row.get("metrics", {}).items()):
-        scored = [v for v in values if v is not None and not (isinstance(v, float) and v != v)]
-        if not scored:
-            text = "unscored"
-        elif all(isinstance(v, bool) for v in scored):
-            text = f"{sum(scored)}/{len(scored)}"
-        else:
-            text = f"{sum(float(v) for v in scored) / len(scored):.4g}"
-        if scored and len(scored) < len(values):
-            text += f" ({len(values) - len(scored)} unscored)"
-        props.append((f"sprout.{metric}", text))
-    if row.get("sentences"):
-        verdicts = [
-            {"supported": s.get("supported"), "score": _round(s.get("score")), "citations": s.get("citations", []), "rule": s.get("rule")}
-            for s in row["sentences"]
-        ]
-        props.append(("sprout.verdicts", json.dumps(verdicts, separators=(",", ":"), ensure_ascii=False)))
-    for key in ("note", "error"):
-        if row.get(key):
-            props.append((f"sprout.{key}", str(row[key])))
-    return props

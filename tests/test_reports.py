@@ -8,7 +8,8 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from helpers import make_project
-from pytest_sprout.report import format_markdown, junit_properties
+from pytest_sprout.report import format_markdown
+from pytest_sprout.row import junit_properties
 from pytest_sprout.stats import Tally
 
 
