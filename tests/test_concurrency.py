@@ -17,7 +17,7 @@ SUITE = "\n".join(["suite: care", "cases:"] + [
     f"  - id: case-{i}\n    question: Question {i}?\n    expected_facts: [\"fact {i % 3}\"]" for i in range(24)
 ] + ["  - id: broken\n    question: What breaks?", "  - id: refuse\n    question: How do I file my taxes?\n    expect: refuse"])
 
-# A system whose answers take a varying time (so they finish out of order), one of which is
+# A system whose answers take a varying time (so they finish out of order), every fifth of which is
 # unsupported and one of which raises; it logs every call with its process id.
 SYSTEM = '''
 import os, time, zlib
@@ -89,7 +89,7 @@ def test_results_reports_golden_sets_and_cache_are_the_same_at_any_concurrency(
     for concurrency in ("1", "16"):
         result = pytester.runpytest(*RUN, f"--sprout-concurrency={concurrency}", "--cache-clear", "--sprout-reuse-answers",
                                     f"--sprout-report=r{concurrency}.json", f"--sprout-record=g{concurrency}.json")
-        result.assert_outcomes(passed=21, failed=5)  # 4 unsupported, 1 raised
+        result.assert_outcomes(passed=20, failed=6)  # 5 unsupported (every fifth adds "sunshine daily"), 1 raised
         result.stdout.fnmatch_lines(["*the system raised while answering 'broken'*", "*retriever index is missing*"])
         assert sorted(q for _, q in calls(pytester)) == sorted(
             [f"Question {i}?" for i in range(24)] + ["What breaks?", "How do I file my taxes?"])
@@ -127,7 +127,7 @@ def pytest_sprout_make_system(config):
         sprout_retry_on = conftest.Flaky
     """))
     result = pytester.runpytest(*RUN, "--sprout-report=r.json")
-    result.assert_outcomes(passed=20, failed=6)
+    result.assert_outcomes(passed=19, failed=7)
     result.stdout.fnmatch_lines([
         "no answer for 'case-3' within --sprout-timeout=1.5 s*",
         "*Flaky: always busy",
@@ -162,9 +162,9 @@ def pytest_sprout_make_system(config):
     return System()
 '''
     project(pytester, conftest)
-    pytester.runpytest(*RUN).assert_outcomes(passed=21, failed=5)
+    pytester.runpytest(*RUN).assert_outcomes(passed=20, failed=6)
     assert [q for _, q in calls(pytester)] == ["setup", "close"]
-    pytester.runpytest(*RUN, "-n", "2").assert_outcomes(passed=21, failed=5)
+    pytester.runpytest(*RUN, "-n", "2").assert_outcomes(passed=20, failed=6)
     events = calls(pytester)
     assert sorted(q for _, q in events) == ["close", "close", "setup", "setup"]
     assert len({pid for pid, _ in events}) == 2
@@ -172,7 +172,7 @@ def pytest_sprout_make_system(config):
 
 def test_xdist_workers_ask_only_about_their_own_cases(pytester: pytest.Pytester) -> None:
     project(pytester, SYNC_CONFTEST)
-    pytester.runpytest(*RUN, "-n", "2", "--sprout-concurrency=8", "--sprout-reuse-answers").assert_outcomes(passed=21, failed=5)
+    pytester.runpytest(*RUN, "-n", "2", "--sprout-concurrency=8", "--sprout-reuse-answers").assert_outcomes(passed=20, failed=6)
     asked = calls(pytester)
     assert len(asked) == 26 and len({q for _, q in asked}) == 26  # each case once, on one worker
     # The workers write the cache, the controller prunes what this run superseded.
@@ -200,9 +200,9 @@ def pytest_sprout_make_system(config):
 '''
     project(pytester, conftest)
     verbose = pytester.runpytest(*RUN, "-v")
-    verbose.assert_outcomes(passed=21, failed=5)
+    verbose.assert_outcomes(passed=20, failed=6)
     verbose.stdout.fnmatch_lines(["sprout: waiting * s for the system's answer to 'case-0' (* answers in flight)"])
     assert verbose.stdout.str().count("sprout: waiting") == 1
     quiet = pytester.runpytest(*RUN, "-q")
-    quiet.assert_outcomes(passed=21, failed=5)
+    quiet.assert_outcomes(passed=20, failed=6)
     assert "sprout: waiting" not in quiet.stdout.str()
