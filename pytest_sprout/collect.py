@@ -62,8 +62,9 @@ class SproutItem(pytest.Item):
         outcome = get_run(self.config).run_item(self.case, self.tier)
         # The row travels as compact JSON: xdist ships it as is, and --junitxml shows it readably
         # (junitxml writes str(value)); flat sprout.* properties carry the scores and verdicts.
-        self.user_properties.append(("sprout", json.dumps(outcome.row, separators=(",", ":"), sort_keys=True)))
-        self.user_properties.extend(junit_properties(outcome.row))
+        row = outcome.row.to_json()
+        self.user_properties.append(("sprout", json.dumps(row, separators=(",", ":"), sort_keys=True)))
+        self.user_properties.extend(junit_properties(row))
         if outcome.error:
             raise SystemFailure(outcome.error)
         if outcome.skip:

@@ -25,6 +25,7 @@ from .cases import SuiteFile, SuiteSet
 from .judges import tier_module
 from .errors import JudgeFailure, TierUnusable
 from .model import TIERS, Answer, Case, GoldenItem
+from .row import Row
 from .settings import explicit_tiers
 from .tier import TierResult, TierSettings
 from .upcoming import get_upcoming
@@ -47,7 +48,7 @@ class SystemFailure(Exception):
 
 @dataclass
 class ItemOutcome:
-    row: dict[str, Any]  # JSON-able; travels on the report as a user property
+    row: Row  # travels on the report as compact JSON (Row.to_json), a user property
     result: TierResult | None = None
     error: str | None = None  # the system's traceback when it raised
     skip: str | None = None
@@ -306,23 +307,22 @@ class Run:
         return result
 
     def run_item(self, case: Case, tier: str) -> ItemOutcome:
-        row: dict[str, Any] = {"case_id": case.id, "suite": case.suite, "tier": tier, "metrics": {}, "sentences": [],
-                               "question": case.question, "expect": case.expect,
-                               "expected_facts": list(case.expected_facts)}
+        row = Row(case_id=case.id, suite=case.suite, tier=tier, question=case.question, expect=case.expect,
+                  expected_facts=list(case.expected_facts))
         golden = self.answer(case)
         if golden.answer is not None:
-            row["answer"] = answer_row(golden.answer)
+            row.answer = answer_row(golden.answer)
         if self.option("sprout_record"):  # the answer travels to the controller, which writes the golden set
             from .golden import entry
 
-            row["golden"] = entry(golden, self.system_info())
+            row.golden = entry(golden, self.system_info())
         if golden.error is not None:
-            row["error"] = golden.error.strip().splitlines()[-1]
+            row.error = golden.error.strip().splitlines()[-1]
             return ItemOutcome(row, error=golden.error)
         assert golden.answer is not None
         if golden.answer.refused and tier != "groundedness":
-            row["note"] = "the system refused; nothing to judge (the groundedness tier scores refusals)"
-            return ItemOutcome(row, skip=row["note"])
+            row.note = "the system refused; nothing to judge (the groundedness tier scores refusals)"
+            return ItemOutcome(row, skip=row.note)
         try:
             result = self.evaluate(tier, golden)
         except JudgeFailure as exc:  # a tier's own brief failure (a model that cannot load): its message stands
@@ -331,21 +331,22 @@ class Run:
             raise
         except (Exception, SystemExit) as exc:  # a judge that raised errors this item, not the run
             error = f"the {tier} judge raised on {case.id!r}:\n{format_exception(exc)}"
-            row["error"] = error.strip().splitlines()[-1]
+            row.error = error.strip().splitlines()[-1]
             return ItemOutcome(row, error=error)
-        row.update(metrics=result.metrics, sentences=result.sentences)
+        row.metrics, row.sentences = result.metrics, result.sentences
         if result.reasons:
-            row["reasons"] = result.reasons
+            row.reasons = result.reasons
         if self.option("sprout_mutate"):  # mutants go in their own key, never in the metrics
             from .checks.mutation import mutate_item
 
-            row.update(mutate_item(self.tier(tier), golden.answer, result.sentences))
+            mutated = mutate_item(self.tier(tier), golden.answer, result.sentences)
+            row.mutants, row.mutants_skipped = mutated.get("mutants"), mutated.get("mutants_skipped")
         if result.note:
-            row["note"] = result.note
+            row.note = result.note
         if result.extra:
-            row["extra"] = result.extra
+            row.extra = result.extra
         if result.passed is None:
-            row["unscored"] = True
+            row.unscored = True
         return ItemOutcome(row, result=result)
 
 

@@ -8,6 +8,16 @@ import pytest
 
 pytest_plugins = ["pytester"]
 
+# pytester's in-process runs drop every module first imported during them, and numpy cannot be
+# imported twice in one process. The reference system (through bm25s), ragas and torch import it,
+# sometimes first inside an in-process run, and which tests share an xdist worker varies: import it
+# once here, before any run. (The tests that check what importing the plugin loads run in
+# subprocesses.)
+try:
+    import numpy  # noqa: F401
+except ImportError:  # a core-only environment: nothing imports it then
+    pass
+
 
 @pytest.fixture(scope="session")
 def yes_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
@@ -16,3 +26,14 @@ def yes_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from tiny_models import classifier
 
     return classifier(tmp_path_factory.mktemp("tiny-entailment"), force="ENTAILMENT")
+
+
+@pytest.fixture(scope="module")
+def llm_libraries() -> None:
+    """Import Ragas and DeepEval (and pyarrow, numpy under them) before a test module's pytester
+    runs: an in-process run drops the modules first imported during it, and pyarrow, like numpy,
+    cannot be imported twice in one process. Test modules that run the ragas or llm tier in process
+    use it (``pytestmark = pytest.mark.usefixtures("llm_libraries")``)."""
+    import deepeval.metrics  # noqa: F401
+    import deepeval.plugins.plugin  # noqa: F401
+    import ragas.metrics.collections  # noqa: F401

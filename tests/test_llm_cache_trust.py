@@ -16,6 +16,8 @@ from helpers import SUITE, make_project
 from pytest_sprout.judges._llm_client import MAX_BODY, LLMClient, describe_error, is_api_reply
 from pytest_sprout.model import Answer, Passage, Sentence
 
+pytestmark = pytest.mark.usefixtures("llm_libraries")  # tests/conftest.py: imported before any in-process run
+
 COMPLETION = {"id": "x", "object": "chat.completion", "created": 0, "model": "m",
               "choices": [{"index": 0, "message": {"role": "assistant", "content": "hi"}, "finish_reason": "stop"}]}
 PORTAL = b"<html><body>Please log in to the corporate portal</body></html>"

@@ -31,12 +31,7 @@ ANSWERED = 3  # the fourth case is a refusal: nothing for this tier to judge
 _deps.quiet_env()
 
 
-@pytest.fixture(scope="module", autouse=True)
-def heavy_imports() -> None:
-    """Import Ragas and DeepEval once: pytester's in-process runs then reuse them."""
-    import deepeval.metrics  # noqa: F401
-    import deepeval.plugins.plugin  # noqa: F401
-    import ragas.metrics.collections  # noqa: F401
+pytestmark = pytest.mark.usefixtures("llm_libraries")  # tests/conftest.py: imported before any in-process run
 
 
 @pytest.fixture

@@ -19,13 +19,7 @@ from pytest_sprout.judges.minicheck_llm import DEFAULTS, EndpointChecker
 from pytest_sprout.model import Answer, Passage, Sentence
 
 
-@pytest.fixture(scope="module", autouse=True)
-def heavy_imports() -> None:
-    """Import Ragas, DeepEval (and numpy, pyarrow under them) here, not first inside a pytester
-    run, which drops the modules it imported: numpy cannot be imported twice in one process."""
-    import deepeval.metrics  # noqa: F401
-    import deepeval.plugins.plugin  # noqa: F401
-    import ragas.metrics.collections  # noqa: F401
+pytestmark = pytest.mark.usefixtures("llm_libraries")  # tests/conftest.py: imported before any in-process run
 
 
 @pytest.fixture

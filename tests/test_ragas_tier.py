@@ -17,6 +17,8 @@ from pytest_sprout.judges import _deps
 from pytest_sprout.judges.ragas_tier import RagasTier, fact_windows, reference_contexts, words
 from pytest_sprout.model import Answer, Case, GoldenItem
 
+pytestmark = pytest.mark.usefixtures("llm_libraries")  # tests/conftest.py: imported before any in-process run
+
 PASSAGES = [
     "Pothos grow in most light but not in direct afternoon sun.",
     "Water a pothos when the top 5 cm of soil is dry, about every 1 to 2 weeks.",

@@ -13,6 +13,8 @@ from helpers import make_project
 from pytest_sprout.judges import _deps
 from pytest_sprout.secret import SecretStr
 
+pytestmark = pytest.mark.usefixtures("llm_libraries")  # tests/conftest.py: imported before any in-process run
+
 KEY = "sk-sprout-LEAK-CANARY-7391"
 
 _deps.quiet_env()

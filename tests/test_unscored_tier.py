@@ -14,6 +14,8 @@ from pytest_sprout.judges import _deps
 from pytest_sprout.stats import Tally
 from pytest_sprout.unscored import check
 
+pytestmark = pytest.mark.usefixtures("llm_libraries")  # tests/conftest.py: imported before any in-process run
+
 _deps.quiet_env()
 
 
