@@ -145,15 +145,15 @@ def test_double_negation_and_litotes_are_not_negations() -> None:
     ("claim", "reason"),
     [
         ("Water a snake plant every 4 weeks in summer.",
-         "number '4 weeks' of the claim is not in the evidence (evidence has '2 to 3 weeks')"),
+         "number 'every 4 weeks' of the claim is not in the evidence (evidence has 'every 2 to 3 weeks')"),
         ("Repot in spring every 15 months.",
-         "number '15 months' of the claim is not in the evidence (evidence has '10-15 months')"),
+         "number 'every 15 months' of the claim is not in the evidence (evidence has 'every 10-15 months')"),
         ("Keep it above 15°C.", "number 'above 15°c' of the claim is not in the evidence (evidence has 'above 10°c')"),
         ("Keep it below 10°C.", "claim says 'below 10°c' but evidence says 'above 10°c'"),
         ("Give it at most 6 hours of sun a day.", "claim says 'at most 6 hours' but evidence says 'at least 6 hours'"),
-        ("Give it at least 6 hours of sun a week.", "number 'a week' of the claim is not in the evidence (evidence has '2 to 3 weeks')"),
+        ("Give it at least 6 hours of sun a week.", "number 'a week' of the claim is not in the evidence (evidence has 'every 2 to 3 weeks')"),
         ("Snake plants do not need fertiliser in winter for 3 years.",
-         "number '3 years' of the claim is not in the evidence (evidence has '2 to 3 weeks')"),
+         "number '3 years' of the claim is not in the evidence (evidence has 'every 2 to 3 weeks')"),
     ],
 )
 def test_every_number_date_percentage_and_unit_must_be_in_the_evidence(claim: str, reason: str) -> None:
@@ -335,7 +335,7 @@ def test_settings_are_json_able_and_change_with_the_parameters() -> None:
     a, b = LexicalJudge().settings(), LexicalJudge(coverage=0.7, window=2).settings()
     assert json.loads(json.dumps(a)) == a and a != b
     assert a["coverage"] == 0.5 and a["window"] == 3 and LexicalJudge.name == "lexical"
-    assert a["rules_version"] == 4 and a["calibration"] and LexicalJudge(threshold=0.9).settings() != a
+    assert a["rules_version"] == 5 and a["calibration"] and LexicalJudge(threshold=0.9).settings() != a
 
 
 def test_reasons_are_one_line() -> None:
@@ -460,7 +460,7 @@ def test_changing_a_number_of_a_supported_sentence_makes_it_unsupported(items, d
     changed = re.sub(rf"\b{number}\b", str(new), claim, count=1)
     verdict = LexicalJudge().judge(changed, [passage])
     assert (verdict.supported, verdict.rule) == (False, "number"), (changed, verdict)
-    assert f"'{new} " in verdict.reason
+    assert re.search(rf"'(every )?{new} ", verdict.reason), verdict.reason  # "every 7 weeks": a frequency
 
 
 @settings(max_examples=100, deadline=None)

@@ -40,6 +40,63 @@ def test_other_values_are_still_caught(claim: str, passage: str) -> None:
     assert (verdict.supported, verdict.rule) == (False, "number"), verdict.reason
 
 
+# --- frequencies: a rate matches only the same rate -------------------------------------------------
+
+
+@pytest.mark.parametrize(("claim", "passage"), [
+    ("Water it daily.", "Water it every day."),
+    ("Water it every day.", "Water it daily."),
+    ("Water it twice a week.", "Water it 2 times per week."),
+    ("Water it 2 times per week.", "Water it twice a week."),
+    ("Water it weekly.", "Water it once a week."),
+    ("Water it once a week.", "Water it weekly."),
+    ("Feed it once a month.", "Feed it monthly."),
+    ("Water it every 14 days.", "Water it fortnightly."),  # a period counted in its largest whole unit
+    ("Check it every 24 hours.", "Check it daily."),
+    ("Give it at least six hours of sun daily.", "Give it at least 6 hours of sun a day."),
+    ("The deal pays $10 million annually.", "The deal pays $10 million per year."),
+])
+def test_a_frequency_matches_the_same_rate_however_written(claim: str, passage: str) -> None:
+    verdict = judge(claim, passage)
+    assert verdict.supported is True, verdict.reason
+
+
+@pytest.mark.parametrize(("claim", "passage", "number"), [
+    # a frequency is not a bare number, a count, a year, a date or a duration
+    ("Item 10 needs fact 1 and sunshine daily.", "Item 10 needs fact 1 and care.", "daily"),
+    ("Item 10 needs fact 0 and sunshine daily.", "Item 10 needs fact 0 and care.", "daily"),
+    ("The plant is watered weekly.", "The plant is watered 1 time.", "weekly"),
+    ("The plant was watered once a month.", "The plant was watered in 2011.", "once a month"),
+    ("The plant was watered every 3 days.", "The plant was watered for 3 days.", "every 3 days"),
+    ("The plant was watered twice a week.", "The plant was watered on 2 March 2011.", "twice a week"),
+    # a bare number is not satisfied by a frequency, nor by "a day"
+    ("Item 1 is watered.", "Item is watered daily.", "1"),
+    ("Item 1 is watered.", "Item is watered twice a day.", "1"),
+    ("Item 1 gets sun.", "Item gets 6 hours of sun a day.", "1"),
+    # another rate
+    ("Water it weekly.", "Water it twice a week.", "weekly"),
+    ("Water it daily.", "Water it every 2 days.", "daily"),
+    ("Water it three times a day.", "Water it twice a day.", "three times a day"),
+    ("Water it every 2 weeks.", "Water it every 3 weeks.", "every 2 weeks"),
+])
+def test_a_frequency_and_a_plain_number_never_stand_for_each_other(claim: str, passage: str, number: str) -> None:
+    verdict = judge(claim, passage)
+    assert (verdict.supported, verdict.rule) == (False, "number"), verdict.reason
+    assert f"'{number}'" in verdict.reason
+
+
+def test_frequencies_are_read_as_rates() -> None:
+    rates = {text: [(n.text, n.lo, n.hi, n.unit) for n in Sentence(text).numbers] for text in (
+        "Water it twice daily.", "Water it 2-3 times a week.", "Water it every 2 to 3 weeks.",
+        "It grows 2 cm per year.")}
+    assert rates == {
+        "Water it twice daily.": [("twice daily", 2.0, 2.0, "/day")],
+        "Water it 2-3 times a week.": [("2-3 times a week", 2.0, 3.0, "/week")],
+        "Water it every 2 to 3 weeks.": [("every 2 to 3 weeks", 1 / 3, 1 / 2, "/week")],
+        "It grows 2 cm per year.": [("2 cm", 2.0, 2.0, "cm"), ("per year", 1.0, 1.0, "/year")],
+    }
+
+
 def test_a_list_of_small_numbers_is_not_joined_into_thousands() -> None:
     assert [n.lo for n in Sentence("Ages 5, 10 and 15.").numbers] == [5.0, 10.0, 15.0]
     assert words_of("In 1990, 100 people came") == ["in", "1990", ",", "100", "people", "came"]

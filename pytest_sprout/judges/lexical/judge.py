@@ -47,7 +47,7 @@ from .rules import (
 )
 from .text import stem, synonym_keys, weight
 
-RULES_VERSION = 4  # bump when a rule changes what it decides: it is part of settings()
+RULES_VERSION = 5  # bump when a rule changes what it decides: it is part of settings()
 
 # Openings that frame an answer without stating anything about the world.
 _SOURCE = (

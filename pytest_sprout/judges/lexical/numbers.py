@@ -37,16 +37,20 @@ def _bound_before(words: list[str], first: int) -> tuple[str | None, int]:
 class Number:
     """A number of a sentence: a value or a range, its unit (None when it has none), its bound
     ("min" for "at least", "max" for "up to", "about", or None) and the words that wrote it.
-    Vague amounts of a unit have negative values: "a few days" is -1 days, "several" -2."""
+    Vague amounts of a unit have negative values: "a few days" is -1 days, "several" -2.
+    A frequency has a unit "/day", "/week"...: its value is how many times per that period
+    ("twice a week" is 2 /week, "every 3 days" 1/3 /day). "a day" may be a duration or a rate
+    (after "6 hours of sun"): it is 1 day, with ``per`` "/day", and matches either."""
 
-    __slots__ = ("lo", "hi", "unit", "bound", "bare", "scaled", "_words")
+    __slots__ = ("lo", "hi", "unit", "bound", "bare", "scaled", "per", "_words")
 
     def __init__(
         self, lo: float, hi: float, unit: str | None, words: tuple[str, ...], bound: str | None = None,
-        bare: bool = False,
+        bare: bool = False, per: str | None = None,
     ) -> None:
         self.lo, self.hi, self.unit, self.bound = lo, hi, unit, bound
         self.bare = bare  # no unit and no noun after it: "10" in "10, 12 or 15 cm"
+        self.per = per  # "a day": also once "/day"
         self._words = words  # the tokens that wrote it; spelled out only for a failure message
         self.scaled = not _MULTIPLIER_WORDS.isdisjoint(words)  # "3.5 million": a rounded value
 
@@ -62,13 +66,24 @@ class Number:
     def same_amount(self, other: "Number") -> bool:
         """Same value or range, and the same unit; a bare number goes with any unit. A number
         written with a scale word ("3.5 million") is a rounding: it matches values within 5%
-        ("3,512,000"). A year alone matches the year of a date ("2011" and "3 March 2011")."""
+        ("3,512,000"). A year alone matches the year of a date ("2011" and "3 March 2011"). A
+        frequency matches only a frequency of the same rate ("daily", "every day", "once a day"),
+        or "a day"; never a bare number, a count, a duration or a date."""
+        if self.unit in FREQUENCY_UNITS or other.unit in FREQUENCY_UNITS:
+            rate, other = (self, other) if self.unit in FREQUENCY_UNITS else (other, self)
+            if other.unit == rate.unit:
+                return rate.lo == other.lo and rate.hi == other.hi
+            return other.per == rate.unit and rate.lo == rate.hi == 1.0
         if other.unit == "date":
             return self.unit is None and self.lo == self.hi == other.year  # type: ignore[attr-defined]
         if self.lo != other.lo or self.hi != other.hi:
             if not (self.scaled or other.scaled) or not (_close(self.lo, other.lo) and _close(self.hi, other.hi)):
                 return False
-        return self.unit == other.unit or (self.unit is None and self.bare) or (other.unit is None and other.bare)
+        if self.unit == other.unit:
+            return True
+        # a bare number goes with any unit ("10, 12 or 15 cm"), but not with "a day"
+        return (self.unit is None and self.bare and other.per is None) or (
+            other.unit is None and other.bare and self.per is None)
 
     def matches(self, other: "Number") -> bool:
         """The same amount, and not "at least" on one side where the other says "at most"."""
@@ -162,6 +177,105 @@ def _unit_at(words: list[str], j: int) -> tuple[str | None, int]:
 
 
 _PLAIN_UNITS = frozenset(UNITS) - {"°", "degree", "degrees"}
+
+# --- frequencies -------------------------------------------------------------------------------
+# A period of n units is written in the largest unit it fills whole ("every 14 days" is every 2
+# weeks, "every 24 hours" daily), so equal rates get equal values.
+_LARGER = {"second": ("minute", 60), "minute": ("hour", 60), "hour": ("day", 24), "day": ("week", 7),
+           "month": ("year", 12), "year": ("decade", 10), "decade": ("century", 10)}
+_PERIOD_UNITS = frozenset(("second", "minute", "hour", "day", "week", "month", "year", "decade", "century"))
+FREQUENCY_UNITS = frozenset("/" + u for u in _PERIOD_UNITS)
+_ADVERB_PERIODS = {"fortnight": (2.0, "week")}  # "fortnightly": every 2 weeks
+_COUNT_WORDS = {"once": 1.0, "twice": 2.0, "thrice": 3.0}
+
+
+def _rate(count: tuple[float, float], periods: tuple[float, float], unit: str) -> tuple[float, float, str]:
+    """(lo, hi, "/unit"): ``count`` times (a range) every ``periods`` units (a range)."""
+    lo_n, hi_n = periods
+    while unit in _LARGER:
+        larger, size = _LARGER[unit]
+        if lo_n % size or hi_n % size:
+            break
+        lo_n, hi_n, unit = lo_n / size, hi_n / size, larger
+    lo, hi = count[0] / hi_n, count[1] / lo_n
+    return (lo, hi, "/" + unit) if lo <= hi else (hi, lo, "/" + unit)
+
+
+def _count_before(words: list[str], k: int) -> tuple[tuple[float, float], int] | None:
+    """The count written just before words[k] ("once", "twice", "3 times", "2-3 times") and where it
+    starts; None if there is none."""
+    w = words[k - 1] if k else ""
+    if w in _COUNT_WORDS:
+        return (_COUNT_WORDS[w], _COUNT_WORDS[w]), k - 1
+    if w != "times" or k < 2:
+        return None
+    end = k - 1
+    for first in range(max(end - 5, 0), end):  # the numeral, or range, that ends right before "times"
+        found = _number_at(words, first)
+        if found is None:
+            continue
+        lo, j = found
+        hi = lo
+        if j + 1 < end and (words[j] in _RANGE_WORDS or words[j] == "or"):
+            second = _number_at(words, j + 1)
+            if second is not None:
+                hi, j = second
+        if j == end:
+            return (min(lo, hi), max(lo, hi)), first
+    return None
+
+
+def _frequencies(words: list[str], starts: Sequence[int], periods: Sequence[int]) -> list[tuple[int, int, Number]]:
+    """The frequencies of a sentence as (first token, token after, Number): "daily", "twice a week",
+    "2 times per week", "every 3 days", "once every 2-3 weeks", "per year". A period after "a"
+    without a count ("6 hours of sun a day") is 1 day that may be a rate: left to ``find_numbers``."""
+    found: list[tuple[int, int, Number]] = []
+    n = len(words)
+    for i in starts:  # "every 3 days", "every 2 to 3 weeks"
+        if not i or words[i - 1] not in ("every", "each"):
+            continue
+        number = _number_at(words, i)
+        if number is None:
+            continue
+        lo, j = number
+        hi = lo
+        if j + 1 < n and words[j] in _RANGE_WORDS:
+            second = _number_at(words, j + 1)
+            if second is not None:
+                hi, j = second
+        unit, end = _unit_at(words, j)
+        if unit not in _PERIOD_UNITS or lo <= 0 or hi <= 0:
+            continue
+        first, count = i - 1, (1.0, 1.0)
+        counted = _count_before(words, first)
+        if counted is not None:
+            count, first = counted
+        bound, first = _bound_before(words, first)
+        found.append((first, end, Number(*_rate(count, (min(lo, hi), max(lo, hi)), unit), tuple(words[first:end]),
+                                         bound)))
+    for i in periods:  # "daily", "twice a week", "per year"
+        w = words[i]
+        if w in _PERIOD_ADVERBS:
+            unit = _PERIOD_ADVERBS[w]
+            size, unit = _ADVERB_PERIODS.get(unit, (1.0, unit))
+            k = i
+        else:
+            unit = UNITS.get(w)
+            k = i - 1
+            if k >= 1 and words[k] == "-":  # a tokenised "per - year"
+                k -= 1
+            if unit not in _PERIOD_UNITS or k < 0 or words[k] not in _PERIOD_WORDS_BEFORE:
+                continue
+            size = 1.0
+        counted = _count_before(words, k)
+        if counted is None and words[k] in ("a", "an"):
+            continue  # "a day": a duration or a rate, see find_numbers
+        count, first = counted if counted is not None else ((1.0, 1.0), k)
+        bound, first = _bound_before(words, first)
+        found.append((first, i + 1, Number(*_rate(count, (size, size), unit), tuple(words[first : i + 1]), bound)))
+    found.sort(key=lambda f: f[0])
+    return found
+
 _UNIT_STARTS = frozenset(UNITS) | frozenset(MONTHS) | {"-", "per"}
 
 
@@ -178,11 +292,18 @@ def find_numbers(words: list[str], starts: Sequence[int] | None = None, periods:
     n = len(words)
     done = -1
     consumed: set[int] = set()
-    pending = list(dates)
-    for i in range(n) if starts is None else starts:
+    if starts is None:
+        starts = [i for i in range(n) if words[i] in NUMBER_WORDS or "0" <= words[i][0] <= "9"]
+    rates = _frequencies(words, starts, periods)
+    in_rate: set[int] = set()
+    for first, end, _ in rates:
+        in_rate.update(range(first, end))
+    # dates and frequencies, put in order among the other numbers
+    pending = sorted([(d[0], d[3]) for d in dates] + [(r[0], r[2]) for r in rates], key=lambda p: p[0])
+    for i in starts:
         while pending and pending[0][0] < i:
-            numbers.append(pending.pop(0)[3])
-        if i < done:
+            numbers.append(pending.pop(0)[1])
+        if i < done or i in in_rate:
             continue
         w = words[i]
         if "0" <= w[0] <= "9" and (i + 1 == n or (words[i + 1] not in _MULTIPLIERS and words[i + 1] != "-")):
@@ -218,25 +339,23 @@ def find_numbers(words: list[str], starts: Sequence[int] | None = None, periods:
         numbers.append(Number(lo, hi, unit, tuple(words[first:done]), bound, bare))
         if periods:
             consumed.update(range(first, done))
-    numbers.extend(date for *_, date in pending)
-    for i in periods:  # "a day", "every week", "a few hours", "weekly"
-        if i in consumed:
+    numbers.extend(number for _, number in pending)
+    for i in periods:  # "a day", "a few hours", "for years"
+        if i in consumed or i in in_rate:
             continue
         w = words[i]
-        if w in _PERIOD_ADVERBS:
-            numbers.append(Number(1.0, 1.0, _PERIOD_ADVERBS[w], (w,), _bound_before(words, i)[0]))
-            continue
         prev = words[i - 1]
         if prev == "-" and i >= 2:  # a tokenised "per - year"
             prev = words[i - 2]
         if prev in _VAGUE:  # "a few days"
             value, start = _VAGUE[prev], i - 2 if words[i - 2 : i - 1] == ["a"] else i - 1
-        elif prev in _PERIOD_WORDS_BEFORE:  # "a day", "every week"
+        elif prev in _PERIOD_WORDS_BEFORE:  # "a day": 1 day, or once a day
             value, start = 1.0, i - 1
         else:  # "within hours", "for years"
             value, start = -3.0, i
         bound, first = _bound_before(words, start)
         first = min(first, i - 1) if value == -3.0 else first
-        numbers.append(Number(value, value, UNITS[w], tuple(words[first : i + 1]), bound))
+        per = "/" + UNITS[w] if value == 1.0 and UNITS[w] in _PERIOD_UNITS else None
+        numbers.append(Number(value, value, UNITS[w], tuple(words[first : i + 1]), bound, per=per))
     return numbers
 

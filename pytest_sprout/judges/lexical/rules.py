@@ -99,14 +99,20 @@ def check_numbers_in(claim: Sentence, evidence: Sequence[Number], exact: frozens
             return "number", f"claim says '{num.text}' but evidence says '{bounded.text}'"
         if not evidence:
             return "number", f"{what} '{num.text}' of the claim is not in the evidence (it has no numbers)"
-        near = next((e for e in evidence if e.unit == num.unit and e.overlaps(num)), None) or next(
-            (e for e in evidence if e.unit == num.unit), None) or next(
+        dimension = _dimension(num.unit)  # "every 3 weeks" and "a week" are near "2 weeks"
+        near = next((e for e in evidence if _dimension(e.unit) == dimension and e.overlaps(num)), None) or next(
+            (e for e in evidence if _dimension(e.unit) == dimension), None) or next(
             (e for e in evidence if e.overlaps(num)), evidence[0])
         if what == "date":
             return "number", (f"date '{num.text}' of the claim is not in the evidence by day, month and year "
                               f"(evidence has '{near.text}')")
         return "number", f"number '{num.text}' of the claim is not in the evidence (evidence has '{near.text}')"
     return None
+
+
+def _dimension(unit: str | None) -> str | None:
+    """A frequency's period ("/week" -> "week"); any other unit as it is."""
+    return unit[1:] if unit and unit[0] == "/" else unit
 
 
 def align(claim: Sentence, window: Sequence[Sentence]) -> list[tuple[Clause, list[Clause], list[Clause]]]:
