@@ -159,6 +159,6 @@ def test_groundedness_and_alce_agreement_and_mutants_in_one_run(
     (pair,) = report["agreement"]
     (d,) = pair["disagreements"]
     assert d["sentence"] == "Water a pothos every 3 weeks." and d["verdicts"] == {"groundedness": False, "alce": True}
-    assert d["evidence"]["groundedness"] and d["reasons"]["groundedness"].startswith("number '3 weeks'")
+    assert d["evidence"]["groundedness"] and d["reasons"]["groundedness"].startswith("number 'every 3 weeks'")
     alce_rates = {r["operator"]: r["k"] for r in report["mutation"]["kill_rates"] if r["tier"] == "alce"}
     assert alce_rates["negation"] == 0 and alce_rates["citation_drop"] > 0
