@@ -11,7 +11,8 @@ from . import options
 from .asking import retry_on
 from .model import TIERS
 from .controller import Controller, get_controller
-from .session import SESSION_KEY, SproutSession, explicit_tiers, get_session, is_controller
+from .session import SESSION_KEY, SproutSession, get_session, is_controller
+from .settings import explicit_tiers
 
 MARKERS = {
     "groundedness": "lexical groundedness judge (offline, deterministic)",

@@ -1,26 +1,26 @@
-"""The per-run state of pytest-sprout: suites, the golden set, the tally, and the worker half
-(run.py: the system, the answers, the tiers, running an item), which it composes.
+"""The per-run state of pytest-sprout, composed for the hooks: the options and the suites, the
+snapshot guard, the worker half (run.py: the system, the answers, the tiers, running an item) and,
+on the process that aggregates, the controller half (controller.py: the tally, the gates, the
+reports).
 
-One `SproutSession` per pytest config, kept in ``config.stash``. Plain Python apart from reading
-options: the pytest hooks in plugin.py only call into it.
+One `SproutSession` per pytest config, kept in ``config.stash``. The pytest hooks in plugin.py
+only call into it.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
 from . import options
 from .cases import SuiteFile, SuiteSet, load_suites
-from .judges import TierResult, tier_module
 from .model import Case, GoldenItem
 from .controller import Controller
 from .guard import SnapshotGuard
 from .identity import SnapshotError
-from .run import RUN_STASH_KEY, ItemOutcome, Run, answer_row, format_exception, load_factory  # noqa: F401 (importers)
-from .settings import explicit_tiers  # noqa: F401 (importers)
+from .run import RUN_STASH_KEY, Run, load_factory
 from .util import is_xdist_worker
 
 SESSION_KEY = pytest.StashKey["SproutSession"]()
@@ -54,9 +54,6 @@ class SproutSession:
     # --- options ------------------------------------------------------------------------------
     def option(self, dest: str) -> Any:
         return options.get(self.config, dest)
-
-    def threshold(self, tier: str, name: str, default: float) -> float:
-        return self.thresholds.get((tier, name), default)
 
     def path(self, value: str | None) -> Path | None:
         """A path option, relative to the rootdir."""
@@ -95,20 +92,8 @@ class SproutSession:
         replayed = self.guard.replayed_system()
         return replayed if replayed is not None else self.worker_system
 
-    def system(self) -> Callable[[str], Any]:
-        return self.run.system()
-
     def system_info(self) -> dict[str, Any] | None:
         return self.run.system_info()
-
-    def answer(self, case: Case) -> GoldenItem:
-        return self.run.answer(case)
-
-    def answer_many(self, cases: list[Case]) -> list[GoldenItem]:
-        return self.run.answer_many(cases)
-
-    def answers(self) -> Any:
-        return self.run.answers()
 
     def item_starting(self, item: Any) -> None:
         self.run.item_starting(item)
@@ -123,15 +108,6 @@ class SproutSession:
     def close_answers(self) -> None:
         self.run.close_answers()
 
-    def replayed(self, case: Case) -> GoldenItem:
-        return self.run.replayed(case)
-
-    def result_cache(self) -> Any:
-        return self.run.result_cache()
-
-    def evaluate(self, name: str, item: GoldenItem) -> TierResult:
-        return self.run.evaluate(name, item)
-
     def golden(self) -> dict[str, GoldenItem]:
         return self.run.golden()
 
@@ -140,9 +116,6 @@ class SproutSession:
 
     def tier(self, name: str) -> Any:
         return self.run.tier(name)
-
-    def run_item(self, case: Case, tier: str) -> ItemOutcome:
-        return self.run.run_item(case, tier)
 
     # --- the controller half (controller.py) -------------------------------------------------
     def start(self) -> None:
