@@ -56,7 +56,9 @@ def features(judge: LexicalJudge, examples: list) -> tuple[np.ndarray, np.ndarra
     for e in examples:
         verdict, found = judge.assess(e.claim, list(e.premise))
         if found is None:  # uncited or wordless: the verdict stands, with its own score
-            rows.append((1.0 if verdict.supported else 0.0,) * 2 + (0.0, 0.0, 0.0, 0.0 if verdict.supported else 1.0, 0.0, 0.0, 0.0))
+            ok = 1.0 if verdict.supported else 0.0
+            by_name = {"coverage": ok, "weighted_coverage": ok, "rule_failed": 1.0 - ok, "passage_weighted": ok}
+            rows.append(tuple(by_name.get(name, 0.0) for name in calibration.FEATURES))
             hard.append(not verdict.supported)
         else:
             rows.append(found.features())

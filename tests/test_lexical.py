@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import math
 import re
 
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from pytest_sprout.judges.lexical import LexicalJudge, Sentence, _Prepared, stem, words_of
+from pytest_sprout.judges.lexical import LexicalJudge, Sentence, _Prepared, calibration, stem, words_of
 from pytest_sprout.model import Passage, Verdict, split_sentences
 
 CARE = (
@@ -23,6 +24,13 @@ CARE = (
     "Young plants may need support. "
     "Give it at least 6 hours of sun a day."
 )
+
+
+def verbatim_features(sentences: int) -> tuple[float, ...]:
+    """The calibrated score's inputs for a claim that is a sentence of a passage of ``sentences``
+    sentences: every word covered, in the evidence and in the passage, no rule failed."""
+    full = {"coverage": 1.0, "weighted_coverage": 1.0, "passage_weighted": 1.0, "log_sentences": math.log1p(sentences)}
+    return tuple(full.get(name, 0.0) for name in calibration.FEATURES)
 
 
 def judge(claim: str, passage: str = CARE, **kwargs) -> Verdict:
@@ -59,7 +67,7 @@ def test_the_supported_verdict_carries_the_best_window_and_its_coverage() -> Non
     verdict = judge("Pothos often wilts in dry air.")
     assert verdict == Verdict(True, verdict.score, "Pothos often wilts in dry air.", verdict.reason, None)
     assert verdict.reason.startswith("coverage 1.00 >= 0.50, calibrated score")
-    assert verdict.score == pytest.approx(LexicalJudge().probability((1.0, 1.0, 0.0, 0.0, 0, 0.0, 0)))
+    assert verdict.score == pytest.approx(LexicalJudge().probability(verbatim_features(len(split_sentences(CARE)))))
 
 
 def test_coverage_names_the_missing_words() -> None:
@@ -335,7 +343,7 @@ def test_settings_are_json_able_and_change_with_the_parameters() -> None:
     a, b = LexicalJudge().settings(), LexicalJudge(coverage=0.7, window=2).settings()
     assert json.loads(json.dumps(a)) == a and a != b
     assert a["coverage"] == 0.5 and a["window"] == 3 and LexicalJudge.name == "lexical"
-    assert a["rules_version"] == 5 and a["calibration"] and LexicalJudge(threshold=0.9).settings() != a
+    assert a["rules_version"] == 6 and a["calibration"] and LexicalJudge(threshold=0.9).settings() != a
 
 
 def test_reasons_are_one_line() -> None:
@@ -420,7 +428,7 @@ def test_a_verbatim_sentence_of_its_passage_is_always_supported(sentences, cover
     claim = data.draw(st.sampled_from(parts))
     verdict = LexicalJudge(coverage=coverage, window=window).judge(claim, [Passage("p", passage)])
     assert verdict.supported is True, (claim, verdict)
-    assert verdict.score == pytest.approx(LexicalJudge().probability((1.0, 1.0, 0.0, 0.0, 0, 0.0, 0)))
+    assert verdict.score == pytest.approx(LexicalJudge().probability(verbatim_features(len(parts))))
 
 
 NEGATE = [(" does ", " does not "), (" is ", " is not ")]

@@ -93,10 +93,10 @@ def test_a_rare_missing_word_lowers_the_score_more_than_a_common_one() -> None:
 
 
 def test_evidence_from_several_passages_is_a_feature_of_the_score() -> None:
-    assert calibration.FEATURES[-2:] == ("several_passages", "rarest_missing")
     found = JUDGE.assess("Ferns like humid air and grow in bathrooms.",
                          ["Ferns like humid air.", "Plants grow in bathrooms."])[1]
-    assert found is not None and found.passages == 2 and found.features()[-2] == 1.0
+    assert found is not None and found.passages == 2
+    assert found.features()[calibration.FEATURES.index("several_passages")] == 1.0
 
 
 def test_the_threshold_is_never_below_one_half() -> None:
@@ -108,3 +108,39 @@ def test_a_claim_whose_subject_alone_is_in_the_evidence_is_not_supported() -> No
     verdict = JUDGE.judge("Peace lilies are toxic to cats.", ["Peace lilies like shade."])
     assert verdict.supported is False and verdict.rule == "calibrated", verdict.reason
     assert "missing: toxic, cats" in verdict.reason
+
+
+def test_words_the_passage_holds_beyond_the_evidence_count_in_the_passage_share() -> None:
+    # One sentence of evidence (window=1) holds half the claim; the passage holds all of it.
+    passage = "Ferns grow in bathrooms. They need light. Ferns like humid air."
+    found = LexicalJudge(window=1).assess("Ferns grow in bathrooms and like humid air.", [passage])[1]
+    assert found is not None and found.weighted < 1.0 and found.passage_weighted == 1.0
+    # A claim word that no cited sentence holds counts in neither.
+    elsewhere = LexicalJudge(window=1).assess("Ferns grow in bathrooms and like humid air.",
+                                              ["Ferns grow in bathrooms. They need light. Ferns like dry soil."])[1]
+    assert elsewhere is not None and elsewhere.passage_weighted < 1.0
+    both = (found.features(), elsewhere.features())
+    position = calibration.FEATURES.index("passage_weighted")
+    assert both[0][position] > both[1][position]
+
+
+def test_the_number_of_cited_sentences_is_a_feature_capped_beyond_the_fitting_data() -> None:
+    import math
+
+    position = calibration.FEATURES.index("log_sentences")
+    claim = "Ferns like humid air and bright light."
+    for n in (1, 7, 99, 300):
+        passage = " ".join(["Ferns like humid air."] + [f"Moss number {i} grows on stone." for i in range(n - 1)])
+        found = JUDGE.assess(claim, [passage])[1]
+        assert found is not None and found.sentences == n
+        assert found.features()[position] == pytest.approx(math.log1p(min(n, 100)))
+
+
+def test_an_antonym_counts_only_in_the_place_of_the_claims_word() -> None:
+    evidence = ["The tea is served hot. Guests drink water in the garden."]
+    swapped = JUDGE.judge("The tea is served cold.", evidence)
+    assert swapped.supported is False and swapped.rule == "antonym", swapped.reason
+    assert "'cold' where the evidence says its antonym 'hot'" in swapped.reason
+    # "hot" is about the tea, two sentences from the water: no sign about "cold water".
+    elsewhere = JUDGE.judge("Guests drink cold water in the garden.", evidence)
+    assert elsewhere.rule != "antonym", elsewhere.reason

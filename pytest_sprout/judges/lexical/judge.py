@@ -19,7 +19,9 @@ A claim is judged against the sentences of the passages it cites:
    places ("entity-swap"). A claim that cites nothing is unsupported ("uncited").
 5. ``score`` is a probability that people would call the claim supported, from a logistic model of
    the coverage, the IDF-weighted coverage, the weight of the words left uncovered, whether a whole
-   clause is uncovered, how many sentences the evidence takes, and whether a rule failed (fitted by
+   clause is uncovered, how many sentences the evidence takes, whether a rule failed, the
+   IDF-weighted share of the claim the cited passages hold anywhere (facts spread over a passage)
+   and how many sentences they have (the more text, the more words match by chance) (fitted by
    ``bench/fit_lexical.py``; coefficients in ``calibration.py``). A claim is supported when no rule
    fails, at least ``coverage`` of its words are covered, and the score is at least ``threshold``
    ("coverage" or "calibrated" name the failure otherwise).
@@ -47,7 +49,7 @@ from .rules import (
 )
 from .text import stem, synonym_keys, weight
 
-RULES_VERSION = 5  # bump when a rule changes what it decides: it is part of settings()
+RULES_VERSION = 6  # bump when a rule changes what it decides: it is part of settings()
 
 # Openings that frame an answer without stating anything about the world.
 _SOURCE = (
@@ -96,12 +98,17 @@ def _sigmoid(x: float) -> float:
     return 1.0 / (1.0 + math.exp(-x)) if x > -500 else 0.0
 
 
+# Cited passages of more sentences than the fitting data had (78 at most) count as this many: the
+# score is not extrapolated far beyond what it was fitted on.
+_MOST_SENTENCES = 100
+
+
 class Evidence:
     """What the judge found for a claim: the sentences, the coverage and the calibrated features."""
 
     __slots__ = ("window", "covered", "total", "coverage", "weighted", "uncovered_weight", "clause", "passages",
                  "synonyms", "failure", "boilerplate", "missing", "names_missing", "name_failure",
-                 "clause_failure", "cue_conflict", "rarest_missing", "dated")
+                 "clause_failure", "cue_conflict", "rarest_missing", "dated", "passage_weighted", "sentences")
 
     def __init__(self) -> None:
         self.window: tuple[Sentence, ...] = ()
@@ -114,6 +121,10 @@ class Evidence:
         self.clause = 0.0  # 1.0 when a whole clause of two or more words is uncovered
         self.passages = 0
         self.dated = False  # the claim has a date, matched by day, month and year
+        # The IDF-weighted share of the claim's words that the cited passages hold anywhere, in or
+        # out of the evidence: facts spread over a passage beyond the best few sentences.
+        self.passage_weighted = 0.0
+        self.sentences = 0  # how many sentences the cited passages have: the text the words could come from
         self.synonyms: list[tuple[str, str]] = []  # (claim word, evidence word) matched as synonyms
         self.failure: Failure | None = None
         self.boilerplate = ""
@@ -130,7 +141,8 @@ class Evidence:
         return (
             self.coverage, self.weighted, min(self.uncovered_weight, 3.0), self.clause,
             max(len(self.window) - 1, 0), 1.0 if self.failure else 0.0, min(self.names_missing, 2),
-            1.0 if self.passages > 1 else 0.0, self.rarest_missing,
+            1.0 if self.passages > 1 else 0.0, self.rarest_missing, self.passage_weighted,
+            math.log1p(min(self.sentences, _MOST_SENTENCES)),
         )
 
 
@@ -206,14 +218,16 @@ class LexicalJudge:
         found = Evidence()
         found.window = (ours,)
         found.total = found.covered = len(ours.keys)
-        found.coverage = found.weighted = 1.0
+        found.coverage = found.weighted = found.passage_weighted = 1.0
         found.passages = 1
+        found.sentences = len(p.sentences)
         return found
 
     def _search(self, ours: Sentence, prepared: list[_Prepared]) -> Evidence:
         keys = list(dict.fromkeys(ours.seq))  # claim order: every choice below is deterministic
         found = Evidence()
         found.total = len(keys)
+        found.sentences = sum(len(p.sentences) for p in prepared)
         # Per passage and claim key, the sentences that hold the key (bit i: sentence i).
         masks = [[p.masks.get(key, 0) for key in keys] for p in prepared]
         synonym_of: dict[int, str] = {}
@@ -239,6 +253,9 @@ class LexicalJudge:
                 if hit:
                     synonym_of[j] = other
                     break
+        # The claim's words that some cited sentence holds (bit j: keys[j]), synonyms included.
+        anywhere = sum(1 << j for j, mask in enumerate(masks[0]) if mask) if len(masks) == 1 else sum(
+            1 << j for j in range(len(keys)) if any(pm[j] for pm in masks))
         names = ours.names()
         if names:
             absent = [word for key, word in names.items() if not any(key in p.masks for p in prepared)]
@@ -293,11 +310,11 @@ class LexicalJudge:
                 break
         if not chosen:
             first = next((p.sentences[:1] for p in prepared if p.sentences), ())
-            self._fill(found, ours, keys, first, 0, synonym_of, 1 if first else 0)
+            self._fill(found, ours, keys, first, 0, synonym_of, 1 if first else 0, anywhere)
             return found
         chosen.sort()
         window = tuple(prepared[pi].sentences[i] for pi, i in chosen)
-        self._fill(found, ours, keys, window, covered, synonym_of, len({pi for pi, _ in chosen}))
+        self._fill(found, ours, keys, window, covered, synonym_of, len({pi for pi, _ in chosen}), anywhere)
         uncovered = tuple(key for j, key in enumerate(keys) if not covered >> j & 1)
         best = prepared[chosen[0][0]].sentences[chosen[0][1]] if len(chosen) == 1 else _best_single(window, ours.keys)
         failure = self._rules(ours, window, prepared, uncovered, best=best)
@@ -317,21 +334,24 @@ class LexicalJudge:
         found.window = window
         found.passages = 1
         found.covered = len(keys)
-        found.coverage = found.weighted = 1.0
+        found.coverage = found.weighted = found.passage_weighted = 1.0
         if synonym_of:
             words = ours.first_words()
             found.synonyms = [(words[keys[j]], window[0].surface(k)) for j, k in synonym_of.items()]
 
     def _fill(self, found: Evidence, ours: Sentence, keys: list[str],
-              window: tuple[Sentence, ...], covered: int, synonym_of: dict[int, str], passages: int) -> None:
+              window: tuple[Sentence, ...], covered: int, synonym_of: dict[int, str], passages: int,
+              anywhere: int) -> None:
         words = ours.first_words()
         found.window = window
         found.passages = passages
-        total_weight = got = rarest = 0.0
+        total_weight = got = held = rarest = 0.0
         uncovered: set[str] = set()
         for j, key in enumerate(keys):
             w = weight(words[key])
             total_weight += w
+            if anywhere >> j & 1:
+                held += w
             if covered >> j & 1:
                 got += w
             else:
@@ -342,6 +362,7 @@ class LexicalJudge:
         found.covered = len(keys) - len(uncovered)
         found.coverage = found.covered / len(keys)
         found.weighted = got / total_weight if total_weight else 0.0
+        found.passage_weighted = held / total_weight if total_weight else 0.0
         found.uncovered_weight = total_weight - got
         found.clause = 0.0
         found.missing = list(dict.fromkeys(ours.words[idx] for k, idx in ours.content if k in uncovered))

@@ -58,10 +58,18 @@ def check_numbers(claim: Sentence, window: Sequence[Sentence]) -> Failure | None
     return check_numbers_in(claim, [num for s in window for num in s.numbers])
 
 
+# How many content words either side of a word make its place (its context) for the antonym rule.
+_PLACE = 2
+
+
 def check_antonyms(claim: Sentence, window: Sequence[Sentence], uncovered: Iterable[str]) -> Failure | None:
     """A content word of the claim that the evidence lacks, whose WordNet antonym the evidence has
-    and the claim does not ("high" where the evidence says "low"). An antonym the evidence negates
-    ("not unusual") says the claim's word, and is left to the negation rule."""
+    in its place and the claim does not ("high water" where the evidence says "low water").
+
+    In its place: a content word next to the antonym (up to ``_PLACE`` content words away) is one
+    of the words next to the claim's word. An antonym elsewhere in the evidence ("a cold drink"
+    and, two sentences on, "hot weather") says nothing about the claim's word. An antonym the
+    evidence negates ("not unusual") says the claim's word, and is left to the negation rule."""
     for key in uncovered:
         word = claim.surface(key)
         for other in antonym_keys(word):
@@ -69,10 +77,21 @@ def check_antonyms(claim: Sentence, window: Sequence[Sentence], uncovered: Itera
                 continue
             for s in window:
                 if other in s.keys:
-                    for k, idx in s.content:
-                        if k == other and not NEGATIONS.intersection(s.words[max(idx - 2, 0) : idx]):
+                    for q, (k, idx) in enumerate(s.content):
+                        if (k == other and not NEGATIONS.intersection(s.words[max(idx - 2, 0) : idx])
+                                and _in_place(claim, key, s, q)):
                             return "antonym", f"claim says '{word}' where the evidence says its antonym '{s.words[idx]}'"
     return None
+
+
+def _in_place(claim: Sentence, key: str, s: Sentence, q: int) -> bool:
+    """Whether the content word ``q`` of ``s`` shares a neighbour with the claim's word ``key``."""
+    around = {k for k, _ in s.content[max(q - _PLACE, 0) : q + _PLACE + 1]}
+    content = claim.content
+    for p, (k, _) in enumerate(content):
+        if k == key and any(c != key and c in around for c, _ in content[max(p - _PLACE, 0) : p + _PLACE + 1]):
+            return True
+    return False
 
 
 def check_numbers_in(claim: Sentence, evidence: Sequence[Number], exact: frozenset | set = frozenset(),
