@@ -1,7 +1,7 @@
 """Fit the lexical judge's calibrated score: a logistic regression with a handful of coefficients.
 
     .venv/bin/python bench/fit_lexical.py --data ../shared/benchmarks [--folds 5] [--seed 0]
-        [--weighting datasets|rows] [--write]
+        [--weighting datasets|rows] [--write] [--without NAME,NAME]
 
 Fitting data: all the human-labelled dev data, pooled: WiCE (dev and test claims, gold premises)
 and LFQA-Verification (every answer sentence of the six systems). Every number printed is
@@ -184,7 +184,15 @@ def main() -> int:
     ap.add_argument("--weighting", choices=("datasets", "rows"), default="datasets",
                     help="each dataset the same total weight (default), or each row")
     ap.add_argument("--write", action="store_true", help="store the model fitted on both datasets in the package")
+    ap.add_argument("--without", default="", metavar="NAMES",
+                    help="an ablation: leave out these features (comma-separated names; not with --write)")
     args = ap.parse_args()
+    left_out = [name for name in args.without.split(",") if name]
+    unknown = sorted(set(left_out) - set(calibration.FEATURES))
+    if unknown:
+        ap.error(f"--without: no feature named {', '.join(unknown)} (features: {', '.join(calibration.FEATURES)})")
+    if left_out and args.write:
+        ap.error("--without is an ablation: it cannot be combined with --write")
     data = Path(args.data)
     judge = LexicalJudge()
     wice_paths = [data / "wice" / "claim_dev.jsonl", data / "wice" / "claim_test.jsonl"]
@@ -193,13 +201,16 @@ def main() -> int:
     titles = wice_articles(wice_paths)
     examples = dev + test + lfqa
     X, hard, y = features(judge, examples)
+    kept = [i for i, name in enumerate(calibration.FEATURES) if name not in left_out]
+    X = X[:, kept]
     dataset = np.array(["WiCE"] * (len(dev) + len(test)) + ["LFQA"] * len(lfqa))
     group = [f"wice:{titles.get(e.id, e.id)}" for e in dev + test] + [f"lfqa:{e.id.split(':')[1]}" for e in lfqa]
     is_test = np.array([False] * len(dev) + [True] * len(test) + [False] * len(lfqa))
     system = np.array([""] * (len(dev) + len(test)) + [e.category or "" for e in lfqa])
     fold = grouped_folds(dataset, group, args.folds, args.seed)
     wice, lfq = dataset == "WiCE", dataset == "LFQA"
-    print(f"features: {', '.join(calibration.FEATURES)}")
+    print(f"features: {', '.join(calibration.FEATURES[i] for i in kept)}"
+          + (f" (left out: {', '.join(left_out)})" if left_out else ""))
     print(f"{args.folds}-fold cross-validation grouped by WiCE article ({len(set(g for g, d in zip(group, dataset) if d == 'WiCE'))})"
           f" and LFQA question ({len(set(g for g, d in zip(group, dataset) if d == 'LFQA'))}), seed {args.seed};"
           f" threshold: best mean of per-dataset BA on the fitting rows")
@@ -224,7 +235,7 @@ def main() -> int:
     block(f"fitted on both, weighting by {other}", DATASETS, other)
     w, t = block(f"fitted on both, weighting by {args.weighting} (the shipped protocol)", DATASETS, args.weighting, detail=True)
     print(f"fitted on all of both: intercept {w[0]:+.3f}, coefficients "
-          + ", ".join(f"{n} {c:+.3f}" for n, c in zip(calibration.FEATURES, w[1:])) + f"; threshold {t:.2f}")
+          + ", ".join(f"{calibration.FEATURES[i]} {c:+.3f}" for i, c in zip(kept, w[1:])) + f"; threshold {t:.2f}")
     if args.write:
         target = ROOT / "pytest_sprout" / "judges" / "lexical" / "calibration.py"
         text = target.read_text()

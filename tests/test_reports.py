@@ -89,9 +89,13 @@ def test_junitxml_carries_scores_and_verdicts_as_properties(pytester: pytest.Pyt
     assert pothos["sprout.facts"] == "1/1"
     # The score is the judge's calibrated probability for a claim its one sentence covers but whose
     # number rule fails.
-    from pytest_sprout.judges.lexical import LexicalJudge
+    import math
 
-    failed_number = round(LexicalJudge().probability((1.0, 1.0, 0.0, 0.0, 0, 1.0, 0)), 4)
+    from pytest_sprout.judges.lexical import LexicalJudge, calibration
+
+    features = {"coverage": 1.0, "weighted_coverage": 1.0, "rule_failed": 1.0, "passage_weighted": 1.0,
+                "log_sentences": math.log1p(1)}  # the passage is one sentence
+    failed_number = round(LexicalJudge().probability([features.get(n, 0.0) for n in calibration.FEATURES]), 4)
     assert json.loads(pothos["sprout.verdicts"]) == [
         {"supported": False, "score": failed_number, "citations": ["1"], "rule": "number"}]
     assert props["taxes[groundedness]"]["sprout.refusal"] == "1/1"
