@@ -40,6 +40,58 @@ def test_other_values_are_still_caught(claim: str, passage: str) -> None:
     assert (verdict.supported, verdict.rule) == (False, "number"), verdict.reason
 
 
+# --- units: an amount matches the same amount in another unit of its dimension -------------------
+
+
+@pytest.mark.parametrize(("claim", "passage"), [
+    ("The rounds weigh 10 kg.", "The rounds weigh 23 pounds."),  # 10.4 kg, written rounded
+    ("The tower is 448 feet tall.", "The tower is 136.6 m tall."),
+    ("The trail is 5 miles long.", "The trail is 8 km long."),
+    ("Keep it at 59°F.", "Keep it at 15°C."),
+    ("Add 2 cups of water.", "Add 473 ml of water."),
+    ("The film lasts 90 minutes.", "The film lasts 1.5 hours."),
+    ("Repot it every 18 months.", "Repot it every 1.5 years."),  # a rate, per period converted
+])
+def test_an_amount_matches_its_conversion_into_another_unit(claim: str, passage: str) -> None:
+    verdict = judge(claim, passage)
+    assert verdict.supported is True, verdict.reason
+
+
+@pytest.mark.parametrize(("claim", "passage"), [
+    ("The tower is 500 feet tall.", "The tower is 136.6 m tall."),
+    ("Keep it at 70°F.", "Keep it at 15°C."),
+    ("The film lasts 2 hours.", "The film lasts 90 minutes."),
+    ("The pot is 10 cm wide.", "The pot is 10 inches wide."),  # the same number in another unit
+    ("The bag weighs 10 kg.", "The bag weighs 10 litres."),  # another dimension: never converted
+    ("Repot it every 2 years.", "Repot it every 18 months."),
+])
+def test_a_conversion_that_differs_is_still_caught(claim: str, passage: str) -> None:
+    verdict = judge(claim, passage)
+    assert (verdict.supported, verdict.rule) == (False, "number"), verdict.reason
+
+
+def test_a_conversion_in_brackets_has_the_bound_of_what_it_converts() -> None:
+    passage = "Keep it above 10°C (50°F) in winter."
+    assert judge("Keep it above 50°F in winter.", passage).supported is True
+    verdict = judge("Keep it below 50°F in winter.", passage)
+    assert (verdict.supported, verdict.rule) == (False, "number"), verdict.reason
+    assert "claim says 'below 50°f' but evidence says" in verdict.reason
+
+
+@pytest.mark.parametrize(("claim", "passage", "supported"), [
+    ("The change takes effect in the 2018–19 academic year.", "The change takes effect in the 2018-2019 academic year.",
+     True),
+    ("The change takes effect in the 2018–19 academic year.", "The change takes effect in the 2018-2020 academic year.",
+     False),
+    ("The club won the 1999-00 season.", "The club won the 1999-2000 season.", True),
+    ("The court ruled by a vote of 5-4.", "The court ruled by a 5-to-4 vote.", True),
+    ("The court ruled by a vote of 6-3.", "The court ruled by a 5-to-4 vote.", False),
+])
+def test_abbreviated_year_ranges_and_scores_are_read_whole(claim: str, passage: str, supported: bool) -> None:
+    verdict = judge(claim, passage)
+    assert verdict.supported is supported, verdict.reason
+
+
 # --- frequencies: a rate matches only the same rate -------------------------------------------------
 
 
@@ -163,6 +215,15 @@ def test_inflections_share_a_key_through_the_lemmatiser() -> None:
 def test_a_wordnet_synonym_covers_a_word_and_is_named() -> None:
     verdict = judge("The movie was shot in Spain.", "The film was shot in Spain.")
     assert verdict.supported is True and "synonyms 'movie'~'film'" in verdict.reason
+
+
+def test_a_derivationally_related_form_covers_a_word_and_is_named() -> None:
+    assert lexicon.derived("explanation") >= {"explain"} and lexicon.derived("easily") >= {"easy"}
+    verdict = judge("The explanation of the crash was simple.", "They explain the crash simply.")
+    assert verdict.supported is True and "related forms 'explanation'~'explain'" in verdict.reason
+    # A synonym is tried first, and named as one.
+    both = judge("The movie was an emotional success.", "The film was a success that moved people with emotion.")
+    assert "synonyms 'movie'~'film'" in both.reason and "related forms 'emotional'~'emotion'" in both.reason
 
 
 @pytest.mark.parametrize(("claim", "passage", "said"), [

@@ -5,7 +5,8 @@ A claim is judged against the sentences of the passages it cites:
 1. Boilerplate that frames an answer ("Based on the given context, ...", "According to the
    document, ...") is set aside; the rest is the claim.
 2. Each content word of the claim is found in a cited sentence by its key (its lemma, then a light
-   stem), else by the key of one of its WordNet synonyms.
+   stem), else by the key of one of its WordNet synonyms, else of one of its derivationally related
+   forms ("explanation" found as "explain").
 3. The evidence is the best set of up to ``window`` sentences (adjacent or not, from any of the
    cited passages) for the claim's words: a sentence that covers the whole claim when there is one,
    else the sentences chosen one by one for the most words not yet covered. A sentence that is not
@@ -47,7 +48,7 @@ from .rules import (
     _RULE_RANK, Failure, align, check_antonyms, check_displaced_name, check_negated_clause_stated, check_negation,
     check_numbers_in, check_quantifiers, check_swap,
 )
-from .text import stem, synonym_keys, weight
+from .text import related_keys, stem, synonym_keys, weight
 
 RULES_VERSION = 6  # bump when a rule changes what it decides: it is part of settings()
 
@@ -125,7 +126,7 @@ class Evidence:
         # out of the evidence: facts spread over a passage beyond the best few sentences.
         self.passage_weighted = 0.0
         self.sentences = 0  # how many sentences the cited passages have: the text the words could come from
-        self.synonyms: list[tuple[str, str]] = []  # (claim word, evidence word) matched as synonyms
+        self.synonyms: list[tuple[str, str]] = []  # (claim word, evidence word) matched as synonyms or related forms
         self.failure: Failure | None = None
         self.boilerplate = ""
         self.missing: list[str] = []  # the claim's words that the evidence lacks, in order
@@ -236,7 +237,7 @@ class LexicalJudge:
         for j in range(len(keys)) if 0 in held else ():  # 0 (or False): a word no cited sentence holds
             if held[j]:
                 continue
-            synonyms = synonym_keys(first_words[keys[j]])  # WordNet only for a word no cited sentence holds
+            synonyms = related_keys(first_words[keys[j]])  # WordNet only for a word no cited sentence holds
             if len(prepared) == 1:  # one passage: its first synonym it holds, found in one C-level pass
                 other = next(filter(prepared[0].masks.__contains__, synonyms), None)
                 if other is not None:
@@ -406,8 +407,13 @@ class LexicalJudge:
         notes = []
         if found.boilerplate:
             notes.append(f"boilerplate '{found.boilerplate}' set aside")
-        if found.synonyms:
-            notes.append("synonyms " + ", ".join(f"'{a}'~'{b}'" for a, b in found.synonyms[:3]))
+        if found.synonyms:  # WordNet synonyms, then derivationally related forms ("explanation"~"explain")
+            same = [(a, b) for a, b in found.synonyms if stem(b) in synonym_keys(a)]
+            forms = [pair for pair in found.synonyms if pair not in same]
+            if same:
+                notes.append("synonyms " + ", ".join(f"'{a}'~'{b}'" for a, b in same[:3]))
+            if forms:
+                notes.append("related forms " + ", ".join(f"'{a}'~'{b}'" for a, b in forms[:3]))
         if found.passages > 1:
             notes.append(f"evidence from {found.passages} cited passages")
         where = f" over {len(found.window)} sentences" if len(found.window) > 1 else ""

@@ -203,6 +203,26 @@ def antonyms(word: str) -> frozenset[str]:
     return frozenset(w for w in out if " " not in w)
 
 
+@lru_cache(maxsize=1 << 16)
+def derived(word: str) -> frozenset[str]:
+    """Single-word forms derivationally related to a lemma in its most frequent senses (WordNet's
+    "+" pointers, and "\\" from an adverb to its adjective): "explanation" -> "explain",
+    "emotional" -> "emotion", "easily" -> "easy", "pollute" -> "pollution"."""
+    wn = _wn()
+    if wn is None:
+        return frozenset()
+    out: set[str] = set()
+    for pos, offsets in wn.index.get(word, {}).items():
+        for offset in offsets[:SYNONYM_SENSES]:
+            words, pointers = wn.synset(pos, offset)
+            number = next((i + 1 for i, w in enumerate(words) if _clean(w) == word), 0)
+            for symbol, target, tpos, source, goal in pointers:
+                if symbol in ("+", "\\") and goal and source in (0, number):
+                    out.add(_clean(wn.synset(tpos, target)[0][goal - 1]))
+    out.discard(word)
+    return frozenset(w for w in out if " " not in w)
+
+
 # --- how common a word is ------------------------------------------------------------------------
 
 _counts: dict[str, int] | None = None

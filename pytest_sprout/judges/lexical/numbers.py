@@ -73,9 +73,13 @@ class Number:
             rate, other = (self, other) if self.unit in FREQUENCY_UNITS else (other, self)
             if other.unit == rate.unit:
                 return rate.lo == other.lo and rate.hi == other.hi
+            if other.unit in FREQUENCY_UNITS:  # "every 18 months" and "every 1.5 years"
+                return _same_rate(rate, other)
             return other.per == rate.unit and rate.lo == rate.hi == 1.0
         if other.unit == "date":
             return self.unit is None and self.lo == self.hi == other.year  # type: ignore[attr-defined]
+        if self.unit != other.unit and self.unit in _CONVERSIONS and other.unit in _CONVERSIONS:
+            return _same_converted(self, other)
         if self.lo != other.lo or self.hi != other.hi:
             if not (self.scaled or other.scaled) or not (_close(self.lo, other.lo) and _close(self.hi, other.hi)):
                 return False
@@ -98,6 +102,54 @@ class Number:
     def key(self) -> str:
         value = _fmt(self.lo) if self.lo == self.hi else f"{_fmt(self.lo)}-{_fmt(self.hi)}"
         return f"#{value}{self.unit or ''}"
+
+
+# Units of one dimension convert to its base unit: (dimension, factor). A length in metres, a mass
+# in kilograms, a volume in litres, a duration in seconds (to a week) or in months (from a month:
+# a month is no whole number of days). Temperatures convert by formula.
+_CONVERSIONS: dict[str, tuple[str, float]] = {
+    "mm": ("length", 0.001), "cm": ("length", 0.01), "m": ("length", 1.0), "km": ("length", 1000.0),
+    "inch": ("length", 0.0254), "ft": ("length", 0.3048), "yd": ("length", 0.9144), "mile": ("length", 1609.344),
+    "mg": ("mass", 1e-6), "g": ("mass", 0.001), "kg": ("mass", 1.0), "lb": ("mass", 0.45359237),
+    "oz": ("mass", 0.028349523125),
+    "ml": ("volume", 0.001), "l": ("volume", 1.0), "gallon": ("volume", 3.785411784), "cup": ("volume", 0.2365882365),
+    "tbsp": ("volume", 0.01478676478125), "tsp": ("volume", 0.00492892159375),
+    "second": ("time", 1.0), "minute": ("time", 60.0), "hour": ("time", 3600.0), "day": ("time", 86400.0),
+    "week": ("time", 604800.0),
+    "month": ("months", 1.0), "year": ("months", 12.0), "decade": ("months", 120.0), "century": ("months", 1200.0),
+    "°c": ("temperature", 1.0), "°f": ("temperature", 1.0),
+}
+CONVERTIBLE_UNITS = frozenset(_CONVERSIONS)
+
+
+def _in_base(value: float, unit: str) -> float:
+    if unit == "°f":
+        return (value - 32.0) * 5.0 / 9.0
+    return value * _CONVERSIONS[unit][1]
+
+
+def _same_converted(a: "Number", b: "Number") -> bool:
+    """Two amounts in different units of one dimension that are the same once converted ("10 kg"
+    and "23 lb", "448 feet" and "136.6 m", "15°C" and "59°F"), within the rounding a conversion
+    is written with: 5%, or 1 degree Celsius. Vague amounts ("a few days") are not converted."""
+    dimension = _CONVERSIONS[a.unit][0]  # type: ignore[index]
+    if dimension != _CONVERSIONS[b.unit][0] or a.per is not None or b.per is not None:  # type: ignore[index]
+        return False
+    if dimension != "temperature" and (a.lo <= 0 or b.lo <= 0):
+        return False
+    pairs = ((_in_base(a.lo, a.unit), _in_base(b.lo, b.unit)), (_in_base(a.hi, a.unit), _in_base(b.hi, b.unit)))  # type: ignore[arg-type]
+    if dimension == "temperature":
+        return all(abs(x - y) <= 1.0 for x, y in pairs)
+    return all(abs(x - y) <= 0.05 * max(x, y) for x, y in pairs)
+
+
+def _same_rate(a: "Number", b: "Number") -> bool:
+    """Two frequencies over periods of one dimension with the same rate once converted."""
+    (dimension, size), (other, other_size) = _CONVERSIONS[a.unit[1:]], _CONVERSIONS[b.unit[1:]]  # type: ignore[index]
+    if dimension != other:
+        return False
+    return all(abs(x / size - y / other_size) <= 1e-6 * max(x / size, y / other_size)
+               for x, y in ((a.lo, b.lo), (a.hi, b.hi)))
 
 
 def _close(a: float, b: float) -> bool:
@@ -315,9 +367,14 @@ def find_numbers(words: list[str], starts: Sequence[int] | None = None, periods:
             lo, j = found
         hi = lo
         if j + 1 < n and (words[j] in _RANGE_WORDS or (words[j] == "and" and i > 0 and words[i - 1] == "between")):
-            second = _number_at(words, j + 1)
+            skip = 3 if words[j] == "-" and words[j + 1 : j + 3] == ["to", "-"] else 1  # "5-to-4"
+            second = _number_at(words, j + skip) if j + skip < n else None
             if second is not None:
                 hi, j = second
+                if hi < lo and 1000 <= lo < 3000 and len(words[j - 1]) == 2 and words[j - 1].isdigit():
+                    hi += lo // 100 * 100  # "2018-19" is 2018 to 2019, "1999-00" 1999 to 2000
+                    if hi <= lo:
+                        hi += 100
         unit, after = _unit_at(words, j)
         if unit is not None and lo == hi and after + 1 < n and words[after] in _RANGE_WORDS:
             second = _number_at(words, after + 1)  # "10 cm to 15 cm"
@@ -329,8 +386,10 @@ def find_numbers(words: list[str], starts: Sequence[int] | None = None, periods:
             unit, first = _CURRENCIES[words[i - 1]], i - 1
         elif unit is None and i > 0 and words[i - 1] in MONTHS:
             unit, first = MONTHS[words[i - 1]], i - 1
-        done = max(j, after)
+        previous_end, done = done, max(j, after)
         bound, first = _bound_before(words, first)
+        if bound is None and numbers and first == previous_end + 1 and words[previous_end] == "(":
+            bound = numbers[-1].bound  # "above 10°C (50°F)": the conversion has the bound of what it converts
         if words[i] in _WEAK_NUMBER_WORDS and (unit is None or unit in MONTH_NAMES) and bound is None:
             continue  # "one of them", but "at least one hole"
         bare = unit is None and (j >= n or (_LEXICON.get(words[j]) or _classify(words[j]))[0] not in (CONTENT, PERIOD))

@@ -6,7 +6,7 @@ from functools import lru_cache
 from typing import Iterable, Sequence
 
 from .index import Clause, Sentence, _Prepared
-from .numbers import Number
+from .numbers import CONVERTIBLE_UNITS, FREQUENCY_UNITS, Number
 from .text import antonym_keys
 from .text import (
     _ARTICLES, _LIST_JOINERS, _PUNCT_BREAKS, _RELATIONS, CLAIM_ONLY_FLAGGED, CLAUSE_BREAKS, EVIDENCE_ONLY_FLAGGED,
@@ -108,7 +108,8 @@ def check_numbers_in(claim: Sentence, evidence: Sequence[Number], exact: frozens
         if num.exact in exact:
             continue
         what = "date" if num.unit == "date" else "number"
-        if values is not None and what == "number" and not num.scaled and (num.lo, num.hi) not in values:
+        if (values is not None and what == "number" and not num.scaled and (num.lo, num.hi) not in values
+                and num.unit not in CONVERTIBLE_UNITS and num.unit not in FREQUENCY_UNITS):
             bounded = None  # no number of the evidence has its value: none matches, none is the same amount
         elif any(num.matches(e) for e in evidence):
             continue

@@ -105,6 +105,8 @@ for _canon, _names in {
     "km": "km kilometre kilometres kilometer kilometers",
     "inch": "inch inches",
     "ft": "ft foot feet",
+    "yd": "yd yard yards",
+    "mile": "mile miles",
     "°c": "celsius centigrade",
     "°f": "fahrenheit",
     "°": "°",
@@ -196,6 +198,15 @@ def _strip(word: str) -> str:
 def synonym_keys(word: str) -> tuple[str, ...]:
     """The keys of a word's WordNet synonyms (``lexicon.synonyms`` of its lemma), sorted."""
     return tuple(sorted({stem(w) for w in lexicon.synonyms(lexicon.lemma(word))} - {stem(word)}))
+
+
+@lru_cache(maxsize=1 << 16)
+def related_keys(word: str) -> tuple[str, ...]:
+    """What a claim word no cited sentence holds may be found as: the keys of its WordNet synonyms
+    (sorted), then those of its derivationally related forms ("explanation" -> "explain"; sorted)."""
+    own = synonym_keys(word)
+    forms = {stem(w) for w in lexicon.derived(lexicon.lemma(word))} - set(own) - {stem(word)}
+    return own + tuple(sorted(forms))
 
 
 @lru_cache(maxsize=1 << 16)
