@@ -22,7 +22,8 @@ A claim is judged against the sentences of the passages it cites:
    the coverage, the IDF-weighted coverage, the weight of the words left uncovered, whether a whole
    clause is uncovered, how many sentences the evidence takes, whether a rule failed, the
    IDF-weighted share of the claim the cited passages hold anywhere (facts spread over a passage)
-   and how many sentences they have (the more text, the more words match by chance) (fitted by
+   and how many sentences they have (the more text, the more words match by chance), and the share
+   of the claim the best single cited sentence holds (fitted by
    ``bench/fit_lexical.py``; coefficients in ``calibration.py``). A claim is supported when no rule
    fails, at least ``coverage`` of its words are covered, and the score is at least ``threshold``
    ("coverage" or "calibrated" name the failure otherwise).
@@ -109,7 +110,8 @@ class Evidence:
 
     __slots__ = ("window", "covered", "total", "coverage", "weighted", "uncovered_weight", "clause", "passages",
                  "synonyms", "failure", "boilerplate", "missing", "names_missing", "name_failure",
-                 "clause_failure", "cue_conflict", "rarest_missing", "dated", "passage_weighted", "sentences")
+                 "clause_failure", "cue_conflict", "rarest_missing", "dated", "passage_weighted", "sentences",
+                 "single")
 
     def __init__(self) -> None:
         self.window: tuple[Sentence, ...] = ()
@@ -126,6 +128,9 @@ class Evidence:
         # out of the evidence: facts spread over a passage beyond the best few sentences.
         self.passage_weighted = 0.0
         self.sentences = 0  # how many sentences the cited passages have: the text the words could come from
+        # The share of the claim's words that the one cited sentence holding most of them holds: the
+        # same coverage is stronger in one sentence than stitched from several.
+        self.single = 0.0
         self.synonyms: list[tuple[str, str]] = []  # (claim word, evidence word) matched as synonyms or related forms
         self.failure: Failure | None = None
         self.boilerplate = ""
@@ -143,7 +148,7 @@ class Evidence:
             self.coverage, self.weighted, min(self.uncovered_weight, 3.0), self.clause,
             max(len(self.window) - 1, 0), 1.0 if self.failure else 0.0, min(self.names_missing, 2),
             1.0 if self.passages > 1 else 0.0, self.rarest_missing, self.passage_weighted,
-            math.log1p(min(self.sentences, _MOST_SENTENCES)),
+            math.log1p(min(self.sentences, _MOST_SENTENCES)), self.single,
         )
 
 
@@ -219,7 +224,7 @@ class LexicalJudge:
         found = Evidence()
         found.window = (ours,)
         found.total = found.covered = len(ours.keys)
-        found.coverage = found.weighted = found.passage_weighted = 1.0
+        found.coverage = found.weighted = found.passage_weighted = found.single = 1.0
         found.passages = 1
         found.sentences = len(p.sentences)
         return found
@@ -288,6 +293,7 @@ class LexicalJudge:
                     bit = 1 << j
                     for i in _bits(mask):
                         candidates[(pi, i)] = candidates.get((pi, i), 0) | bit
+        found.single = max(bits.bit_count() for bits in candidates.values()) / full if candidates else 0.0
         chosen: list[tuple[int, int]] = []
         covered = 0
         near: set[tuple[int, int]] = set()  # the neighbours of the sentences chosen so far
@@ -335,7 +341,7 @@ class LexicalJudge:
         found.window = window
         found.passages = 1
         found.covered = len(keys)
-        found.coverage = found.weighted = found.passage_weighted = 1.0
+        found.coverage = found.weighted = found.passage_weighted = found.single = 1.0
         if synonym_of:
             words = ours.first_words()
             found.synonyms = [(words[keys[j]], window[0].surface(k)) for j, k in synonym_of.items()]
