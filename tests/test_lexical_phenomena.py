@@ -226,6 +226,15 @@ def test_a_derivationally_related_form_covers_a_word_and_is_named() -> None:
     assert "synonyms 'movie'~'film'" in both.reason and "related forms 'emotional'~'emotion'" in both.reason
 
 
+def test_an_agent_noun_is_not_a_related_form_of_what_it_does() -> None:
+    # "growers" is not "grow": an appended clause about growers stays uncovered in a plant passage.
+    assert "grow" not in lexicon.derived("grower") and "grower" not in lexicon.derived("grow")
+    assert "photograph" not in lexicon.derived("photographer") and "growth" in lexicon.derived("grow")
+    verdict = judge("Ferns grow in shade, a tip that greenhouse growers pass on to beginners.",
+                    "Ferns grow in shade. They grow slowly in winter.")
+    assert verdict.supported is False and "growers" in verdict.reason, verdict.reason
+
+
 @pytest.mark.parametrize(("claim", "passage", "said"), [
     ("Snake plants tolerate high light.", "Snake plants tolerate low light.", "low"),
     ("Keep the soil wet in winter.", "Keep the soil dry in winter.", "dry"),

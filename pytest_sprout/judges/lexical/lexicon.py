@@ -207,7 +207,9 @@ def antonyms(word: str) -> frozenset[str]:
 def derived(word: str) -> frozenset[str]:
     """Single-word forms derivationally related to a lemma in its most frequent senses (WordNet's
     "+" pointers, and "\\" from an adverb to its adjective): "explanation" -> "explain",
-    "emotional" -> "emotion", "easily" -> "easy", "pollute" -> "pollution"."""
+    "emotional" -> "emotion", "easily" -> "easy", "pollute" -> "pollution". Agent nouns are left
+    out ("grower" and "grow", "photographer" and "photograph"): the one who does a thing is not the
+    thing done."""
     wn = _wn()
     if wn is None:
         return frozenset()
@@ -220,7 +222,16 @@ def derived(word: str) -> frozenset[str]:
                 if symbol in ("+", "\\") and goal and source in (0, number):
                     out.add(_clean(wn.synset(tpos, target)[0][goal - 1]))
     out.discard(word)
-    return frozenset(w for w in out if " " not in w)
+    return frozenset(w for w in out if " " not in w and not _agent_pair(word, w))
+
+
+_AGENT_SUFFIXES = ("er", "or", "ist", "ers", "ors", "ists")
+
+
+def _agent_pair(a: str, b: str) -> bool:
+    """Whether the longer of two related words is the agent noun of the shorter ("grower")."""
+    short, long = sorted((a, b), key=len)
+    return long.endswith(_AGENT_SUFFIXES) and long.startswith(short[:-1] if short.endswith("e") else short)
 
 
 # --- how common a word is ------------------------------------------------------------------------
