@@ -72,10 +72,10 @@ def test_the_supported_verdict_carries_the_best_window_and_its_coverage() -> Non
 
 
 def test_coverage_names_the_missing_words() -> None:
-    verdict = judge("Repot the cactus in autumn with fresh compost.")
+    verdict = judge("Repot the fresh woody cactus in autumn.")
     assert verdict.supported is False and verdict.rule == "coverage"
     assert 0.0 <= verdict.score < 0.5
-    assert verdict.reason == "coverage 0.40 < 0.50; missing: autumn, fresh, compost"
+    assert verdict.reason == "coverage 0.40 < 0.50; missing: fresh, woody, autumn"
     assert verdict.evidence is not None and "Repot" in verdict.evidence
 
 

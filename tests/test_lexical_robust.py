@@ -35,3 +35,12 @@ def test_the_judge_returns_a_verdict_for_token_soup(words: list[str]) -> None:
     text = " ".join(words)
     verdict = JUDGE.judge(text, [text[::-1], text])
     assert verdict.supported in (True, False, None)
+
+
+def test_superscript_digits_are_not_read_as_numbers() -> None:
+    # "0¹" passes str.isdigit but is no number float() can read: found by the unicode property above.
+    from pytest_sprout.judges.lexical import LexicalJudge, words_of
+
+    assert words_of("0¹ and 2²") == ["0", "¹", "and", "2", "²"]
+    verdict = LexicalJudge().judge("0¹", ["The value is 0¹."])
+    assert verdict.supported is True, verdict.reason

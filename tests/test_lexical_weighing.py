@@ -106,8 +106,20 @@ def test_the_threshold_is_never_below_one_half() -> None:
 
 def test_a_claim_whose_subject_alone_is_in_the_evidence_is_not_supported() -> None:
     verdict = JUDGE.judge("Peace lilies are toxic to cats.", ["Peace lilies like shade."])
-    assert verdict.supported is False and verdict.rule == "calibrated", verdict.reason
-    assert "missing: toxic, cats" in verdict.reason
+    assert verdict.supported is False and verdict.rule == "clause", verdict.reason
+    assert "second half of the claim 'toxic cats'" in verdict.reason
+    # It is a rule of its own: the score alone sits near one half for such a claim.
+    assert JUDGE.probability(JUDGE.assess("Peace lilies are toxic to cats.", ["Peace lilies like shade."])[1]
+                             .features()) < 0.6
+    # A claim whose missing words are not its whole second half is left to the score.
+    kept = JUDGE.judge("Peace lilies like shade and moist soil.", ["Peace lilies like shade and soil."])
+    assert kept.rule != "clause", kept.reason
+
+
+def test_an_uncovered_second_half_needs_two_words() -> None:
+    # One missing last word is an added detail the score weighs, not a clause.
+    verdict = JUDGE.judge("Ferns like humid air in bathrooms.", ["Ferns like humid air."])
+    assert verdict.rule != "clause", verdict.reason
 
 
 def test_words_the_passage_holds_beyond_the_evidence_count_in_the_passage_share() -> None:

@@ -17,7 +17,10 @@ A claim is judged against the sentences of the passages it cites:
    range, unit and bound, is somewhere in the cited passages ("number"); quantifiers and modals
    agree with the evidence ("quantifier"); negation agrees ("negation"); no word of the claim is an
    antonym of an evidence word in its place ("antonym"); no two entities of the evidence trade
-   places ("entity-swap"). A claim that cites nothing is unsupported ("uncited").
+   places ("entity-swap"); no clause of two or more words, nor the second half of the claim, is
+   wholly absent from the evidence ("clause": English puts what it says about its topic last, so a
+   claim whose opening alone is in the evidence, "Peace lilies | are toxic to cats", is only on
+   topic). A claim that cites nothing is unsupported ("uncited").
 5. ``score`` is a probability that people would call the claim supported, from a logistic model of
    the coverage, the IDF-weighted coverage, the weight of the words left uncovered, whether a whole
    clause is uncovered, how many sentences the evidence takes, whether a rule failed, the
@@ -380,6 +383,13 @@ class LexicalJudge:
                     shown = " ".join(w for w in found.missing if stem(w) in clause.keys)
                     found.clause_failure = ("clause", f"no word of the clause '{shown}' is in the evidence")
                     break
+            else:  # the claim's opening in the evidence, what it says of it not: "Peace lilies | are toxic to cats"
+                tail = _uncovered_tail(ours.seq, uncovered)
+                if tail >= 2 and 2 * tail >= len(ours.seq):
+                    found.clause = 1.0
+                    shown = " ".join(ours.words[idx] for _, idx in ours.content[-tail:])
+                    found.clause_failure = ("clause", f"no word of the second half of the claim '{shown}' is in the "
+                                                      "evidence, only its opening")
         evidence = frozenset().union(*(s.keys for s in window)) if window else frozenset()
         found.synonyms = [(words[keys[j]], next((s.surface(k) for s in window if k in s.keys), k))
                           for j, k in synonym_of.items() if covered >> j & 1 and keys[j] not in evidence]
@@ -490,6 +500,16 @@ class LexicalJudge:
             return Verdict(False, score, where.text, f"coverage {score:.2f} < {self.coverage:.2f}; missing: {missing}",
                            "coverage")
         return Verdict(True, score, where.text, f"coverage {score:.2f} >= {self.coverage:.2f}; numbers agree")
+
+
+def _uncovered_tail(seq: Sequence[str], uncovered: set[str]) -> int:
+    """How many of the claim's last content words (in order) the evidence lacks, one after another."""
+    tail = 0
+    for key in reversed(seq):
+        if key not in uncovered:
+            break
+        tail += 1
+    return tail
 
 
 def _closer(where: tuple[int, int], best: tuple[int, int], chosen: list[tuple[int, int]]) -> bool:

@@ -270,12 +270,12 @@ def words_of(text: str) -> list[str]:
     out: list[str] = []
     append = out.append
     for tok in text.split():
-        if tok.isalpha() or tok.isdigit():
+        if tok.isalpha() or tok.isdecimal():  # isdecimal, not isdigit: "0¹" is no number float() reads
             append(tok)
             continue
         if tok[-1] in _TRAILING:
             core = tok.rstrip(_TRAILING)
-            if core and (core.isalpha() or core.isdigit()):
+            if core and (core.isalpha() or core.isdecimal()):
                 append(core)
                 for ch in tok[len(core):]:
                     if ch in _KEPT_PUNCT:
