@@ -137,6 +137,22 @@ def test_a_frequency_and_a_plain_number_never_stand_for_each_other(claim: str, p
     assert f"'{number}'" in verdict.reason
 
 
+def test_every_other_and_every_nth_period_are_rates() -> None:
+    def rates(text: str) -> list[tuple[float, str | None]]:
+        return [(round(n.lo, 3), n.unit) for n in Sentence(text).numbers]
+
+    assert rates("Water it every other day.") == [(0.5, "/day")]
+    assert rates("Feed it every second week.") == [(0.5, "/week")]  # not once a second
+    assert rates("Feed it every third month.") == [(0.333, "/month")]
+    assert rates("Check it every second.") == [(1.0, "/second")]
+    assert "second" not in Sentence("Feed it every second week.").seq  # the ordinal is the number's
+    assert judge("Water it every other day.", "Water it every 2 days.").rule != "number"
+    for claim, passage in (("Water it every other day.", "Water it daily."),
+                           ("Feed it every third month.", "Feed it monthly.")):
+        verdict = judge(claim, passage)
+        assert (verdict.supported, verdict.rule) == (False, "number"), verdict.reason
+
+
 def test_frequencies_are_read_as_rates() -> None:
     rates = {text: [(n.text, n.lo, n.hi, n.unit) for n in Sentence(text).numbers] for text in (
         "Water it twice daily.", "Water it 2-3 times a week.", "Water it every 2 to 3 weeks.",

@@ -16,7 +16,7 @@ _MONTH_BEFORE = frozenset({"in", "of", "since", "until", "till", "by", "from", "
                            "last", "next", "this"})
 from .text import *  # noqa: F403
 from .text import (
-    _ALL_IDIOM_NEXT, _ALL_IDIOM_PREV, _BARE_PERIOD_AFTER, _COMPARATIVES, _FIRST, _LEXICON, _NAME,
+    _ALL_IDIOM_NEXT, _ALL_IDIOM_PREV, _BARE_PERIOD_AFTER, _COMPARATIVES, _EVERY_NTH, _FIRST, _LEXICON, _NAME,
     _NEGATION_EXEMPT_NEXT, _PERIOD_ADVERBS, _PERIOD_WORDS_BEFORE, _SENTENCE_OPENERS, _TRUTH_WORDS,
     _UNIT_TOKENS, _VAGUE, _classify,
 )
@@ -85,6 +85,9 @@ class Sentence:
                         filled = True
                     content.append((month_key, idx))
                 continue
+            if w in _EVERY_NTH and idx and words[idx - 1] in ("every", "each") and idx + 1 < len(words) and (
+                    _LEXICON.get(words[idx + 1]) or _classify(words[idx + 1]))[0] == PERIOD:
+                continue  # "every second week": the ordinal of a frequency is the number rule's, not content
             if kind == CONTENT:
                 if cue_seen and not filled and w in _TRUTH_WORDS and words[idx + 1 : idx + 2] == ["that"]:
                     continue  # "it is not true that X": the negation is X's
@@ -107,7 +110,8 @@ class Sentence:
                 if prev == "-" and idx >= 2:  # a tokenised "per - year"
                     prev = words[idx - 2]
                 if w in _PERIOD_ADVERBS or prev in _PERIOD_WORDS_BEFORE or prev in _VAGUE or (
-                        prev in _BARE_PERIOD_AFTER and w[-1] == "s"):
+                        prev in _BARE_PERIOD_AFTER and w[-1] == "s") or (
+                        prev in _EVERY_NTH and words[idx - 2 : idx - 1] in (["every"], ["each"])):
                     periods.append(idx)
             elif kind == BREAK or (kind == AND and cue_open):
                 if filled:  # a clause without content words hands its cues to the next one

@@ -6,7 +6,7 @@ from typing import Sequence
 
 from .text import (
     _CURRENCIES, _LEXICON, _PERIOD_ADVERBS, _PERIOD_WORDS_BEFORE, _RANGE_WORDS,
-    _TENS, _VAGUE, _WEAK_NUMBER_WORDS, CONTENT, MONTH_NAMES, MONTHS, NUMBER_WORDS, PERIOD, UNITS, _MULTIPLIERS,
+    _EVERY_NTH, _TENS, _VAGUE, _WEAK_NUMBER_WORDS, CONTENT, MONTH_NAMES, MONTHS, NUMBER_WORDS, PERIOD, UNITS, _MULTIPLIERS,
     _classify,
 )
 
@@ -313,12 +313,19 @@ def _frequencies(words: list[str], starts: Sequence[int], periods: Sequence[int]
             k = i
         else:
             unit = UNITS.get(w)
-            k = i - 1
-            if k >= 1 and words[k] == "-":  # a tokenised "per - year"
-                k -= 1
-            if unit not in _PERIOD_UNITS or k < 0 or words[k] not in _PERIOD_WORDS_BEFORE:
+            if unit not in _PERIOD_UNITS:
                 continue
-            size = 1.0
+            if w == "second" and i + 1 < len(words) and UNITS.get(words[i + 1]) in _PERIOD_UNITS:
+                continue  # "every second week": an ordinal, read with the week
+            k = i - 1
+            if k >= 1 and words[k] in _EVERY_NTH and words[k - 1] in ("every", "each"):  # "every other day"
+                size, k = _EVERY_NTH[words[k]], k - 1
+            else:
+                if k >= 1 and words[k] == "-":  # a tokenised "per - year"
+                    k -= 1
+                if k < 0 or words[k] not in _PERIOD_WORDS_BEFORE:
+                    continue
+                size = 1.0
         counted = _count_before(words, k)
         if counted is None and words[k] in ("a", "an"):
             continue  # "a day": a duration or a rate, see find_numbers

@@ -298,6 +298,8 @@ def words_of(text: str) -> list[str]:
 # Periods that count as an amount without a numeral, after these words ("every week").
 _PERIODS = frozenset("second seconds minute minutes hour hours day days week weeks month months year years decade decades".split())
 _PERIOD_WORDS_BEFORE = frozenset({"a", "an", "each", "every", "per"})
+# "every other day" is every 2 days, "every third week" every 3 weeks.
+_EVERY_NTH = {"other": 2.0, "second": 2.0, "third": 3.0, "fourth": 4.0, "fifth": 5.0, "sixth": 6.0}
 _VAGUE = {"few": -1.0, "several": -2.0}  # vague amounts; -3.0 is a bare plural ("for years")
 _BARE_PERIOD_AFTER = frozenset({"within", "for", "after", "over"})
 _PERIOD_ADVERBS = {"hourly": "hour", "daily": "day", "nightly": "day", "weekly": "week", "fortnightly": "fortnight",
