@@ -32,6 +32,9 @@ class Clause(NamedTuple):
     quants: tuple[tuple[str, str, str], ...]
 
 
+_tuple_new = tuple.__new__  # _tuple_new(Clause, fields) is Clause(*fields) without a NamedTuple's Python-level __new__
+
+
 class Sentence:
     """What the rules need to know about one sentence, computed once.
 
@@ -175,17 +178,23 @@ class Sentence:
                     quants.setdefault(cl, []).append((*QUANTIFIERS[w], w))
             out = []
             words, content, seq = self.words, self.content, self.seq
-            for cl, (start, end) in enumerate(zip(self._starts, self._starts[1:] + (len(content),))):
-                items = content[start:end]
+            starts = self._starts
+            for cl, (start, end) in enumerate(zip(starts, starts[1:] + (len(content),))):
                 keys = frozenset(seq[start:end])
-                found = negs.get(cl)
+                q = quants.get(cl)
+                q = tuple(q) if q else ()
+                found = negs.get(cl) if negs else None
                 if not found:
-                    out.append(Clause(keys, False, "", words[items[0][1]], tuple(quants.get(cl, ()))))
+                    out.append(_tuple_new(Clause, (keys, False, "", words[content[start][1]], q)))
                     continue
                 counted = [n for n in found if n[0] != "nor"] or found
                 cue, at = found[0]
-                word = words[next((i for _, i in items if i > at), items[0][1])]
-                out.append(Clause(keys, len(counted) % 2 == 1, cue, word, tuple(quants.get(cl, ()))))
+                word = words[content[start][1]]  # the first word after the cue, else the clause's first
+                for _, i in content[start:end]:
+                    if i > at:
+                        word = words[i]
+                        break
+                out.append(_tuple_new(Clause, (keys, len(counted) % 2 == 1, cue, word, q)))
             self._clauses = tuple(out)
         return self._clauses
 
@@ -305,9 +314,13 @@ class _Prepared:
 _KNOWN: WeakValueDictionary[str, Sentence] = WeakValueDictionary()
 
 
+_KNOWN_REFS = _KNOWN.data  # its weak references: a miss is a dict lookup, not a KeyError caught in Python
+
+
 def analyse(text: str) -> Sentence:
     """The analysis of a sentence: the one of a passage sentence with this text, else a new one."""
-    known = _KNOWN.get(text)
+    ref = _KNOWN_REFS.get(text)
+    known = ref() if ref is not None else None
     return known if known is not None else Sentence(text)
 
 

@@ -162,6 +162,9 @@ def _has_vowel(word: str) -> bool:
     return any(c in _VOWELS for c in word)
 
 
+_STEMS: dict[str, str] = {}  # stem's memo: a pure function of the word
+
+
 def stem(word: str) -> str:
     """The key of a lower-cased word: its lemma (lemminflect: "won" -> "win", "mice" -> "mouse"),
     then a light suffix stripper for what the lemmatiser does not know (plurals, -ing, -ed, final
@@ -170,7 +173,13 @@ def stem(word: str) -> str:
     It only has to map the forms of one word to one key ("water", "waters", "watered",
     "watering" -> "water"; "dries", "dried", "dry" -> "dri"); it never has to be a real root.
     """
-    return _strip(lexicon.lemma(word))
+    key = _STEMS.get(word)
+    if key is None:
+        key = _strip(lexicon.lemma(word))
+        if len(_STEMS) > 1 << 19:
+            _STEMS.clear()
+        _STEMS[word] = key
+    return key
 
 
 def _strip(word: str) -> str:
@@ -241,6 +250,9 @@ _KEPT_PUNCT = frozenset(",;:()")
 
 
 _SPLIT_THOUSANDS = re.compile(r"(?<![\d.,])(\d{1,3})((?: ?, ?\d{3})+)(?![\d])(?!\.\d)")
+# What any match of _SPLIT_THOUSANDS that _join_thousands changes holds (a digit, then a comma
+# with a space on a side): a cheap search that spares the substitution for most texts.
+_SPACED_COMMA = re.compile(r"\d(?: ,|, )")
 
 
 def _join_thousands(m: re.Match[str]) -> str:
@@ -260,7 +272,7 @@ def words_of(text: str) -> list[str]:
     """
     if "[" in text:
         text = _MARKERS.sub(" ", text)
-    if ", " in text or " ," in text:  # thousands split by a tokeniser: "735, 000" -> "735000"
+    if (", " in text or " ," in text) and _SPACED_COMMA.search(text):  # tokenised thousands: "735, 000" -> "735000"
         text = _SPLIT_THOUSANDS.sub(_join_thousands, text)
     if text.endswith("."):  # a full stop is never a token: the last word takes the fast path below
         text = text[:-1]
