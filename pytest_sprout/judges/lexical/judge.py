@@ -41,6 +41,7 @@ from __future__ import annotations
 import math
 import re
 from functools import reduce
+from itertools import repeat
 from operator import and_, mul
 from typing import Iterable, Sequence
 
@@ -94,6 +95,8 @@ def strip_boilerplate(claim: str) -> tuple[str, str]:
     rest = claim[m.end():]
     return rest[:1].upper() + rest[1:], claim[: m.end()].strip().rstrip(",")
 
+
+_ZEROS = repeat(0)  # the default of each dict.get mapped over a claim's keys
 
 # Rules whose failure on evidence that lacks some of the claim's words is weighed, not decisive.
 _SOFT = frozenset({"negation", "quantifier"})
@@ -203,8 +206,11 @@ class LexicalJudge:
         if isinstance(sources, (str, bytes)):
             raise TypeError("sources must be a sequence of passages (Passage or str), not a single str")
         prepare = self._prepare
-        prepared = [prepare(s if s.__class__ is str or isinstance(s, str) else Passage.coerce(s, i).text)
-                    for i, s in enumerate(sources)]
+        if sources.__class__ is list and len(sources) == 1 and sources[0].__class__ is str:  # the common case
+            prepared = [prepare(sources[0])]
+        else:
+            prepared = [prepare(s if s.__class__ is str or isinstance(s, str) else Passage.coerce(s, i).text)
+                        for i, s in enumerate(sources)]
         if not prepared:
             return Verdict(False, 0.0, None, "the sentence cites no passage", "uncited"), None
         for p in prepared:  # a sentence copied from a cited passage: analysed already (analysis is pure)
@@ -233,12 +239,13 @@ class LexicalJudge:
         return found
 
     def _search(self, ours: Sentence, prepared: list[_Prepared]) -> Evidence:
-        keys = list(dict.fromkeys(ours.seq))  # claim order: every choice below is deterministic
+        seq = ours.seq  # claim order, each key once: every choice below is deterministic
+        keys = list(seq) if len(seq) == len(ours.keys) else list(dict.fromkeys(seq))
         found = Evidence()
         found.total = len(keys)
         found.sentences = sum(len(p.sentences) for p in prepared)
         # Per passage and claim key, the sentences that hold the key (bit i: sentence i).
-        masks = [[p.masks.get(key, 0) for key in keys] for p in prepared]
+        masks = [list(map(p.masks.get, keys, _ZEROS)) for p in prepared]
         synonym_of: dict[int, str] = {}
         held = masks[0] if len(masks) == 1 else [any(m[j] for m in masks) for j in range(len(keys))]
         first_words = ours.first_words() if 0 in held else None
@@ -284,7 +291,7 @@ class LexicalJudge:
                     return found
                 failures.append((window, failure))
         if failures:  # sentences that cover the whole claim are the best evidence; the rules failed them all
-            window, failure = max(failures, key=lambda f: _RULE_RANK[f[1][0]])
+            window, failure = failures[0] if len(failures) == 1 else max(failures, key=lambda f: _RULE_RANK[f[1][0]])
             self._fill_whole(found, keys, ours, window, synonym_of)
             found.failure = failure
             return found
@@ -406,7 +413,8 @@ class LexicalJudge:
             else:
                 failure = check_numbers_in(ours, [n for p in prepared for n in p.numbers],
                                            frozenset().union(*(p.number_keys for p in prepared)))
-        if failure is None and cues and (ours.has_cue or any(s.has_cue for s in window)):
+        if failure is None and cues and (ours.has_cue or (
+                window[0].has_cue if len(window) == 1 else any(s.has_cue for s in window))):
             pairs = align(ours, window)  # shared by the two clause-level rules
             gathered = len(window) > 1  # evidence gathered from several sentences: the claim's own cues only
             failure = (check_quantifiers(ours, window, pairs, gathered)

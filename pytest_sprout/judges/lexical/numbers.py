@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Sequence
 
 from .text import (
@@ -21,6 +22,7 @@ _BOUNDS: dict[tuple[str, ...], str] = {
 }
 _BOUND_LAST = frozenset(words[-1] for words in _BOUNDS)
 _MULTIPLIER_WORDS = frozenset(_MULTIPLIERS)
+_FIRST = itemgetter(0)
 
 def _bound_before(words: list[str], first: int) -> tuple[str | None, int]:
     """The bound written just before words[first], and where its words start."""
@@ -332,7 +334,8 @@ def _frequencies(words: list[str], starts: Sequence[int], periods: Sequence[int]
         count, first = counted if counted is not None else ((1.0, 1.0), k)
         bound, first = _bound_before(words, first)
         found.append((first, i + 1, Number(*_rate(count, (size, size), unit), tuple(words[first : i + 1]), bound)))
-    found.sort(key=lambda f: f[0])
+    if len(found) > 1:
+        found.sort(key=_FIRST)
     return found
 
 _UNIT_STARTS = frozenset(UNITS) | frozenset(MONTHS) | {"-", "per"}
@@ -358,7 +361,8 @@ def find_numbers(words: list[str], starts: Sequence[int] | None = None, periods:
     for first, end, _ in rates:
         in_rate.update(range(first, end))
     # dates and frequencies, put in order among the other numbers
-    pending = sorted([(d[0], d[3]) for d in dates] + [(r[0], r[2]) for r in rates], key=lambda p: p[0])
+    pending = sorted([(d[0], d[3]) for d in dates] + [(r[0], r[2]) for r in rates], key=_FIRST) if (
+        dates or rates) else []
     for i in starts:
         while pending and pending[0][0] < i:
             numbers.append(pending.pop(0)[1])
@@ -405,7 +409,8 @@ def find_numbers(words: list[str], starts: Sequence[int] | None = None, periods:
         numbers.append(Number(lo, hi, unit, tuple(words[first:done]), bound, bare))
         if periods:
             consumed.update(range(first, done))
-    numbers.extend(number for _, number in pending)
+    if pending:
+        numbers.extend(number for _, number in pending)
     for i in periods:  # "a day", "a few hours", "for years"
         if i in consumed or i in in_rate:
             continue

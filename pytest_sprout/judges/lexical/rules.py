@@ -119,15 +119,31 @@ def check_numbers_in(claim: Sentence, evidence: Sequence[Number], exact: frozens
             return "number", f"claim says '{num.text}' but evidence says '{bounded.text}'"
         if not evidence:
             return "number", f"{what} '{num.text}' of the claim is not in the evidence (it has no numbers)"
-        dimension = _dimension(num.unit)  # "every 3 weeks" and "a week" are near "2 weeks"
-        near = next((e for e in evidence if _dimension(e.unit) == dimension and e.overlaps(num)), None) or next(
-            (e for e in evidence if _dimension(e.unit) == dimension), None) or next(
-            (e for e in evidence if e.overlaps(num)), evidence[0])
+        near = _near(num, evidence)
         if what == "date":
             return "number", (f"date '{num.text}' of the claim is not in the evidence by day, month and year "
                               f"(evidence has '{near.text}')")
         return "number", f"number '{num.text}' of the claim is not in the evidence (evidence has '{near.text}')"
     return None
+
+
+def _near(num: Number, evidence: Sequence[Number]) -> Number:
+    """The number of the evidence to name beside a claim number it lacks: the first of its
+    dimension that overlaps it, else the first of its dimension ("every 3 weeks" and "a week"
+    are near "2 weeks"), else the first that overlaps it, else the first."""
+    dimension = _dimension(num.unit)
+    lo, hi = num.lo, num.hi
+    same = overlapping = None
+    for e in evidence:  # one pass for the three searches
+        unit = e.unit
+        if (unit[1:] if unit and unit[0] == "/" else unit) == dimension:
+            if e.lo <= hi and lo <= e.hi:
+                return e
+            if same is None:
+                same = e
+        elif overlapping is None and e.lo <= hi and lo <= e.hi:
+            overlapping = e
+    return same or overlapping or evidence[0]
 
 
 def _dimension(unit: str | None) -> str | None:
