@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import count
 from typing import NamedTuple
 from weakref import WeakValueDictionary
 
@@ -47,7 +48,7 @@ class Sentence:
     to the next one.
     """
 
-    __slots__ = ("text", "words", "content", "seq", "keys", "numbers", "has_negation", "has_quantifier", "has_cue",
+    __slots__ = ("text", "words", "content", "seq", "keys", "numbers", "has_date", "has_negation", "has_quantifier", "has_cue",
                  "_starts", "_cues", "_clauses", "_names", "_once", "_first",
                  "__weakref__")
 
@@ -74,36 +75,40 @@ class Sentence:
                     in_date[k] = ""
             if iso_month is not None:
                 in_date[iso_month] = (lexicon.get(month_name(date.month)) or _classify(month_name(date.month)))[1]
-        for idx, w in enumerate(words):
-            kind, key = lexicon.get(w) or _classify(w)
-            if after_number:
-                if w in _UNIT_TOKENS or w in ORDINAL_SUFFIXES:  # "10 cm", "3rd"
+        dated = bool(in_date)
+        special = dated  # after a number, or in a sentence with dates: the two checks below
+        add = content.append
+        for idx, w, (kind, key) in zip(count(), words, map(lexicon.__getitem__, words)):  # _LEXICON classifies a new word
+            if special:
+                if after_number:
+                    if w in _UNIT_TOKENS or w in ORDINAL_SUFFIXES:  # "10 cm", "3rd"
+                        continue
+                    after_number = False
+                    special = dated
+                if dated and idx in in_date:
+                    month_key = in_date[idx]
+                    if month_key:  # "2011-03-03" says "March" too
+                        if not filled:
+                            starts.append(len(content))
+                            filled = True
+                        add((month_key, idx))
                     continue
-                after_number = False
-            if in_date and idx in in_date:
-                month_key = in_date[idx]
-                if month_key:  # "2011-03-03" says "March" too
-                    if not filled:
-                        starts.append(len(content))
-                        filled = True
-                    content.append((month_key, idx))
-                continue
             if w in _EVERY_NTH and idx and words[idx - 1] in ("every", "each") and idx + 1 < len(words) and (
                     _LEXICON.get(words[idx + 1]) or _classify(words[idx + 1]))[0] == PERIOD:
                 continue  # "every second week": the ordinal of a frequency is the number rule's, not content
-            if kind == CONTENT:
+            if not kind:  # CONTENT (0), the commonest kind
                 if cue_seen and not filled and w in _TRUTH_WORDS and words[idx + 1 : idx + 2] == ["that"]:
                     continue  # "it is not true that X": the negation is X's
                 if not filled:  # a clause ends only once it has content, so clause k starts starts[k]
                     starts.append(len(content))
                     filled = True
-                content.append((key, idx))
+                add((key, idx))
                 cue_open = cue_seen  # (cue_open implies cue_seen)
             elif kind == STOP or kind == OTHER:
                 continue
             elif kind == NUMERAL:
                 numerals.append(idx)
-                after_number = True
+                after_number = special = True
             elif kind == PERIOD:  # content, and maybe an amount: "every week", "weekly"
                 if not filled:
                     starts.append(len(content))
@@ -149,6 +154,7 @@ class Sentence:
         # Tuples, not lists: tuples of strings and ints drop out of the garbage collector's walks.
         self.words = tuple(words)
         self.numbers = tuple(find_numbers(words, numerals, periods, dates)) if numerals or periods or dates else ()
+        self.has_date = bool(dates) and any(n.unit == "date" for n in self.numbers)  # only a date has that unit
         self.content = tuple(content)
         self.seq = seq = tuple(map(_FIRST, content))
         self.keys = frozenset(seq)
@@ -180,7 +186,7 @@ class Sentence:
             words, content, seq = self.words, self.content, self.seq
             starts = self._starts
             for cl, (start, end) in enumerate(zip(starts, starts[1:] + (len(content),))):
-                keys = frozenset(seq[start:end])
+                keys = self.keys if len(starts) == 1 else frozenset(seq[start:end])  # one clause: the sentence's keys
                 q = quants.get(cl)
                 q = tuple(q) if q else ()
                 found = negs.get(cl) if negs else None

@@ -224,7 +224,7 @@ class LexicalJudge:
             return self._wordless(claim, ours, prepared), None
         found = self._search(ours, prepared)
         found.boilerplate = boilerplate
-        found.dated = bool(ours.numbers) and any(n.unit == "date" for n in ours.numbers)
+        found.dated = ours.has_date
         return self._verdict(found), found
 
     # --- finding the evidence ---------------------------------------------------------------------
@@ -299,10 +299,12 @@ class LexicalJudge:
         candidates: dict[tuple[int, int], int] = {}
         for pi, pm in enumerate(masks):
             for j, mask in enumerate(pm):
-                if mask:
-                    bit = 1 << j
-                    for i in _bits(mask):
-                        candidates[(pi, i)] = candidates.get((pi, i), 0) | bit
+                bit = 1 << j
+                while mask:  # each sentence holding key j, lowest first
+                    low = mask & -mask
+                    where = (pi, low.bit_length() - 1)
+                    candidates[where] = candidates.get(where, 0) | bit
+                    mask ^= low
         found.single = max(bits.bit_count() for bits in candidates.values()) / full if candidates else 0.0
         chosen: list[tuple[int, int]] = []
         covered = 0

@@ -276,7 +276,8 @@ def _transposition(claim: Sentence, window: Sequence[Sentence]) -> Failure | Non
     than cats"; an entity may be several words ("the aloe vera ... than the ZZ plant")."""
     evidence_keys = window[0].keys if len(window) == 1 else frozenset().union(*(s.keys for s in window))
     evidence_seq = window[0].seq if len(window) == 1 else [k for s in window for k in s.seq]
-    if list(filter(evidence_keys.__contains__, claim.seq)) == list(filter(claim.keys.__contains__, evidence_seq)):
+    mine_in_order = claim.seq if claim.keys <= evidence_keys else tuple(filter(evidence_keys.__contains__, claim.seq))
+    if mine_in_order == tuple(filter(claim.keys.__contains__, evidence_seq)):
         return None  # the shared words come in the same order
     # The words that the claim and the evidence each hold exactly once.
     if len(window) == 1:

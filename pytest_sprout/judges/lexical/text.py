@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from itertools import chain
 from operator import itemgetter
 
 from . import lexicon
@@ -262,13 +263,40 @@ def _join_thousands(m: re.Match[str]) -> str:
     return m.group(1) + "".join(ch for ch in groups if ch.isdigit())
 
 
+class _Pieces(dict):
+    """A whitespace-separated token without an apostrophe -> the tokens ``words_of`` makes of it,
+    computed on first sight (``__missing__``) and then found by one dictionary lookup."""
+
+    __slots__ = ()
+
+    def __missing__(self, tok: str) -> tuple[str, ...]:
+        if tok.isalpha() or tok.isdigit():
+            pieces: tuple[str, ...] = (tok,)
+        else:
+            core = tok.rstrip(_TRAILING) if tok[-1] in _TRAILING else ""
+            if core and (core.isalpha() or core.isdigit()):
+                pieces = (core, *[ch for ch in tok[len(core):] if ch in _KEPT_PUNCT])
+            else:
+                pieces = tuple(_TOKEN.findall(tok))
+        if len(self) > 1 << 18:
+            self.clear()
+        self[tok] = pieces
+        return pieces
+
+
+_PIECES = _Pieces()
+_pieces_of = _PIECES.__getitem__
+_chain = chain.from_iterable
+
+
 def words_of(text: str) -> list[str]:
     """Lower-cased tokens; citation markers dropped, contractions opened ("don't" -> do not).
 
     "cannot" stays one token: it is both a negation and a modal ("can not" gives the same cues).
 
     Plain words and numbers take a fast path (``str.split``); only tokens with symbols inside
-    ("15°c", "10-15", "don't", "(50°f)") go through the regular expression.
+    ("15°c", "10-15", "don't", "(50°f)") go through the regular expression. A text without an
+    apostrophe is split and each token looked up in a memo of what it gives (``_Pieces``).
     """
     if "[" in text:
         text = _MARKERS.sub(" ", text)
@@ -279,6 +307,8 @@ def words_of(text: str) -> list[str]:
     text = text.lower()
     if "\u2019" in text or "\u2018" in text:
         text = text.replace("\u2019", "'").replace("\u2018", "'")
+    if "'" not in text:  # no contraction: each token's tokens are those the loop below makes of it alone
+        return list(_chain(map(_pieces_of, text.split())))
     out: list[str] = []
     append = out.append
     for tok in text.split():
@@ -328,8 +358,19 @@ _RELATIONS = frozenset({"to", "than", "into", "onto", "from", "before", "after",
 
 _FIRST = itemgetter(0)
 # Token kinds, from one dictionary lookup per token.
-CONTENT, STOP, NEG, QUANT, BREAK, AND, OTHER, NUMERAL, PERIOD = range(9)
-_LEXICON: dict[str, tuple[int, str]] = {}
+CONTENT, STOP, NEG, QUANT, BREAK, AND, OTHER, NUMERAL, PERIOD = range(9)  # CONTENT is 0: Sentence tests `not kind`
+
+
+class _Lexicon(dict):
+    """Token -> (kind, key); a token not seen yet is classified on lookup (``_LEXICON[w]``)."""
+
+    __slots__ = ()
+
+    def __missing__(self, word: str) -> tuple[int, str]:
+        return _classify(word)
+
+
+_LEXICON: dict[str, tuple[int, str]] = _Lexicon()
 
 
 def _classify(word: str) -> tuple[int, str]:
