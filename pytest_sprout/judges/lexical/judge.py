@@ -41,8 +41,8 @@ from __future__ import annotations
 import math
 import re
 from functools import reduce
-from itertools import repeat
-from operator import and_, mul
+from itertools import compress, count, repeat
+from operator import and_, lshift, mul
 from typing import Iterable, Sequence
 
 from pytest_sprout.model import Passage, Verdict
@@ -243,7 +243,7 @@ class LexicalJudge:
         keys = list(seq) if len(seq) == len(ours.keys) else list(dict.fromkeys(seq))
         found = Evidence()
         found.total = len(keys)
-        found.sentences = sum(len(p.sentences) for p in prepared)
+        found.sentences = len(prepared[0].sentences) if len(prepared) == 1 else sum(len(p.sentences) for p in prepared)
         # Per passage and claim key, the sentences that hold the key (bit i: sentence i).
         masks = [list(map(p.masks.get, keys, _ZEROS)) for p in prepared]
         synonym_of: dict[int, str] = {}
@@ -270,7 +270,7 @@ class LexicalJudge:
                     synonym_of[j] = other
                     break
         # The claim's words that some cited sentence holds (bit j: keys[j]), synonyms included.
-        anywhere = sum(1 << j for j, mask in enumerate(masks[0]) if mask) if len(masks) == 1 else sum(
+        anywhere = sum(compress(map(lshift, repeat(1), count()), masks[0])) if len(masks) == 1 else sum(
             1 << j for j in range(len(keys)) if any(pm[j] for pm in masks))
         names = ours.names()
         if names:

@@ -135,8 +135,8 @@ def _near(num: Number, evidence: Sequence[Number]) -> Number:
     lo, hi = num.lo, num.hi
     same = overlapping = None
     for e in evidence:  # one pass for the three searches
-        unit = e.unit
-        if (unit[1:] if unit and unit[0] == "/" else unit) == dimension:
+        unit = e.unit  # its dimension is dimension: the same unit, or a frequency of it (dimension has no "/")
+        if unit == dimension or (unit and unit[0] == "/" and unit[1:] == dimension):
             if e.lo <= hi and lo <= e.hi:
                 return e
             if same is None:
@@ -161,7 +161,7 @@ def align(claim: Sentence, window: Sequence[Sentence]) -> list[tuple[Clause, lis
     with the whole negated clause it was cut from.
     """
     ours = claim.clauses()
-    theirs = [c for s in window for c in s.clauses()]
+    theirs = window[0].clauses() if len(window) == 1 else [c for s in window for c in s.clauses()]
     table: list[list[float]] | None = None
     best_theirs: list[float] = []
     out = []
@@ -344,7 +344,7 @@ def _swap_failure(
 
 def _sides_of_then(sentences: Sequence[Sentence]) -> tuple[set[str], set[str]] | None:
     """Content keys before and after the one 'then' of the text (None unless exactly one)."""
-    hits = [(si, i) for si, s in enumerate(sentences) for i, w in enumerate(s.words) if w == "then"]
+    hits = [(si, i) for si, s in enumerate(sentences) if "then" in s.words for i, w in enumerate(s.words) if w == "then"]
     if len(hits) != 1:
         return None
     at = hits[0]
