@@ -41,8 +41,8 @@ from __future__ import annotations
 import math
 import re
 from functools import reduce
-from itertools import compress, count, repeat
-from operator import and_, lshift, mul
+from itertools import repeat
+from operator import and_, mul
 from typing import Iterable, Sequence
 
 from pytest_sprout.model import Passage, Verdict
@@ -270,8 +270,11 @@ class LexicalJudge:
                     synonym_of[j] = other
                     break
         # The claim's words that some cited sentence holds (bit j: keys[j]), synonyms included.
-        anywhere = sum(compress(map(lshift, repeat(1), count()), masks[0])) if len(masks) == 1 else sum(
-            1 << j for j in range(len(keys)) if any(pm[j] for pm in masks))
+        if len(masks) == 1:  # all bits when every word is held, as for most claims
+            anywhere = (1 << len(keys)) - 1 if 0 not in masks[0] else sum(
+                1 << j for j, mask in enumerate(masks[0]) if mask)
+        else:
+            anywhere = sum(1 << j for j in range(len(keys)) if any(pm[j] for pm in masks))
         names = ours.names()
         if names:
             absent = [word for key, word in names.items() if not any(key in p.masks for p in prepared)]
