@@ -1,7 +1,9 @@
 """The lexical judge's shortcuts give what the full computation gives.
 
 The number rule first looks a claim's number up by (value, range, unit, bound) among the numbers
-its passages hold (``_Prepared.number_keys``) before comparing it with each of them; the synonym
+its passages hold (``_Prepared.number_keys``) before comparing it with each of them, and settles
+a number whose value is in none of them and whose unit no other unit there converts to
+(``number_values``, ``number_units``) without comparing it either; the synonym
 search is skipped when every word of the claim is in a cited sentence; a claim's first word per
 key (``Sentence.first_words``) is computed only when a verdict needs it.
 """
@@ -42,6 +44,35 @@ def test_number_rule_shortcut_equals_full_comparison(claim_text: str, passage_se
     for num in claim.numbers:  # the shortcut only ever says "matches" where the full test does
         if num.exact in passage.number_keys:
             assert any(num.matches(e) for e in passage.numbers)
+
+
+# Amounts that are the same once converted ("30 cm" and "12 inches"), frequencies, durations, dates.
+_CONVERTIBLE = ["30 cm", "12 inches", "1 foot", "3 m", "10 feet", "136.6 m", "448 feet", "1 year", "12 months",
+                "2 weeks", "14 days", "1 day", "24 hours", "15 °C", "59 °F", "10 kg", "22 lb", "2.5 cm", "1 inch",
+                "3", "12", "30", "20%", "3.5 million"]
+_RATES = ["every 2 weeks", "every 14 days", "daily", "once a day", "twice a week", "every 18 months",
+          "every 1.5 years", "a day", "a week", "in 2011", "on 3 March 2011"]
+
+
+@st.composite
+def sentences_with_amounts(draw) -> str:
+    phrases = draw(st.lists(st.one_of(st.sampled_from(_RATES), st.builds(
+        str.__add__, st.sampled_from(_BOUNDS), st.sampled_from(_CONVERTIBLE))), min_size=1, max_size=3))
+    return "Water the fern " + " and then ".join(f"for {p} of growth" for p in phrases) + "."
+
+
+@settings(max_examples=400, deadline=None)
+@given(sentences_with_amounts(), st.lists(sentences_with_amounts(), min_size=0, max_size=4))
+def test_number_rule_value_and_unit_shortcuts_equal_full_comparison(claim_text: str,
+                                                                   passage_sentences: list[str]) -> None:
+    """``_Prepared.number_values`` and ``number_units`` (a claim number whose value no number of
+    the passage has, in a unit no other unit of the passage converts to, matches none) give what
+    comparing the number with every number of the passage gives, reason included."""
+    claim = Sentence(claim_text)
+    passage = _Prepared(" ".join(passage_sentences))
+    with_shortcuts = check_numbers_in(claim, passage.numbers, passage.number_keys, passage.number_values,
+                                      passage.number_units)
+    assert with_shortcuts == check_numbers_in(claim, passage.numbers)
 
 
 @settings(max_examples=200, deadline=None)

@@ -10,7 +10,7 @@ from weakref import WeakValueDictionary
 from pytest_sprout.model import split_sentences
 
 from .dates import _ISO_DATE, _MONTH_TOKENS, ORDINAL_SUFFIXES, find_dates, month_name
-from .numbers import find_numbers
+from .numbers import dimension_of, find_numbers
 
 # Words before "may" that make it the month ("in May", "since May"), not the modal.
 _MONTH_BEFORE = frozenset({"in", "of", "since", "until", "till", "by", "from", "early", "late", "mid", "during",
@@ -267,7 +267,7 @@ class _Prepared:
     """
 
     __slots__ = ("sentences", "keysets", "shared", "index", "masks", "pair_masks", "by_text", "numbers", "number_keys",
-                 "number_values")
+                 "number_values", "number_units")
 
     def __init__(self, text: str) -> None:
         self.sentences = tuple(Sentence(s) for s in split_sentences(text))
@@ -291,6 +291,14 @@ class _Prepared:
         # million") or a date among them, a claim number whose value is not here matches none.
         self.number_values = None if any(n.scaled or n.unit == "date" for n in self.numbers) else frozenset(
             (n.lo, n.hi) for n in self.numbers)
+        # What a claim number in a convertible unit could still match when its value is not among
+        # number_values: per dimension, the units the numbers are written in ("length": {"cm", "inch"}).
+        units: dict[str, set[str]] = {}
+        for n in self.numbers:
+            dimension = dimension_of(n.unit)
+            if dimension is not None:
+                units.setdefault(dimension, set()).add(n.unit)
+        self.number_units = {dimension: frozenset(found) for dimension, found in units.items()}
 
     def cover(self, keys: frozenset[str]) -> int:
         """Bit mask of the sentences that hold every one of ``keys`` (not empty)."""

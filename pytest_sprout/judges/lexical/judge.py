@@ -414,7 +414,8 @@ class LexicalJudge:
             failure = check_displaced_name(ours, best, uncovered)
         if failure is None and ours.numbers:
             if len(prepared) == 1:
-                failure = check_numbers_in(ours, prepared[0].numbers, prepared[0].number_keys, prepared[0].number_values)
+                p = prepared[0]
+                failure = check_numbers_in(ours, p.numbers, p.number_keys, p.number_values, p.number_units)
             else:
                 failure = check_numbers_in(ours, [n for p in prepared for n in p.numbers],
                                            frozenset().union(*(p.number_keys for p in prepared)))

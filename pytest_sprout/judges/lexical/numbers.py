@@ -124,6 +124,12 @@ _CONVERSIONS: dict[str, tuple[str, float]] = {
 CONVERTIBLE_UNITS = frozenset(_CONVERSIONS)
 
 
+def dimension_of(unit: str | None) -> str | None:
+    """The dimension a unit converts in ("cm" -> "length"), None for a unit that converts to none."""
+    found = _CONVERSIONS.get(unit) if unit is not None else None
+    return found[0] if found is not None else None
+
+
 def _in_base(value: float, unit: str) -> float:
     if unit == "°f":
         return (value - 32.0) * 5.0 / 9.0

@@ -6,7 +6,7 @@ from functools import lru_cache
 from typing import Iterable, Sequence
 
 from .index import Clause, Sentence, _Prepared
-from .numbers import CONVERTIBLE_UNITS, FREQUENCY_UNITS, Number
+from .numbers import CONVERTIBLE_UNITS, FREQUENCY_UNITS, Number, dimension_of
 from .text import antonym_keys
 from .text import (
     _ARTICLES, _LIST_JOINERS, _PUNCT_BREAKS, _RELATIONS, CLAIM_ONLY_FLAGGED, CLAUSE_BREAKS, EVIDENCE_ONLY_FLAGGED,
@@ -95,13 +95,15 @@ def _in_place(claim: Sentence, key: str, s: Sentence, q: int) -> bool:
 
 
 def check_numbers_in(claim: Sentence, evidence: Sequence[Number], exact: frozenset | set = frozenset(),
-                     values: frozenset | None = None) -> Failure | None:
+                     values: frozenset | None = None, units: dict[str, frozenset[str]] | None = None) -> Failure | None:
     """Every number of the claim must match one of ``evidence`` by value, range, unit and bound.
 
     ``exact``: the ``Number.exact`` keys of ``evidence`` (or a subset), a shortcut: a number with
     the same value, range, unit and bound as one of the evidence matches it. ``values``: the
     (lo, hi) of every number of ``evidence`` where none is rounded ("3.5 million") nor a date,
-    a shortcut the other way: a plain number whose value is not there matches none."""
+    a shortcut the other way: a plain number whose value is not there matches none. ``units``
+    (``_Prepared.number_units`` of ``evidence``, with ``values``): the same shortcut for a number
+    in a convertible unit, when no number of the evidence is in another unit of its dimension."""
     if not claim.numbers:
         return None
     for num in claim.numbers:
@@ -109,7 +111,8 @@ def check_numbers_in(claim: Sentence, evidence: Sequence[Number], exact: frozens
             continue
         what = "date" if num.unit == "date" else "number"
         if (values is not None and what == "number" and not num.scaled and (num.lo, num.hi) not in values
-                and num.unit not in CONVERTIBLE_UNITS and num.unit not in FREQUENCY_UNITS):
+                and num.unit not in FREQUENCY_UNITS and (num.unit not in CONVERTIBLE_UNITS or (
+                    units is not None and not _may_convert(num, units)))):
             bounded = None  # no number of the evidence has its value: none matches, none is the same amount
         elif any(num.matches(e) for e in evidence):
             continue
@@ -125,6 +128,14 @@ def check_numbers_in(claim: Sentence, evidence: Sequence[Number], exact: frozens
                               f"(evidence has '{near.text}')")
         return "number", f"number '{num.text}' of the claim is not in the evidence (evidence has '{near.text}')"
     return None
+
+
+def _may_convert(num: Number, units: dict[str, frozenset[str]]) -> bool:
+    """Whether a number in a convertible unit may match an evidence number of another value: one is
+    in another unit of its dimension. (A frequency matches it only as "a day", a value of 1, and is
+    itself 1 /day: that value is there.)"""
+    same = units.get(dimension_of(num.unit))  # type: ignore[arg-type]
+    return bool(same) and (len(same) > 1 or num.unit not in same)
 
 
 def _near(num: Number, evidence: Sequence[Number]) -> Number:
