@@ -291,8 +291,9 @@ class _Prepared:
         # million") or a date among them, a claim number whose value is not here matches none.
         self.number_values = None if any(n.scaled or n.unit == "date" for n in self.numbers) else frozenset(
             (n.lo, n.hi) for n in self.numbers)
-        # What a claim number in a convertible unit could still match when its value is not among
-        # number_values: per dimension, the units the numbers are written in ("length": {"cm", "inch"}).
+        # What a claim number in a convertible unit or a frequency could still match when its value is
+        # not among number_values: per dimension, the units the numbers are written in ("length":
+        # {"cm", "inch"}, "/time": {"/day", "/week"}).
         units: dict[str, set[str]] = {}
         for n in self.numbers:
             dimension = dimension_of(n.unit)

@@ -125,8 +125,13 @@ CONVERTIBLE_UNITS = frozenset(_CONVERSIONS)
 
 
 def dimension_of(unit: str | None) -> str | None:
-    """The dimension a unit converts in ("cm" -> "length"), None for a unit that converts to none."""
-    found = _CONVERSIONS.get(unit) if unit is not None else None
+    """The dimension a unit converts in ("cm" -> "length"; a frequency's, "/week" -> "/time"), None
+    for a unit that converts to none."""
+    if unit is None:
+        return None
+    if unit in FREQUENCY_UNITS:
+        return "/" + _CONVERSIONS[unit[1:]][0]
+    found = _CONVERSIONS.get(unit)
     return found[0] if found is not None else None
 
 

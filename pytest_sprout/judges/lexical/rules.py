@@ -103,16 +103,17 @@ def check_numbers_in(claim: Sentence, evidence: Sequence[Number], exact: frozens
     (lo, hi) of every number of ``evidence`` where none is rounded ("3.5 million") nor a date,
     a shortcut the other way: a plain number whose value is not there matches none. ``units``
     (``_Prepared.number_units`` of ``evidence``, with ``values``): the same shortcut for a number
-    in a convertible unit, when no number of the evidence is in another unit of its dimension."""
+    in a convertible unit or a frequency, when no number of the evidence is in another unit of its
+    dimension (another frequency of its dimension, for a frequency)."""
     if not claim.numbers:
         return None
     for num in claim.numbers:
         if num.exact in exact:
             continue
         what = "date" if num.unit == "date" else "number"
-        if (values is not None and what == "number" and not num.scaled and (num.lo, num.hi) not in values
-                and num.unit not in FREQUENCY_UNITS and (num.unit not in CONVERTIBLE_UNITS or (
-                    units is not None and not _may_convert(num, units)))):
+        if (values is not None and what == "number" and not num.scaled and (num.lo, num.hi) not in values and (
+                (num.unit not in CONVERTIBLE_UNITS and num.unit not in FREQUENCY_UNITS)
+                or (units is not None and not _may_convert(num, units)))):
             bounded = None  # no number of the evidence has its value: none matches, none is the same amount
         elif any(num.matches(e) for e in evidence):
             continue
@@ -131,9 +132,9 @@ def check_numbers_in(claim: Sentence, evidence: Sequence[Number], exact: frozens
 
 
 def _may_convert(num: Number, units: dict[str, frozenset[str]]) -> bool:
-    """Whether a number in a convertible unit may match an evidence number of another value: one is
-    in another unit of its dimension. (A frequency matches it only as "a day", a value of 1, and is
-    itself 1 /day: that value is there.)"""
+    """Whether a number in a convertible unit, or a frequency, may match an evidence number of another
+    value: one is in another unit of its dimension ("/time" for frequencies). (A frequency and a
+    number match otherwise only as "once a day" and "a day", both of value 1.)"""
     same = units.get(dimension_of(num.unit))  # type: ignore[arg-type]
     return bool(same) and (len(same) > 1 or num.unit not in same)
 
