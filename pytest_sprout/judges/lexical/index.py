@@ -209,7 +209,7 @@ class Sentence:
         if self._names is None:
             self._names = {}
             rest = self.text[1:]
-            if rest == rest.lower():  # no capital after the first character: no names
+            if rest.islower() or rest == rest.lower():  # no capital after the first character: no names
                 return self._names
             for m in _NAME.finditer(self.text):
                 before = self.text[: m.start()].rstrip()
