@@ -308,7 +308,7 @@ class LexicalJudge:
                     where = (pi, low.bit_length() - 1)
                     candidates[where] = candidates.get(where, 0) | bit
                     mask ^= low
-        found.single = max(bits.bit_count() for bits in candidates.values()) / full if candidates else 0.0
+        found.single = max(map(int.bit_count, candidates.values())) / full if candidates else 0.0
         chosen: list[tuple[int, int]] = []
         covered = 0
         near: set[tuple[int, int]] = set()  # the neighbours of the sentences chosen so far

@@ -177,8 +177,9 @@ def align(claim: Sentence, window: Sequence[Sentence]) -> list[tuple[Clause, lis
     table: list[list[float]] | None = None
     best_theirs: list[float] = []
     out = []
+    lone = theirs[0] if len(theirs) == 1 else None  # one evidence clause (the usual case): no list to build
     for k, a in enumerate(ours):
-        same = [b for b in theirs if b.keys == a.keys]
+        same = ([lone] if lone.keys == a.keys else []) if lone is not None else [b for b in theirs if b.keys == a.keys]
         if same:  # the same words: as close as clauses get, so the pairing is mutual
             out.append((a, same, same))
             continue
