@@ -13,7 +13,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pytest_sprout.judges.lexical import LexicalJudge, Sentence, _Prepared
+from pytest_sprout.judges.lexical import LexicalJudge, Sentence, _Prepared, words_of
 from pytest_sprout.judges.lexical.rules import check_numbers_in
 
 _AMOUNTS = ["3", "10", "15", "2.5", "3,500", "three", "a dozen", "10-15", "10 to 15", "20%", "3.5 million",
@@ -73,6 +73,15 @@ def test_number_rule_value_and_unit_shortcuts_equal_full_comparison(claim_text: 
     with_shortcuts = check_numbers_in(claim, passage.numbers, passage.number_keys, passage.number_values,
                                       passage.number_units)
     assert with_shortcuts == check_numbers_in(claim, passage.numbers)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(list("ab Z9 0,.;:!?\")]([-–—%°$€£_\t\n²¹١٢é\u0301İ") + [
+    "cm", "1,000", "3.5", " 000", ", ", "[1]", "don"]), max_size=30).map("".join))
+def test_tokens_of_a_text_without_apostrophe_are_those_of_the_token_loop(text: str) -> None:
+    """``words_of`` reads a text without an apostrophe from its memo of each token's tokens
+    (``_Pieces``); with an apostrophe in it, each token goes through the loop. Both agree."""
+    assert words_of(text + " don't") == words_of(text) + ["do", "not"]
 
 
 @settings(max_examples=200, deadline=None)
