@@ -50,6 +50,7 @@ def test_other_values_are_still_caught(claim: str, passage: str) -> None:
     ("Keep it at 59°F.", "Keep it at 15°C."),
     ("Add 2 cups of water.", "Add 473 ml of water."),
     ("The film lasts 90 minutes.", "The film lasts 1.5 hours."),
+    ("Keep it with 56 days of rainwater.", "Keep it with 8 weeks of rainwater."),
     ("Repot it every 18 months.", "Repot it every 1.5 years."),  # a rate, per period converted
 ])
 def test_an_amount_matches_its_conversion_into_another_unit(claim: str, passage: str) -> None:
@@ -64,6 +65,7 @@ def test_an_amount_matches_its_conversion_into_another_unit(claim: str, passage:
     ("The pot is 10 cm wide.", "The pot is 10 inches wide."),  # the same number in another unit
     ("The bag weighs 10 kg.", "The bag weighs 10 litres."),  # another dimension: never converted
     ("Repot it every 2 years.", "Repot it every 18 months."),
+    ("Keep it with 54 days of rainwater.", "Keep it with 8 weeks of rainwater."),  # durations convert exactly
 ])
 def test_a_conversion_that_differs_is_still_caught(claim: str, passage: str) -> None:
     verdict = judge(claim, passage)

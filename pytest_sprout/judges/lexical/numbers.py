@@ -144,7 +144,9 @@ def _in_base(value: float, unit: str) -> float:
 def _same_converted(a: "Number", b: "Number") -> bool:
     """Two amounts in different units of one dimension that are the same once converted ("10 kg"
     and "23 lb", "448 feet" and "136.6 m", "15°C" and "59°F"), within the rounding a conversion
-    is written with: 5%, or 1 degree Celsius. Vague amounts ("a few days") are not converted."""
+    is written with: 5%, or 1 degree Celsius. Durations convert by whole factors and are stated
+    exactly ("8 weeks" is 56 days, not 54), so they must agree exactly. Vague amounts ("a few
+    days") are not converted."""
     dimension = _CONVERSIONS[a.unit][0]  # type: ignore[index]
     if dimension != _CONVERSIONS[b.unit][0] or a.per is not None or b.per is not None:  # type: ignore[index]
         return False
@@ -153,7 +155,11 @@ def _same_converted(a: "Number", b: "Number") -> bool:
     pairs = ((_in_base(a.lo, a.unit), _in_base(b.lo, b.unit)), (_in_base(a.hi, a.unit), _in_base(b.hi, b.unit)))  # type: ignore[arg-type]
     if dimension == "temperature":
         return all(abs(x - y) <= 1.0 for x, y in pairs)
-    return all(abs(x - y) <= 0.05 * max(x, y) for x, y in pairs)
+    tolerance = 1e-9 if dimension in _EXACT_DIMENSIONS else 0.05
+    return all(abs(x - y) <= tolerance * max(x, y) for x, y in pairs)
+
+
+_EXACT_DIMENSIONS = frozenset({"time", "months"})
 
 
 def _same_rate(a: "Number", b: "Number") -> bool:
