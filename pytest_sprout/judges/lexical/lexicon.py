@@ -163,16 +163,25 @@ def _clean(word: str) -> str:
     return word.split("(", 1)[0].replace("_", " ")
 
 
+def _senses(word: str, most: int | None = None):
+    """(part of speech, rank, words, pointers, the word's number in the synset) of each sense of a
+    lemma, most frequent first, at most ``most`` per part of speech; none without WordNet."""
+    wn = _wn()
+    if wn is None:
+        return
+    for pos, offsets in wn.index.get(word, {}).items():
+        for rank, offset in enumerate(offsets[:most]):
+            words, pointers = wn.synset(pos, offset)
+            number = next((i + 1 for i, w in enumerate(words) if _clean(w) == word), 0)
+            yield pos, rank, words, pointers, number
+
+
 @lru_cache(maxsize=1 << 16)
 def synonyms(word: str) -> frozenset[str]:
     """Single-word synonyms of a lemma: the other words of its most frequent senses."""
-    wn = _wn()
-    if wn is None:
-        return frozenset()
     out: set[str] = set()
-    for pos, offsets in wn.index.get(word, {}).items():
-        for offset in offsets[:SYNONYM_SENSES]:
-            out.update(w for w in map(_clean, wn.synset(pos, offset)[0]) if " " not in w)
+    for _, _, words, _, _ in _senses(word, SYNONYM_SENSES):
+        out.update(w for w in map(_clean, words) if " " not in w)
     out.discard(word)
     return frozenset(out)
 
@@ -184,21 +193,16 @@ def antonyms(word: str) -> frozenset[str]:
     "make" with "break"), and, for an adjective of its first two senses, those of the head
     adjective it is similar to ("damp" -> similar to "wet" -> antonym "dry")."""
     wn = _wn()
-    if wn is None:
-        return frozenset()
     out: set[str] = set()
-    for pos, offsets in wn.index.get(word, {}).items():
-        for rank, offset in enumerate(offsets):
-            words, pointers = wn.synset(pos, offset)
-            number = next((i + 1 for i, w in enumerate(words) if _clean(w) == word), 0)
-            for symbol, target, tpos, source, goal in pointers:
-                if symbol == "!" and source in (0, number) and (pos in "ar" or rank < 2):
-                    targets = wn.synset(tpos, target)[0]
-                    out.update(map(_clean, targets[goal - 1 : goal] if goal else targets))
-                elif symbol == "&" and pos == "a" and rank < 2:
-                    for symbol2, target2, tpos2, _, goal2 in wn.synset(tpos, target)[1]:
-                        if symbol2 == "!" and goal2:
-                            out.add(_clean(wn.synset(tpos2, target2)[0][goal2 - 1]))
+    for pos, rank, _, pointers, number in _senses(word):
+        for symbol, target, tpos, source, goal in pointers:
+            if symbol == "!" and source in (0, number) and (pos in "ar" or rank < 2):
+                targets = wn.synset(tpos, target)[0]  # type: ignore[union-attr]
+                out.update(map(_clean, targets[goal - 1 : goal] if goal else targets))
+            elif symbol == "&" and pos == "a" and rank < 2:
+                for symbol2, target2, tpos2, _, goal2 in wn.synset(tpos, target)[1]:  # type: ignore[union-attr]
+                    if symbol2 == "!" and goal2:
+                        out.add(_clean(wn.synset(tpos2, target2)[0][goal2 - 1]))  # type: ignore[union-attr]
     out.discard(word)
     return frozenset(w for w in out if " " not in w)
 
@@ -211,16 +215,11 @@ def derived(word: str) -> frozenset[str]:
     out ("grower" and "grow", "photographer" and "photograph"): the one who does a thing is not the
     thing done."""
     wn = _wn()
-    if wn is None:
-        return frozenset()
     out: set[str] = set()
-    for pos, offsets in wn.index.get(word, {}).items():
-        for offset in offsets[:SYNONYM_SENSES]:
-            words, pointers = wn.synset(pos, offset)
-            number = next((i + 1 for i, w in enumerate(words) if _clean(w) == word), 0)
-            for symbol, target, tpos, source, goal in pointers:
-                if symbol in ("+", "\\") and goal and source in (0, number):
-                    out.add(_clean(wn.synset(tpos, target)[0][goal - 1]))
+    for _, _, _, pointers, number in _senses(word, SYNONYM_SENSES):
+        for symbol, target, tpos, source, goal in pointers:
+            if symbol in ("+", "\\") and goal and source in (0, number):
+                out.add(_clean(wn.synset(tpos, target)[0][goal - 1]))  # type: ignore[union-attr]
     out.discard(word)
     return frozenset(w for w in out if " " not in w and not _agent_pair(word, w))
 
