@@ -109,6 +109,21 @@ def _sigmoid(x: float) -> float:
 # Cited passages of more sentences than the fitting data had (78 at most) count as this many: the
 # score is not extrapolated far beyond what it was fitted on.
 _MOST_SENTENCES = 100
+_LOG_SENTENCES = tuple(math.log1p(n) for n in range(_MOST_SENTENCES + 1))  # the log_sentences feature, by count
+
+
+class _TwoDecimals(dict):
+    """A number to its text with two decimals ("0.50"), memoised: the judge's coverage and threshold
+    and the coverage fractions of claims (k of n words) recur, so most reasons format only the score."""
+
+    def __missing__(self, x: float) -> str:
+        text = f"{x:.2f}"
+        if x and len(self) < 4096:  # not zero: 0.0 and -0.0 are one key but print differently
+            self[x] = text
+        return text
+
+
+_TWO = _TwoDecimals()
 
 
 class Evidence:
@@ -149,12 +164,17 @@ class Evidence:
         self.cue_conflict: Failure | None = None
 
     def features(self) -> tuple[float, ...]:
-        """The inputs of the calibrated score, in the order of ``calibration.FEATURES``."""
+        """The inputs of the calibrated score, in the order of ``calibration.FEATURES``.
+
+        The caps are written as conditional expressions, not ``min``/``max`` calls (the same values,
+        computed once per claim), and log1p of the sentence count is read from a table.
+        """
+        uncovered, window, names, sentences = self.uncovered_weight, len(self.window), self.names_missing, self.sentences
         return (
-            self.coverage, self.weighted, min(self.uncovered_weight, 3.0), self.clause,
-            max(len(self.window) - 1, 0), 1.0 if self.failure else 0.0, min(self.names_missing, 2),
+            self.coverage, self.weighted, 3.0 if uncovered > 3.0 else uncovered, self.clause,
+            window - 1 if window else 0, 1.0 if self.failure else 0.0, 2 if names > 2 else names,
             1.0 if self.passages > 1 else 0.0, self.rarest_missing, self.passage_weighted,
-            math.log1p(min(self.sentences, _MOST_SENTENCES)), self.single,
+            _LOG_SENTENCES[sentences if sentences < _MOST_SENTENCES else _MOST_SENTENCES], self.single,
         )
 
 
@@ -245,11 +265,13 @@ class LexicalJudge:
         found.total = len(keys)
         found.sentences = len(prepared[0].sentences) if len(prepared) == 1 else sum(len(p.sentences) for p in prepared)
         # Per passage and claim key, the sentences that hold the key (bit i: sentence i).
-        masks = [list(map(p.masks.get, keys, _ZEROS)) for p in prepared]
+        masks = ([list(map(prepared[0].masks.get, keys, _ZEROS))] if len(prepared) == 1
+                 else [list(map(p.masks.get, keys, _ZEROS)) for p in prepared])
         synonym_of: dict[int, str] = {}
         held = masks[0] if len(masks) == 1 else [any(m[j] for m in masks) for j in range(len(keys))]
-        first_words = ours.first_words() if 0 in held else None
-        for j in range(len(keys)) if 0 in held else ():  # 0 (or False): a word no cited sentence holds
+        lacking = 0 in held  # 0 (or False): a word no cited sentence holds
+        first_words = ours.first_words() if lacking else None
+        for j in range(len(keys)) if lacking else ():
             if held[j]:
                 continue
             synonyms = related_keys(first_words[keys[j]])  # WordNet only for a word no cited sentence holds
@@ -454,29 +476,29 @@ class LexicalJudge:
         for soft in (found.name_failure, found.cue_conflict):
             if soft is not None and p < self.threshold:
                 rule, reason = soft
-                return Verdict(False, p, evidence, f"{reason} (calibrated score {p:.2f} < {self.threshold:.2f}){extra}",
+                return Verdict(False, p, evidence, f"{reason} (calibrated score {p:.2f} < {_TWO[self.threshold]}){extra}",
                                rule)
         if found.cue_conflict is not None:
             notes.append(f"{found.cue_conflict[1]}, weighed: the evidence does not hold the whole claim")
             extra = "; " + "; ".join(notes)
         if not found.window:
-            return Verdict(False, 0.0, None, f"coverage 0.00 < {self.coverage:.2f}; the cited passages are empty",
+            return Verdict(False, 0.0, None, f"coverage 0.00 < {_TWO[self.coverage]}; the cited passages are empty",
                            "coverage")
         if found.coverage < self.coverage - 1e-9:
             missing = self._missing(found)
             return Verdict(False, p, evidence,
-                           f"coverage {found.coverage:.2f} < {self.coverage:.2f}{where}; missing: {missing}{extra}",
+                           f"coverage {_TWO[found.coverage]} < {_TWO[self.coverage]}{where}; missing: {missing}{extra}",
                            "coverage")
         if p < self.threshold:
             missing = self._missing(found)
             return Verdict(False, p, evidence,
-                           f"calibrated score {p:.2f} < {self.threshold:.2f} (coverage {found.coverage:.2f}{where}, "
+                           f"calibrated score {p:.2f} < {_TWO[self.threshold]} (coverage {_TWO[found.coverage]}{where}, "
                            f"weighted {found.weighted:.2f}"
                            + (", a whole clause uncovered" if found.clause else "")
                            + f"); missing: {missing}{extra}", "calibrated")
         return Verdict(
             True, p, evidence,
-            f"coverage {found.coverage:.2f} >= {self.coverage:.2f}{where}, calibrated score {p:.2f}; "
+            f"coverage {_TWO[found.coverage]} >= {_TWO[self.coverage]}{where}, calibrated score {p:.2f}; "
             f"names{', numbers and dates (by day, month and year)' if found.dated else ' and numbers'} are in the "
             f"cited passages; quantifiers, negation agree{extra}",
         )
