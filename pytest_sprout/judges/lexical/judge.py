@@ -126,6 +126,19 @@ class _TwoDecimals(dict):
 _TWO = _TwoDecimals()
 
 
+_new_object = object.__new__
+
+
+def _verdict_of(supported: bool, score: float, evidence: str | None, reason: str, rule: str | None = None) -> Verdict:
+    """``Verdict(supported, score, evidence, reason, rule)``, built without the frozen dataclass's
+    ``__init__``, which sets each of the five fields through ``object.__setattr__`` (about half the
+    cost of a verdict's text). The same instance, fields and equality: ``Verdict`` has no
+    ``__post_init__`` to run (tests/test_lexical_shortcuts.py checks both)."""
+    verdict = _new_object(Verdict)
+    verdict.__dict__.update(supported=supported, score=score, evidence=evidence, reason=reason, rule=rule)
+    return verdict
+
+
 class Evidence:
     """What the judge found for a claim: the sentences, the coverage and the calibrated features."""
 
@@ -169,7 +182,8 @@ class Evidence:
         The caps are written as conditional expressions, not ``min``/``max`` calls (the same values,
         computed once per claim), and log1p of the sentence count is read from a table.
         """
-        uncovered, window, names, sentences = self.uncovered_weight, len(self.window), self.names_missing, self.sentences
+        uncovered, window = self.uncovered_weight, len(self.window)
+        names, sentences = self.names_missing, self.sentences
         return (
             self.coverage, self.weighted, 3.0 if uncovered > 3.0 else uncovered, self.clause,
             window - 1 if window else 0, 1.0 if self.failure else 0.0, 2 if names > 2 else names,
@@ -472,31 +486,32 @@ class LexicalJudge:
         extra = ("; " + "; ".join(notes)) if notes else ""
         if found.failure is not None:
             rule, reason = found.failure
-            return Verdict(False, p, evidence, reason + extra, rule)
+            return _verdict_of(False, p, evidence, reason + extra, rule)
         for soft in (found.name_failure, found.cue_conflict):
             if soft is not None and p < self.threshold:
                 rule, reason = soft
-                return Verdict(False, p, evidence, f"{reason} (calibrated score {p:.2f} < {_TWO[self.threshold]}){extra}",
-                               rule)
+                return _verdict_of(False, p, evidence,
+                                   f"{reason} (calibrated score {p:.2f} < {_TWO[self.threshold]}){extra}", rule)
         if found.cue_conflict is not None:
             notes.append(f"{found.cue_conflict[1]}, weighed: the evidence does not hold the whole claim")
             extra = "; " + "; ".join(notes)
         if not found.window:
-            return Verdict(False, 0.0, None, f"coverage 0.00 < {_TWO[self.coverage]}; the cited passages are empty",
-                           "coverage")
+            return _verdict_of(False, 0.0, None,
+                               f"coverage 0.00 < {_TWO[self.coverage]}; the cited passages are empty", "coverage")
         if found.coverage < self.coverage - 1e-9:
             missing = self._missing(found)
-            return Verdict(False, p, evidence,
-                           f"coverage {_TWO[found.coverage]} < {_TWO[self.coverage]}{where}; missing: {missing}{extra}",
-                           "coverage")
+            return _verdict_of(False, p, evidence,
+                               f"coverage {_TWO[found.coverage]} < {_TWO[self.coverage]}{where}; "
+                               f"missing: {missing}{extra}", "coverage")
         if p < self.threshold:
             missing = self._missing(found)
-            return Verdict(False, p, evidence,
-                           f"calibrated score {p:.2f} < {_TWO[self.threshold]} (coverage {_TWO[found.coverage]}{where}, "
-                           f"weighted {found.weighted:.2f}"
-                           + (", a whole clause uncovered" if found.clause else "")
-                           + f"); missing: {missing}{extra}", "calibrated")
-        return Verdict(
+            return _verdict_of(False, p, evidence,
+                               f"calibrated score {p:.2f} < {_TWO[self.threshold]} "
+                               f"(coverage {_TWO[found.coverage]}{where}, "
+                               f"weighted {found.weighted:.2f}"
+                               + (", a whole clause uncovered" if found.clause else "")
+                               + f"); missing: {missing}{extra}", "calibrated")
+        return _verdict_of(
             True, p, evidence,
             f"coverage {_TWO[found.coverage]} >= {_TWO[self.coverage]}{where}, calibrated score {p:.2f}; "
             f"names{', numbers and dates (by day, month and year)' if found.dated else ' and numbers'} are in the "
