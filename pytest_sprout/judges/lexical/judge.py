@@ -335,15 +335,19 @@ class LexicalJudge:
             found.failure = failure
             return found
         # Otherwise the best set of up to ``window`` sentences, chosen one by one.
+        # Per (passage, sentence), the claim keys it holds (bit j: keys[j]), in the order of the key
+        # then the sentence: the sentences of masks[pi][j], read from the passage's index rather than
+        # from the mask bit by bit (a key found by a synonym is that synonym's sentences).
+        looked_up = [synonym_of.get(j, key) for j, key in enumerate(keys)] if synonym_of else keys
         candidates: dict[tuple[int, int], int] = {}
-        for pi, pm in enumerate(masks):
-            for j, mask in enumerate(pm):
+        get = candidates.get
+        for pi, p in enumerate(prepared):
+            sentences_of = p.index.get
+            for j, key in enumerate(looked_up):
                 bit = 1 << j
-                while mask:  # each sentence holding key j, lowest first
-                    low = mask & -mask
-                    where = (pi, low.bit_length() - 1)
-                    candidates[where] = candidates.get(where, 0) | bit
-                    mask ^= low
+                for i in sentences_of(key, ()):  # each sentence holding key j, lowest first
+                    where = (pi, i)
+                    candidates[where] = get(where, 0) | bit
         found.single = max(map(int.bit_count, candidates.values())) / full if candidates else 0.0
         chosen: list[tuple[int, int]] = []
         covered = 0
