@@ -348,28 +348,31 @@ class LexicalJudge:
                 for i in sentences_of(key, ()):  # each sentence holding key j, lowest first
                     where = (pi, i)
                     candidates[where] = get(where, 0) | bit
-        found.single = max(map(int.bit_count, candidates.values())) / full if candidates else 0.0
+        counts = list(map(int.bit_count, candidates.values()))  # how many claim words each sentence holds
+        top = max(counts) if counts else 0
+        found.single = top / full
+        # First the sentence that holds the most claim words (the first of them on a tie), then, up
+        # to ``window`` sentences in all, the one that adds the most words not yet covered.
+        best = list(candidates)[counts.index(top)] if counts else None
         chosen: list[tuple[int, int]] = []
         covered = 0
         near: set[tuple[int, int]] = set()  # the neighbours of the sentences chosen so far
-        for _ in range(self.window):
+        while best is not None:
+            chosen.append(best)
+            near.update(((best[0], best[1] - 1), (best[0], best[1] + 1)))
+            covered |= candidates.pop(best)
+            if covered.bit_count() == full or len(chosen) == self.window:
+                break
             best, gain = None, 0
             free = ~covered
             for where, bits in candidates.items():
                 g = (bits & free).bit_count()
                 if not g or g < gain:
                     continue
-                if chosen and not bits & (bits - 1) and where not in near:
+                if not bits & (bits - 1) and where not in near:
                     continue  # a far sentence must share a second word with the claim, to be about it
-                if g > gain or (g == gain and g and best is not None and chosen and _closer(where, best, chosen)):
+                if g > gain or _closer(where, best, chosen):  # g == gain (> 0) here: the nearer on a tie
                     best, gain = where, g
-            if best is None:
-                break
-            chosen.append(best)
-            near.update(((best[0], best[1] - 1), (best[0], best[1] + 1)))
-            covered |= candidates.pop(best)
-            if covered.bit_count() == full:
-                break
         if not chosen:
             first = next((p.sentences[:1] for p in prepared if p.sentences), ())
             self._fill(found, ours, keys, first, 0, synonym_of, 1 if first else 0, anywhere)
