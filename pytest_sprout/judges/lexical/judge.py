@@ -430,7 +430,7 @@ class LexicalJudge:
         found.passage_weighted = held / total_weight if total_weight else 0.0
         found.uncovered_weight = total_weight - got
         found.clause = 0.0
-        found.missing = list(dict.fromkeys(ours.words[idx] for k, idx in ours.content if k in uncovered))
+        found.missing = list(dict.fromkeys([ours.words[idx] for k, idx in ours.content if k in uncovered]))
         if uncovered:
             for clause in ours.clauses():
                 if len(clause.keys) >= 2 and clause.keys <= uncovered:
@@ -445,9 +445,10 @@ class LexicalJudge:
                     shown = " ".join(ours.words[idx] for _, idx in ours.content[-tail:])
                     found.clause_failure = ("clause", f"no word of the second half of the claim '{shown}' is in the "
                                                       "evidence, only its opening")
-        evidence = frozenset().union(*(s.keys for s in window)) if window else frozenset()
-        found.synonyms = [(words[keys[j]], next((s.surface(k) for s in window if k in s.keys), k))
-                          for j, k in synonym_of.items() if covered >> j & 1 and keys[j] not in evidence]
+        if synonym_of:  # else found.synonyms stays empty, and the evidence's keys are not gathered
+            evidence = frozenset().union(*(s.keys for s in window)) if window else frozenset()
+            found.synonyms = [(words[keys[j]], next((s.surface(k) for s in window if k in s.keys), k))
+                              for j, k in synonym_of.items() if covered >> j & 1 and keys[j] not in evidence]
 
     @staticmethod
     def _rules(ours: Sentence, window: tuple[Sentence, ...], prepared: list[_Prepared], uncovered: Sequence[str],
