@@ -5,7 +5,8 @@ its passages hold (``_Prepared.number_keys``) before comparing it with each of t
 a number whose value is in none of them and whose unit no other unit there converts to
 (``number_values``, ``number_units``) without comparing it either; the synonym
 search is skipped when every word of the claim is in a cited sentence; a claim's first word per
-key (``Sentence.first_words``) is computed only when a verdict needs it.
+key (``Sentence.first_words``) is computed only when a verdict needs it; a verdict is built without
+the dataclass's ``__init__`` and the score's features without ``min``/``max`` calls.
 """
 
 from __future__ import annotations
@@ -168,3 +169,31 @@ def test_a_passage_analysed_again_keeps_the_known_analysis() -> None:
     _Prepared(text)  # analysed again and dropped
     gc.collect()
     assert index.analyse("It needs cool autumn weeks.") is kept.sentences[1]
+
+
+def test_a_verdict_built_without_the_dataclass_init_is_the_verdict() -> None:
+    from pytest_sprout.judges.lexical.judge import _verdict_of
+    from pytest_sprout.model import Verdict
+
+    assert not hasattr(Verdict, "__post_init__")  # else _verdict_of would skip its checks
+    for fields in [(True, 0.75, "Water weekly.", "coverage 1.00", None), (False, 0.0, None, "uncited", "uncited")]:
+        made, built = _verdict_of(*fields), Verdict(*fields)
+        assert type(made) is Verdict and made == built and hash(made) == hash(built)
+        assert vars(made) == vars(built) and made.to_json() == built.to_json()
+
+
+@settings(max_examples=200, deadline=None)
+@given(uncovered=st.floats(0.0, 10.0), window=st.integers(0, 4), names=st.integers(0, 5),
+       sentences=st.integers(0, 300), passages=st.integers(0, 3), failed=st.booleans())
+def test_the_feature_vector_is_its_formula(uncovered, window, names, sentences, passages, failed) -> None:
+    import math
+
+    from pytest_sprout.judges.lexical.judge import Evidence
+
+    found = Evidence()
+    found.uncovered_weight, found.window, found.names_missing = uncovered, (None,) * window, names
+    found.sentences, found.passages, found.failure = sentences, passages, ("number", "x") if failed else None
+    expected = (0.0, 0.0, min(uncovered, 3.0), 0.0, max(window - 1, 0), 1.0 if failed else 0.0, min(names, 2),
+                1.0 if passages > 1 else 0.0, 0.0, 0.0, math.log1p(min(sentences, 100)), 0.0)
+    got = found.features()
+    assert got == expected and list(map(type, got)) == list(map(type, expected))

@@ -109,6 +109,34 @@ def _sigmoid(x: float) -> float:
 # Cited passages of more sentences than the fitting data had (78 at most) count as this many: the
 # score is not extrapolated far beyond what it was fitted on.
 _MOST_SENTENCES = 100
+_LOG_SENTENCES = tuple(math.log1p(n) for n in range(_MOST_SENTENCES + 1))  # the log_sentences feature, by count
+
+
+class _TwoDecimals(dict):
+    """A number to its text with two decimals ("0.50"), memoised: the judge's coverage and threshold
+    and the coverage fractions of claims (k of n words) recur, so most reasons format only the score."""
+
+    def __missing__(self, x: float) -> str:
+        text = f"{x:.2f}"
+        if x and len(self) < 4096:  # not zero: 0.0 and -0.0 are one key but print differently
+            self[x] = text
+        return text
+
+
+_TWO = _TwoDecimals()
+
+
+_new_object = object.__new__
+
+
+def _verdict_of(supported: bool, score: float, evidence: str | None, reason: str, rule: str | None = None) -> Verdict:
+    """``Verdict(supported, score, evidence, reason, rule)``, built without the frozen dataclass's
+    ``__init__``, which sets each of the five fields through ``object.__setattr__`` (about half the
+    cost of a verdict's text). The same instance, fields and equality: ``Verdict`` has no
+    ``__post_init__`` to run (tests/test_lexical_shortcuts.py checks both)."""
+    verdict = _new_object(Verdict)
+    verdict.__dict__.update(supported=supported, score=score, evidence=evidence, reason=reason, rule=rule)
+    return verdict
 
 
 class Evidence:
@@ -149,12 +177,18 @@ class Evidence:
         self.cue_conflict: Failure | None = None
 
     def features(self) -> tuple[float, ...]:
-        """The inputs of the calibrated score, in the order of ``calibration.FEATURES``."""
+        """The inputs of the calibrated score, in the order of ``calibration.FEATURES``.
+
+        The caps are written as conditional expressions, not ``min``/``max`` calls (the same values,
+        computed once per claim), and log1p of the sentence count is read from a table.
+        """
+        uncovered, window = self.uncovered_weight, len(self.window)
+        names, sentences = self.names_missing, self.sentences
         return (
-            self.coverage, self.weighted, min(self.uncovered_weight, 3.0), self.clause,
-            max(len(self.window) - 1, 0), 1.0 if self.failure else 0.0, min(self.names_missing, 2),
+            self.coverage, self.weighted, 3.0 if uncovered > 3.0 else uncovered, self.clause,
+            window - 1 if window else 0, 1.0 if self.failure else 0.0, 2 if names > 2 else names,
             1.0 if self.passages > 1 else 0.0, self.rarest_missing, self.passage_weighted,
-            math.log1p(min(self.sentences, _MOST_SENTENCES)), self.single,
+            _LOG_SENTENCES[sentences if sentences < _MOST_SENTENCES else _MOST_SENTENCES], self.single,
         )
 
 
@@ -245,11 +279,13 @@ class LexicalJudge:
         found.total = len(keys)
         found.sentences = len(prepared[0].sentences) if len(prepared) == 1 else sum(len(p.sentences) for p in prepared)
         # Per passage and claim key, the sentences that hold the key (bit i: sentence i).
-        masks = [list(map(p.masks.get, keys, _ZEROS)) for p in prepared]
+        masks = ([list(map(prepared[0].masks.get, keys, _ZEROS))] if len(prepared) == 1
+                 else [list(map(p.masks.get, keys, _ZEROS)) for p in prepared])
         synonym_of: dict[int, str] = {}
         held = masks[0] if len(masks) == 1 else [any(m[j] for m in masks) for j in range(len(keys))]
-        first_words = ours.first_words() if 0 in held else None
-        for j in range(len(keys)) if 0 in held else ():  # 0 (or False): a word no cited sentence holds
+        lacking = 0 in held  # 0 (or False): a word no cited sentence holds
+        first_words = ours.first_words() if lacking else None
+        for j in range(len(keys)) if lacking else ():
             if held[j]:
                 continue
             synonyms = related_keys(first_words[keys[j]])  # WordNet only for a word no cited sentence holds
@@ -299,37 +335,44 @@ class LexicalJudge:
             found.failure = failure
             return found
         # Otherwise the best set of up to ``window`` sentences, chosen one by one.
+        # Per (passage, sentence), the claim keys it holds (bit j: keys[j]), in the order of the key
+        # then the sentence: the sentences of masks[pi][j], read from the passage's index rather than
+        # from the mask bit by bit (a key found by a synonym is that synonym's sentences).
+        looked_up = [synonym_of.get(j, key) for j, key in enumerate(keys)] if synonym_of else keys
         candidates: dict[tuple[int, int], int] = {}
-        for pi, pm in enumerate(masks):
-            for j, mask in enumerate(pm):
+        get = candidates.get
+        for pi, p in enumerate(prepared):
+            sentences_of = p.index.get
+            for j, key in enumerate(looked_up):
                 bit = 1 << j
-                while mask:  # each sentence holding key j, lowest first
-                    low = mask & -mask
-                    where = (pi, low.bit_length() - 1)
-                    candidates[where] = candidates.get(where, 0) | bit
-                    mask ^= low
-        found.single = max(map(int.bit_count, candidates.values())) / full if candidates else 0.0
+                for i in sentences_of(key, ()):  # each sentence holding key j, lowest first
+                    where = (pi, i)
+                    candidates[where] = get(where, 0) | bit
+        counts = list(map(int.bit_count, candidates.values()))  # how many claim words each sentence holds
+        top = max(counts) if counts else 0
+        found.single = top / full
+        # First the sentence that holds the most claim words (the first of them on a tie), then, up
+        # to ``window`` sentences in all, the one that adds the most words not yet covered.
+        best = list(candidates)[counts.index(top)] if counts else None
         chosen: list[tuple[int, int]] = []
         covered = 0
         near: set[tuple[int, int]] = set()  # the neighbours of the sentences chosen so far
-        for _ in range(self.window):
+        while best is not None:
+            chosen.append(best)
+            near.update(((best[0], best[1] - 1), (best[0], best[1] + 1)))
+            covered |= candidates.pop(best)
+            if covered.bit_count() == full or len(chosen) == self.window:
+                break
             best, gain = None, 0
             free = ~covered
             for where, bits in candidates.items():
                 g = (bits & free).bit_count()
                 if not g or g < gain:
                     continue
-                if chosen and not bits & (bits - 1) and where not in near:
+                if not bits & (bits - 1) and where not in near:
                     continue  # a far sentence must share a second word with the claim, to be about it
-                if g > gain or (g == gain and g and best is not None and chosen and _closer(where, best, chosen)):
+                if g > gain or _closer(where, best, chosen):  # g == gain (> 0) here: the nearer on a tie
                     best, gain = where, g
-            if best is None:
-                break
-            chosen.append(best)
-            near.update(((best[0], best[1] - 1), (best[0], best[1] + 1)))
-            covered |= candidates.pop(best)
-            if covered.bit_count() == full:
-                break
         if not chosen:
             first = next((p.sentences[:1] for p in prepared if p.sentences), ())
             self._fill(found, ours, keys, first, 0, synonym_of, 1 if first else 0, anywhere)
@@ -387,7 +430,7 @@ class LexicalJudge:
         found.passage_weighted = held / total_weight if total_weight else 0.0
         found.uncovered_weight = total_weight - got
         found.clause = 0.0
-        found.missing = list(dict.fromkeys(ours.words[idx] for k, idx in ours.content if k in uncovered))
+        found.missing = list(dict.fromkeys([ours.words[idx] for k, idx in ours.content if k in uncovered]))
         if uncovered:
             for clause in ours.clauses():
                 if len(clause.keys) >= 2 and clause.keys <= uncovered:
@@ -402,9 +445,10 @@ class LexicalJudge:
                     shown = " ".join(ours.words[idx] for _, idx in ours.content[-tail:])
                     found.clause_failure = ("clause", f"no word of the second half of the claim '{shown}' is in the "
                                                       "evidence, only its opening")
-        evidence = frozenset().union(*(s.keys for s in window)) if window else frozenset()
-        found.synonyms = [(words[keys[j]], next((s.surface(k) for s in window if k in s.keys), k))
-                          for j, k in synonym_of.items() if covered >> j & 1 and keys[j] not in evidence]
+        if synonym_of:  # else found.synonyms stays empty, and the evidence's keys are not gathered
+            evidence = frozenset().union(*(s.keys for s in window)) if window else frozenset()
+            found.synonyms = [(words[keys[j]], next((s.surface(k) for s in window if k in s.keys), k))
+                              for j, k in synonym_of.items() if covered >> j & 1 and keys[j] not in evidence]
 
     @staticmethod
     def _rules(ours: Sentence, window: tuple[Sentence, ...], prepared: list[_Prepared], uncovered: Sequence[str],
@@ -450,33 +494,34 @@ class LexicalJudge:
         extra = ("; " + "; ".join(notes)) if notes else ""
         if found.failure is not None:
             rule, reason = found.failure
-            return Verdict(False, p, evidence, reason + extra, rule)
+            return _verdict_of(False, p, evidence, reason + extra, rule)
         for soft in (found.name_failure, found.cue_conflict):
             if soft is not None and p < self.threshold:
                 rule, reason = soft
-                return Verdict(False, p, evidence, f"{reason} (calibrated score {p:.2f} < {self.threshold:.2f}){extra}",
-                               rule)
+                return _verdict_of(False, p, evidence,
+                                   f"{reason} (calibrated score {p:.2f} < {_TWO[self.threshold]}){extra}", rule)
         if found.cue_conflict is not None:
             notes.append(f"{found.cue_conflict[1]}, weighed: the evidence does not hold the whole claim")
             extra = "; " + "; ".join(notes)
         if not found.window:
-            return Verdict(False, 0.0, None, f"coverage 0.00 < {self.coverage:.2f}; the cited passages are empty",
-                           "coverage")
+            return _verdict_of(False, 0.0, None,
+                               f"coverage 0.00 < {_TWO[self.coverage]}; the cited passages are empty", "coverage")
         if found.coverage < self.coverage - 1e-9:
             missing = self._missing(found)
-            return Verdict(False, p, evidence,
-                           f"coverage {found.coverage:.2f} < {self.coverage:.2f}{where}; missing: {missing}{extra}",
-                           "coverage")
+            return _verdict_of(False, p, evidence,
+                               f"coverage {_TWO[found.coverage]} < {_TWO[self.coverage]}{where}; "
+                               f"missing: {missing}{extra}", "coverage")
         if p < self.threshold:
             missing = self._missing(found)
-            return Verdict(False, p, evidence,
-                           f"calibrated score {p:.2f} < {self.threshold:.2f} (coverage {found.coverage:.2f}{where}, "
-                           f"weighted {found.weighted:.2f}"
-                           + (", a whole clause uncovered" if found.clause else "")
-                           + f"); missing: {missing}{extra}", "calibrated")
-        return Verdict(
+            return _verdict_of(False, p, evidence,
+                               f"calibrated score {p:.2f} < {_TWO[self.threshold]} "
+                               f"(coverage {_TWO[found.coverage]}{where}, "
+                               f"weighted {found.weighted:.2f}"
+                               + (", a whole clause uncovered" if found.clause else "")
+                               + f"); missing: {missing}{extra}", "calibrated")
+        return _verdict_of(
             True, p, evidence,
-            f"coverage {found.coverage:.2f} >= {self.coverage:.2f}{where}, calibrated score {p:.2f}; "
+            f"coverage {_TWO[found.coverage]} >= {_TWO[self.coverage]}{where}, calibrated score {p:.2f}; "
             f"names{', numbers and dates (by day, month and year)' if found.dated else ' and numbers'} are in the "
             f"cited passages; quantifiers, negation agree{extra}",
         )
