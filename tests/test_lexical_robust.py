@@ -44,3 +44,7 @@ def test_superscript_digits_are_not_read_as_numbers() -> None:
     assert words_of("0¹ and 2²") == ["0", "¹", "and", "2", "²"]
     verdict = LexicalJudge().judge("0¹", ["The value is 0¹."])
     assert verdict.supported is True, verdict.reason
+    # Nor as the day or year of a date beside a month name.
+    for claim in ("It opened March ² 2011.", "It opened on ³ March.", "Due ¹¹ March.", "Rates rose in May ²."):
+        verdict = LexicalJudge().judge(claim, ["It opened on 3 March 2011."])
+        assert isinstance(verdict.supported, bool), (claim, verdict)

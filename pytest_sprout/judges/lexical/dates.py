@@ -55,13 +55,13 @@ class Date(Number):
 
 
 def _small_day(w: str) -> int | None:
-    if len(w) <= 2 and w.isdigit() and 1 <= int(w) <= 31:
+    if len(w) <= 2 and w.isdecimal() and 1 <= int(w) <= 31:
         return int(w)
     return None
 
 
 def _year(w: str) -> int | None:
-    if len(w) == 4 and w.isdigit() and 1000 <= int(w) <= 2999:
+    if len(w) == 4 and w.isdecimal() and 1000 <= int(w) <= 2999:
         return int(w)
     return None
 
@@ -77,7 +77,7 @@ def find_dates(words: list[str] | tuple[str, ...]) -> list[tuple[int, int, int |
             continue
         if w in _MONTH_TOKENS:
             if w == "may" and not (  # the modal, unless a number is next to it
-                    (i + 1 < n and words[i + 1][:1].isdigit()) or (i and words[i - 1][:1].isdigit())
+                    (i + 1 < n and words[i + 1][:1].isdecimal()) or (i and words[i - 1][:1].isdecimal())
                     or (i >= 2 and words[i - 1] == "of" and words[i - 2] in ORDINAL_SUFFIXES)):
                 continue
             month = MONTH_NUMBERS[MONTHS[w]]
@@ -112,7 +112,7 @@ def find_dates(words: list[str] | tuple[str, ...]) -> list[tuple[int, int, int |
         elif len(w) == 4 and i + 4 < n and words[i + 1] == "-" and words[i + 3] == "-":  # "2011-03-03"
             year = _year(w)
             mm, dd = words[i + 2], words[i + 4]
-            if year is None or len(mm) != 2 or len(dd) != 2 or not (mm.isdigit() and dd.isdigit()):
+            if year is None or len(mm) != 2 or len(dd) != 2 or not (mm.isdecimal() and dd.isdecimal()):
                 continue
             month, day = int(mm), int(dd)
             if 1 <= month <= 12 and 1 <= day <= 31:

@@ -140,8 +140,8 @@ class Sentence:
                     has_quantifier = True
             elif kind == QUANT:
                 prev = words[idx - 1] if idx else ""
-                if w == "may" and (prev[:1].isdigit() or prev in _MONTH_BEFORE or (
-                        idx + 1 < len(words) and words[idx + 1][:1].isdigit())):
+                if w == "may" and (prev[:1].isdecimal() or prev in _MONTH_BEFORE or (
+                        idx + 1 < len(words) and words[idx + 1][:1].isdecimal())):
                     if not filled:
                         starts.append(len(content))
                         filled = True

@@ -155,11 +155,12 @@ def _same_converted(a: "Number", b: "Number") -> bool:
     pairs = ((_in_base(a.lo, a.unit), _in_base(b.lo, b.unit)), (_in_base(a.hi, a.unit), _in_base(b.hi, b.unit)))  # type: ignore[arg-type]
     if dimension == "temperature":
         return all(abs(x - y) <= 1.0 for x, y in pairs)
-    tolerance = 1e-9 if dimension in _EXACT_DIMENSIONS else 0.05
+    tolerance = _EXACT if dimension in _EXACT_DIMENSIONS else 0.05
     return all(abs(x - y) <= tolerance * max(x, y) for x, y in pairs)
 
 
 _EXACT_DIMENSIONS = frozenset({"time", "months"})
+_EXACT = 1e-9  # "the same" for amounts that convert by whole factors: float rounding only
 
 
 def _same_rate(a: "Number", b: "Number") -> bool:
@@ -167,7 +168,7 @@ def _same_rate(a: "Number", b: "Number") -> bool:
     (dimension, size), (other, other_size) = _CONVERSIONS[a.unit[1:]], _CONVERSIONS[b.unit[1:]]  # type: ignore[index]
     if dimension != other:
         return False
-    return all(abs(x / size - y / other_size) <= 1e-6 * max(x / size, y / other_size)
+    return all(abs(x / size - y / other_size) <= _EXACT * max(x / size, y / other_size)
                for x, y in ((a.lo, b.lo), (a.hi, b.hi)))
 
 
@@ -399,7 +400,7 @@ def find_numbers(words: list[str], starts: Sequence[int] | None = None, periods:
             second = _number_at(words, j + skip) if j + skip < n else None
             if second is not None:
                 hi, j = second
-                if hi < lo and 1000 <= lo < 3000 and len(words[j - 1]) == 2 and words[j - 1].isdigit():
+                if hi < lo and 1000 <= lo < 3000 and len(words[j - 1]) == 2 and words[j - 1].isdecimal():
                     hi += lo // 100 * 100  # "2018-19" is 2018 to 2019, "1999-00" 1999 to 2000
                     if hi <= lo:
                         hi += 100
