@@ -52,7 +52,7 @@ sys.path.insert(0, str(ROOT))
 
 from pytest_sprout.judges import lexical  # noqa: E402
 from pytest_sprout.judges.lexical import LexicalJudge  # noqa: E402
-from pytest_sprout.model import split_sentences  # noqa: E402
+from pytest_sprout.core.model import split_sentences  # noqa: E402
 
 PLANTS = ["snake plant", "pothos", "peace lily", "spider plant", "rubber plant",
           "monstera", "ZZ plant", "aloe vera", "jade plant", "Boston fern", "calathea", "orchid",
@@ -164,8 +164,8 @@ def workload(rng: random.Random, passages: Sequence[str], n: int) -> list[tuple[
 def demo_golden_set() -> list[tuple[str, list[str], str]]:
     """Every sentence of the reference system's answers to the cases of suites/, with the texts of
     the passages it cites, as the groundedness tier judges them."""
-    from pytest_sprout.cases import load_suites
-    from pytest_sprout.model import Answer
+    from pytest_sprout.suites.loader import load_suites
+    from pytest_sprout.core.model import Answer
     from pytest_sprout.reference import make_system
 
     system = make_system()
@@ -253,8 +253,8 @@ def compare_verdicts(other_module, sets: dict[str, list[tuple[str, list[str]]]],
 
 def demo_mutants() -> list[tuple[str, list[str]]]:
     """Every mutant of every sentence of the demo golden set, with the passages it cites."""
-    from pytest_sprout.cases import load_suites
-    from pytest_sprout.model import Answer
+    from pytest_sprout.suites.loader import load_suites
+    from pytest_sprout.core.model import Answer
     from pytest_sprout.checks.operators import mutate_sentence
     from pytest_sprout.reference import make_system
 

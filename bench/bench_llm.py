@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from pytest_sprout.judges._deps import quiet_env  # noqa: E402
-from pytest_sprout.model import Answer, Case, GoldenItem  # noqa: E402
+from pytest_sprout.core.model import Answer, Case, GoldenItem  # noqa: E402
 
 TARGET = 8.0
 

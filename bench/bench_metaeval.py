@@ -4,7 +4,7 @@
 
 Times three whole processes, as a user runs them: WiCE test, WiCE dev with the ten-value coverage
 --tune, and all of LFQA-Verification; and, as the baseline in the same run, a process that only
-imports pytest_sprout.metaeval (what every command pays before reading any data). Rounds
+imports pytest_sprout.cli.metaeval (what every command pays before reading any data). Rounds
 alternate between the commands, so a slow spell of the machine falls on all of them. Prints the
 median seconds of each and its ratio to the baseline.
 """
@@ -23,9 +23,9 @@ TUNE = "coverage=0.3,0.35,0.4,0.45,0.5,0.55,0.6,0.65,0.7,0.8"
 
 
 def commands(data: Path) -> dict[str, list[str]]:
-    run = [sys.executable, "-m", "pytest_sprout.metaeval", "--judge", "lexical", "--data"]
+    run = [sys.executable, "-m", "pytest_sprout.cli.metaeval", "--judge", "lexical", "--data"]
     return {
-        "start-up only (baseline)": [sys.executable, "-c", "import pytest_sprout.metaeval"],
+        "start-up only (baseline)": [sys.executable, "-c", "import pytest_sprout.cli.metaeval"],
         "WiCE test": [*run, str(data / "wice" / "claim_test.jsonl")],
         "WiCE dev, --tune (10 values)": [*run, str(data / "wice" / "claim_dev.jsonl"), "--tune", TUNE],
         "LFQA-Verification, all": [*run, str(data / "lfqa_verification")],

@@ -60,7 +60,7 @@ sys.path.insert(0, str(ROOT))
 
 from pytest_sprout.judges.alce import ALCETier  # noqa: E402
 from pytest_sprout.judges.nli import NLIJudge, premise_of  # noqa: E402
-from pytest_sprout.model import Answer, Case, GoldenItem, Passage, Sentence  # noqa: E402
+from pytest_sprout.core.model import Answer, Case, GoldenItem, Passage, Sentence  # noqa: E402
 
 NAIVE_LIMIT = 512  # tokens: DeBERTa-v3's limit, where ALCE-style code truncates
 
@@ -69,7 +69,7 @@ NAIVE_LIMIT = 512  # tokens: DeBERTa-v3's limit, where ALCE-style code truncates
 
 def golden_answers(n: int, rng: random.Random) -> list[Answer]:
     """The reference system's answers to the demo suites' alce cases, refusals left out."""
-    from pytest_sprout.cases import load_suites
+    from pytest_sprout.suites.loader import load_suites
     from pytest_sprout.reference import make_system
 
     system = make_system()
@@ -353,7 +353,7 @@ def naive_per_sentence(model: Any, tokenizer: Any, pairs: Sequence[tuple[str, st
     """Seconds and model inputs for the sentence-by-sentence loop (MiniCheck's input format)."""
     import torch
 
-    from pytest_sprout.model import split_sentences
+    from pytest_sprout.core.model import split_sentences
 
     def check(passage: str, claim: str) -> int:
         sentences = [s for line in passage.split("\n") for s in split_sentences(line)]

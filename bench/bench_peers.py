@@ -40,7 +40,7 @@ sys.path.insert(0, str(ROOT))
 from pytest_sprout import stats  # noqa: E402
 from pytest_sprout.checks import metaeval  # noqa: E402
 from pytest_sprout.judges.lexical import LexicalJudge  # noqa: E402
-from pytest_sprout.model import split_sentences  # noqa: E402
+from pytest_sprout.core.model import split_sentences  # noqa: E402
 
 _WORD = re.compile(r"\w+")
 

@@ -20,14 +20,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from pytest_sprout.cases import load_suites  # noqa: E402
+from pytest_sprout.suites.loader import load_suites  # noqa: E402
 from pytest_sprout.judges.groundedness import GroundednessTier, judge_sentences  # noqa: E402
 from pytest_sprout.judges.lexical import LexicalJudge  # noqa: E402
-from pytest_sprout.model import Answer  # noqa: E402
+from pytest_sprout.core.model import Answer  # noqa: E402
 from pytest_sprout.checks.mutation import mutant_rows  # noqa: E402
 from pytest_sprout.checks.operators import OPERATORS, STRUCTURAL  # noqa: E402
 from pytest_sprout.reference import make_system  # noqa: E402
-from pytest_sprout.stats import wilson_interval  # noqa: E402
+from pytest_sprout.core.stats import wilson_interval  # noqa: E402
 
 
 def main() -> None:

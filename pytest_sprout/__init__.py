@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from .model import Answer, Case, GoldenItem, Passage, Sentence, Verdict
-from .stats import Tally, is_underpowered, wilson_interval
-from .version import __version__
+from .core.model import Answer, Case, GoldenItem, Passage, Sentence, Verdict
+from .core.stats import Tally, is_underpowered, wilson_interval
+from .core.version import __version__
 
 
 __all__ = [

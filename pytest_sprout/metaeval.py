@@ -1,82 +1,8 @@
-"""Meta-evaluation on the command line: how well a judge agrees with human grounding labels.
+"""`python -m pytest_sprout.metaeval`: the public entry point of `cli.metaeval`."""
 
-    python -m pytest_sprout.metaeval --judge lexical --data ../shared/benchmarks/wice/claim_test.jsonl
-    python -m pytest_sprout.metaeval --judge nli --nli-model PATH --data FILE.jsonl
-
-Reads a generic JSONL (``premise``, ``claim``, ``label``, optional ``category``) or the WiCE and
-LFQA-Verification formats, runs the judge on every (claim, premise), and prints, each with its n
-and a 95% interval: balanced accuracy, precision and recall on the *unsupported* class (the
-failures a judge exists to catch), recall on the supported class, accuracy, ROC AUC of the judge's
-score, one row per category, and a sweep of thresholds on the score. ``--tune NAME=V1,V2`` re-runs
-the judge with each setting (for choosing a default on development data only).
-
-Intervals: Wilson for proportions; balanced accuracy with the MOVER method (Zou and Donner 2008)
-over the two Wilson intervals; AUC with the Hanley and McNeil (1982) standard error. The work is
-done in checks/metaeval.py (readers, evaluation, tuning, output) and stats.py (the statistics);
-this module only reads the command line.
-"""
-
-from __future__ import annotations
-
-import argparse
-import json
 import sys
-from pathlib import Path
-from typing import Callable, Sequence
 
-from .checks.metaeval import (
-    FORMATS, DataError, detect_format, evaluate, format_result, format_tune, load, make_judge, parse_tune, run_judge,
-    tune,
-)
-from .report import write_json
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="python -m pytest_sprout.metaeval",
-        description="Score a grounding judge against human labels (WiCE, LFQA-Verification or generic JSONL).",
-    )
-    parser.add_argument("--judge", choices=("lexical", "nli"), required=True)
-    parser.add_argument("--data", required=True, help="a JSONL file, a WiCE claim file, or an LFQA-Verification annotations file or folder")
-    parser.add_argument("--format", choices=FORMATS, help="default: detected from the file")
-    parser.add_argument("--premise", choices=("gold", "article"), default="gold", help="WiCE: gold sentences (default) or the whole article")
-    parser.add_argument("--coverage", type=float, help="lexical judge: coverage threshold (default: the judge's)")
-    parser.add_argument("--nli-model", help="nli judge: a local model folder or a model id")
-    parser.add_argument("--nli-device", default="auto")
-    parser.add_argument("--nli-batch-size", type=int, default=16)
-    parser.add_argument("--nli-max-length", type=int, default=400)
-    parser.add_argument("--tune", metavar="NAME=V1,V2,...", help="re-run the judge with each value of one setting")
-    parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
-    return parser
-
-
-def main(argv: Sequence[str] | None = None, out: Callable[[str], None] = print) -> int:
-    args = build_parser().parse_args(argv)
-    try:
-        examples = load(args.data, args.format, args.premise)
-        try:
-            judge = make_judge(args)
-        except (TypeError, ValueError) as exc:
-            raise DataError(str(exc)) from None
-        result = evaluate(examples, run_judge(judge, examples))
-        settings = judge.settings() if hasattr(judge, "settings") else {}
-        fmt = args.format or detect_format(Path(args.data))
-        lines = format_result(result, f"judge: {args.judge} {json.dumps(settings, sort_keys=True)}\ndata: {args.data} ({fmt})")
-        tuned = None
-        if args.tune:
-            name, values = parse_tune(args.tune)
-            tuned = tune(args, examples, name, values)
-            lines += format_tune(tuned, "the judge as run above")
-    except DataError as exc:
-        print(f"metaeval: error: {exc}", file=sys.stderr)
-        return 2
-    for line in lines:
-        out(line)
-    if args.json:
-        write_json(args.json, {"judge": args.judge, "settings": settings, "data": args.data, "format": fmt, **result,
-                               **({"tune": tuned} if tuned is not None else {})})
-    return 0
-
+from .cli.metaeval import main
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -7,12 +7,12 @@ from typing import Any
 
 import pytest
 
-from . import options
-from .asking import retry_on
-from .model import TIERS
-from .controller import Controller, get_controller
+from .config import options
+from .answers.wiring import retry_on
+from .core.model import TIERS
+from .controller.controller import Controller, get_controller
 from .session import SESSION_KEY, SproutSession, get_session, is_controller
-from .settings import explicit_tiers
+from .core.settings import explicit_tiers
 
 MARKERS = {
     "groundedness": "lexical groundedness judge (offline, deterministic)",
@@ -49,7 +49,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> Any:
     if get_session(parent.config).suite_file(file_path) is not None:
-        from .collect import SproutFile
+        from .run.collect import SproutFile
 
         return SproutFile.from_parent(parent, path=file_path)
     return None
@@ -78,7 +78,7 @@ class Aggregator:
     @pytest.hookimpl(optionalhook=True)
     def pytest_configure_node(self, node: Any) -> None:
         """xdist: give each worker this run's id (the cache keeps what the run used)."""
-        from .asking import run_id
+        from .answers.wiring import run_id
 
         node.workerinput["sprout_run"] = run_id(self.controller.config)
 
@@ -98,7 +98,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     """Note the items this process may run; build the tiers that load a model (alce) before the
     first test, when their items were selected."""
     from .startup import collected
-    from .upcoming import get_upcoming
+    from .run.upcoming import get_upcoming
 
     get_upcoming(session.config).collected(session.items)
     collected(get_session(session.config))
@@ -127,7 +127,7 @@ def pytest_runtestloop(session: pytest.Session) -> bool | None:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_sessionfinish(session: pytest.Session) -> None:
-    from .gates import exit_status
+    from .controller.gates import exit_status
 
     sprout = get_session(session.config)
     sprout.close_answers()

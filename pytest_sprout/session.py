@@ -14,14 +14,14 @@ from typing import Any
 
 import pytest
 
-from . import options
-from .cases import SuiteFile, SuiteSet, load_suites
-from .model import Case, GoldenItem
-from .controller import Controller
-from .guard import SnapshotGuard
-from .identity import SnapshotError
-from .run import RUN_STASH_KEY, Run, load_factory
-from .util import is_xdist_worker
+from .config import options
+from .suites.loader import SuiteFile, SuiteSet, load_suites
+from .core.model import Case, GoldenItem
+from .controller.controller import Controller
+from .snapshot.guard import SnapshotGuard
+from .core.identity import SnapshotError
+from .run.worker import RUN_STASH_KEY, Run, load_factory
+from .core.util import is_xdist_worker
 
 SESSION_KEY = pytest.StashKey["SproutSession"]()
 
@@ -81,7 +81,7 @@ class SproutSession:
         return self.suites().cases
 
     def dataset_hash(self) -> str:
-        from .identity import dataset_hash
+        from .core.identity import dataset_hash
 
         return dataset_hash(self.cases)
 
@@ -100,8 +100,8 @@ class SproutSession:
 
     def item_finished(self, item: Any) -> None:
         """After an item ran: drop answers no item still to run needs (asking.py)."""
-        from .asking import item_finished
-        from .upcoming import get_upcoming
+        from .answers.wiring import item_finished
+        from .run.upcoming import get_upcoming
 
         item_finished(self.run, item, get_upcoming(self.config).items)
 
@@ -134,7 +134,7 @@ class SproutSession:
 
     def report_paths(self) -> dict[str, list[Path]]:
         """Every report this run writes, by option (the snapshot guard registers them)."""
-        from .controller import report_paths
+        from .controller.controller import report_paths
 
         return report_paths(self)
 

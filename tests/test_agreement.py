@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from helpers import make_project
 from pytest_sprout.checks.agreement import agreement_report, compare, summary_lines
-from pytest_sprout.stats import cohen_kappa, wilson_interval
+from pytest_sprout.core.stats import cohen_kappa, wilson_interval
 
 
 def test_kappa_of_the_textbook_two_by_two_table() -> None:

@@ -18,7 +18,7 @@ import tiny_models
 from helpers import SUITE, SYSTEM_CONFTEST, make_project
 from pytest_sprout.judges import nli_model  # imported here, so that pytester's in-process runs share it
 from pytest_sprout.judges.alce import MAX_CITATIONS, score_answers, worker_threads
-from pytest_sprout.model import Answer, Passage, Sentence, Verdict
+from pytest_sprout.core.model import Answer, Passage, Sentence, Verdict
 
 
 class ScriptedJudge:

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pytest_sprout.answers import AnswerSource, retry_exceptions
-from pytest_sprout.model import Case
+from pytest_sprout.answers.source import AnswerSource, retry_exceptions
+from pytest_sprout.core.model import Case
 
 CASES = [Case(f"c{i}", "s", f"Question {i}?") for i in range(40)]
 

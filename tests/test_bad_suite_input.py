@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from helpers import PASSING_SUITE, SYSTEM_CONFTEST, make_project
-from pytest_sprout.cases import load_suite
-from pytest_sprout.model import Answer, Passage, Sentence
+from pytest_sprout.suites.loader import load_suite
+from pytest_sprout.core.model import Answer, Passage, Sentence
 
 RUN = ("-p", "no:deepeval", "-m", "groundedness")
 ESC_SUITE = 'cases:\n  - id: colour\n    question: "Is it \x1b[31mred\x1b[0m?"\n'

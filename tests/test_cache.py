@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 from helpers import SYSTEM_CONFTEST, make_project
-from pytest_sprout.cache import ResultCache
+from pytest_sprout.answers.cache import ResultCache
 from pytest_sprout.judges import TierResult
-from pytest_sprout.model import Answer, Case, GoldenItem
+from pytest_sprout.core.model import Answer, Case, GoldenItem
 
 
 class Tier:

@@ -187,9 +187,9 @@ def test_xdist_workers_ask_only_about_their_own_cases(pytester: pytest.Pytester)
 def test_a_long_wait_is_noted_once_with_verbose_only(pytester: pytest.Pytester) -> None:
     conftest = SYSTEM + '''
 import time
-import pytest_sprout.answers
+import pytest_sprout.answers.source
 
-pytest_sprout.answers.WAIT_NOTE_SECONDS = 0.2
+pytest_sprout.answers.source.WAIT_NOTE_SECONDS = 0.2
 
 def pytest_sprout_make_system(config):
     def system(question):

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from pytest_sprout.cases import load_suite
-from pytest_sprout.convert import main
-from pytest_sprout.identity import dataset_hash
+from pytest_sprout.suites.loader import load_suite
+from pytest_sprout.cli.convert import main
+from pytest_sprout.core.identity import dataset_hash
 
 ROWS = [
     {"user_input": "How much light does a snake plant need?",

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from pytest_sprout import gates
-from pytest_sprout.stats import MetricRow, Tally, newcombe_interval
+from pytest_sprout.controller import gates
+from pytest_sprout.core.stats import MetricRow, Tally, newcombe_interval
 
 # --- Newcombe's interval: every worked example of Newcombe (1998), table II, method 10 -------
 

@@ -9,10 +9,10 @@ import pytest
 
 from helpers import PASSING_SUITE as SUITE
 from helpers import SYSTEM_CONFTEST, make_project
-from pytest_sprout.golden import build, entry, load
-from pytest_sprout.model import Answer, Case, GoldenItem
-from pytest_sprout.report import write_json
-from pytest_sprout.identity import SnapshotError
+from pytest_sprout.answers.golden import build, entry, load
+from pytest_sprout.core.model import Answer, Case, GoldenItem
+from pytest_sprout.reports.json_report import write_json
+from pytest_sprout.core.identity import SnapshotError
 
 
 # The same lookup system, switched off by a file: a replay that called it would fail.
@@ -178,7 +178,7 @@ class FakeSession:
 
 
 def test_guard_keeps_the_first_answer_and_says_when_workers_disagreed(tmp_path: Path) -> None:
-    from pytest_sprout.guard import INTERRUPTED, OK, SnapshotGuard
+    from pytest_sprout.snapshot.guard import INTERRUPTED, OK, SnapshotGuard
 
     guard = SnapshotGuard(FakeSession(tmp_path, sprout_record="g.json"))
     first = entry(GoldenItem(cases()[0], Answer.from_text("One [1].", ["One."])), {"name": "s", "version": "1"})

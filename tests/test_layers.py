@@ -14,22 +14,22 @@ PACKAGE = Path(pytest_sprout.__file__).parent
 # Bottom to top. A module is named by its dotted path inside the package; a package name stands
 # for every module under it.
 LAYERS: list[tuple[str, list[str]]] = [
-    ("base", ["version", "model", "tier", "errors", "row", "settings", "secret", "stats", "util", "table"]),
-    ("dataset identity", ["identity"]),
-    ("suites", ["cases", "formats", "yamlcheck"]),
+    ("core", ["core"]),
+    ("suites", ["suites"]),
     ("judges", ["judges"]),
     ("checks on the judges", ["checks"]),
-    ("options", ["options"]),
-    ("answer source", ["answers", "asking", "cache", "golden"]),
-    ("run", ["run", "upcoming", "collect"]),
-    ("controller", ["controller", "rowstore", "gates", "unscored", "report", "html", "html_views", "views", "integrity",
-                    "snapshot", "guard"]),
-    ("wiring", ["plugin", "hookspec", "session", "startup", "__init__", "convert", "metaeval", "strategies",
-                "reference"]),
+    ("config", ["config"]),
+    ("answers", ["answers"]),
+    ("run", ["run"]),
+    ("reports", ["reports"]),
+    ("snapshot", ["snapshot"]),
+    ("controller", ["controller"]),
+    ("cli", ["cli"]),
+    ("wiring", ["plugin", "hookspec", "session", "startup", "__init__", "convert", "metaeval", "model", "stats",
+                "strategies", "reference"]),
 ]
-# Modules that may not import pytest at all (plain Python, usable without pytest).
-NO_PYTEST = ["judges", "checks", "version", "model", "tier", "errors", "row", "settings", "secret", "stats", "util",
-             "table", "identity", "cases", "formats", "yamlcheck"]
+# Folders that may not import pytest at all (plain Python, usable without pytest).
+NO_PYTEST = ["core", "suites", "judges", "checks", "reports"]
 
 
 def module_name(path: Path) -> str:
@@ -117,7 +117,7 @@ def test_no_module_imports_from_a_layer_above_its_own():
 
 
 def test_the_checker_catches_upward_and_lazy_imports():
-    source = "import json\nfrom .. import model\n\ndef f():\n    from ..session import get_session\n    import pytest\n"
+    source = "import json\nfrom ..core import model\n\ndef f():\n    from ..session import get_session\n    import pytest\n"
     assert upward_imports("judges.alce", False, source) == [
         "judges.alce:5 (judges) imports session (wiring)",
         "judges.alce:6 imports pytest (a plain-Python layer)",

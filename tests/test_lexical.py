@@ -10,7 +10,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from pytest_sprout.judges.lexical import LexicalJudge, Sentence, _Prepared, calibration, stem, words_of
-from pytest_sprout.model import Passage, Verdict, split_sentences
+from pytest_sprout.core.model import Passage, Verdict, split_sentences
 
 CARE = (
     "The snake plant tolerates low light, although it grows faster in bright, indirect light. "

@@ -173,7 +173,7 @@ def test_a_passage_analysed_again_keeps_the_known_analysis() -> None:
 
 def test_a_verdict_built_without_the_dataclass_init_is_the_verdict() -> None:
     from pytest_sprout.judges.lexical.judge import _verdict_of
-    from pytest_sprout.model import Verdict
+    from pytest_sprout.core.model import Verdict
 
     assert not hasattr(Verdict, "__post_init__")  # else _verdict_of would skip its checks
     for fields in [(True, 0.75, "Water weekly.", "coverage 1.00", None), (False, 0.0, None, "uncited", "uncited")]:

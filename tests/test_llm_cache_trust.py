@@ -14,7 +14,7 @@ import pytest
 
 from helpers import SUITE, make_project
 from pytest_sprout.judges._llm_client import MAX_BODY, LLMClient, describe_error, is_api_reply
-from pytest_sprout.model import Answer, Passage, Sentence
+from pytest_sprout.core.model import Answer, Passage, Sentence
 
 pytestmark = pytest.mark.usefixtures("llm_libraries")  # tests/conftest.py: imported before any in-process run
 

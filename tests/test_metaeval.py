@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_sprout import metaeval
+from pytest_sprout.cli import metaeval
 from pytest_sprout.checks.metaeval import (
     DataError, detect_format, evaluate, load, majority, parse_label, read_jsonl, read_lfqa, read_wice, run_judge,
 )
@@ -179,7 +179,7 @@ def test_nli_judge_path_from_the_command_line(yes_model: Path, tmp_path: Path) -
     env = {**os.environ, "HF_HUB_OFFLINE": "1"}
 
     def metaeval_cli(*args: str) -> subprocess.CompletedProcess[str]:
-        cmd = [sys.executable, "-m", "pytest_sprout.metaeval", "--judge", "nli", "--nli-device", "cpu", "--data", str(SMALL), *args]
+        cmd = [sys.executable, "-m", "pytest_sprout.cli.metaeval", "--judge", "nli", "--nli-device", "cpu", "--data", str(SMALL), *args]
         return subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=Path(__file__).parent.parent)
 
     done = metaeval_cli("--nli-model", str(yes_model), "--json", str(out))

@@ -18,7 +18,7 @@ from helpers import make_project
 from pytest_sprout import NLIJudge
 from pytest_sprout.judges import minicheck
 from pytest_sprout.judges.nli import NLIModelError, model_meta, premise_of
-from pytest_sprout.model import Passage, split_sentences
+from pytest_sprout.core.model import Passage, split_sentences
 
 # --- the reference's chunking rule, re-implemented independently -------------------------------
 # Written from the description of minicheck/inference.py (Liyan06/MiniCheck): lines split on "\n",

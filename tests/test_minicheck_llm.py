@@ -16,7 +16,7 @@ from pytest_sprout.judges import minicheck
 from pytest_sprout.judges._llm_client import LLMClient
 from pytest_sprout.judges.llm import METRICS, selected_metrics
 from pytest_sprout.judges.minicheck_llm import DEFAULTS, EndpointChecker
-from pytest_sprout.model import Answer, Passage, Sentence
+from pytest_sprout.core.model import Answer, Passage, Sentence
 
 
 pytestmark = pytest.mark.usefixtures("llm_libraries")  # tests/conftest.py: imported before any in-process run

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pytest_sprout.model import Answer, Passage, Sentence, split_sentences
+from pytest_sprout.core.model import Answer, Passage, Sentence, split_sentences
 
 PASSAGES = ["Snake plants tolerate low light.", "Water every 2.5 weeks in winter.", "Pothos trails."]
 

@@ -12,7 +12,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pytest_sprout.model import Answer, Passage, Sentence
+from pytest_sprout.core.model import Answer, Passage, Sentence
 from pytest_sprout.checks.numbers import change_number
 from pytest_sprout.checks.operators import (
     CLAUSES, antonym, append_clause, change_quantifier, drop_citation, move_citation, negate, overlap, swap_entities,

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pytest_sprout.judges.lexical import LexicalJudge
-from pytest_sprout.model import Answer, Passage, Sentence, Verdict
+from pytest_sprout.core.model import Answer, Passage, Sentence, Verdict
 from pytest_sprout.checks.mutation import (
     NO_JUDGE, STRUCTURAL_NOTE, headline, kill_rows, kill_tally, mutant_rows, mutation_report, summary_lines,
 )
@@ -22,7 +22,7 @@ from pytest_sprout.checks.operators import (
     ANTONYMS, CLAUSES, OPERATORS, QUANTIFIER_CHANGES, TEXT_OPERATORS, append_clause, change_quantifier, entities,
     move_citation, mutate_sentence, mutate_text, overlap, swap_entities,
 )
-from pytest_sprout.stats import MetricRow, wilson_interval
+from pytest_sprout.core.stats import MetricRow, wilson_interval
 from pytest_sprout.strategies import mutated_claims
 
 REVIEWED = Path(__file__).parent / "data" / "mutants_reviewed.jsonl"

@@ -11,7 +11,7 @@ import pytest
 
 from helpers import SUITE, SYSTEM_CONFTEST, make_project
 from pytest_sprout.judges.lexical import LexicalJudge
-from pytest_sprout.model import Passage
+from pytest_sprout.core.model import Passage
 
 # The stand-in system's answers and the suite's questions, read from the helpers' own text.
 _NS: dict[str, Any] = {}

@@ -16,7 +16,7 @@ import tiny_models
 from pytest_sprout import NLIJudge
 from pytest_sprout.judges.nli import NLIModelError, format_source, is_verbatim, premise_of, sentence_spans
 from pytest_sprout.judges.nli_model import entailment_index, resolve_model
-from pytest_sprout.model import Passage
+from pytest_sprout.core.model import Passage
 
 LONG_PREMISE = " ".join(tiny_models.CORPUS[:5])  # 5 lines' worth of sentences, ~110 tokens
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from helpers import make_project
-from pytest_sprout.options import COUNTS, check_thresholds, tier_settings
+from pytest_sprout.config.options import COUNTS, check_thresholds, tier_settings
 
 RUN = ("-p", "no:deepeval", "-m", "groundedness")
 

@@ -9,15 +9,15 @@ from typing import Any, Iterable, Sequence
 
 import pytest
 
-from pytest_sprout.errors import JudgeFailure, SettingsError, TierUnusable
+from pytest_sprout.core.errors import JudgeFailure, SettingsError, TierUnusable
 from pytest_sprout.judges import TierResult, TierSettings, alce, groundedness, llm, ragas_tier
 from pytest_sprout.judges.nli import NLIModelError
-from pytest_sprout.model import Answer, Case, GoldenItem, Passage, Sentence, Verdict
+from pytest_sprout.core.model import Answer, Case, GoldenItem, Passage, Sentence, Verdict
 from pytest_sprout import judges
-from pytest_sprout import settings as pure_settings
+from pytest_sprout.core import settings as pure_settings
 
 JUDGES = Path(judges.__file__).parent
-BASE = {"model", "tier", "errors", "secret", "stats", "version", "util"}  # the base layer
+BASE = {"model", "tier", "errors", "secret", "stats", "version", "util"}  # the base modules of core/
 
 
 def imports(path: Path) -> list[tuple[int, str]]:
@@ -27,7 +27,8 @@ def imports(path: Path) -> list[tuple[int, str]]:
         if isinstance(node, ast.Import):
             out += [(0, alias.name) for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
-            names = [node.module] if node.module else [alias.name for alias in node.names]
+            # `from ..core import secret` names the module through its alias
+            names = [f"{node.module}.{alias.name}" if node.module else alias.name for alias in node.names]
             out += [(node.level, name) for name in names]
     return out
 
@@ -40,9 +41,10 @@ def test_a_judge_module_imports_neither_pytest_nor_a_layer_above_the_base(path: 
         assert top not in ("pytest", "_pytest", "xdist"), f"{path.name} imports {module}"
         if level == 0 and top == "pytest_sprout":
             parts = module.split(".")
-            assert parts[1] == "judges" or parts[1] in BASE, f"{path.name} imports {module}"
-        if level > depth:  # out of judges/: the base layer only
-            assert top in BASE, f"{path.name} imports {'.' * level}{module}"
+            assert parts[1] == "judges" or (parts[1] == "core" and parts[2] in BASE), f"{path.name} imports {module}"
+        if level > depth:  # out of judges/: the base modules of core/ only
+            parts = module.split(".")
+            assert top == "core" and parts[1] in BASE, f"{path.name} imports {'.' * level}{module}"
 
 
 def test_tiers_are_built_from_plain_settings() -> None:

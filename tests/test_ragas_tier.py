@@ -15,7 +15,7 @@ import pytest
 from helpers import make_project
 from pytest_sprout.judges import _deps
 from pytest_sprout.judges.ragas_tier import RagasTier, fact_windows, reference_contexts, words
-from pytest_sprout.model import Answer, Case, GoldenItem
+from pytest_sprout.core.model import Answer, Case, GoldenItem
 
 pytestmark = pytest.mark.usefixtures("llm_libraries")  # tests/conftest.py: imported before any in-process run
 

@@ -10,8 +10,8 @@ import textwrap
 import pytest
 
 from helpers import PASSING_SUITE, SYSTEM_CONFTEST, make_project
-from pytest_sprout.identity import SnapshotError
-from pytest_sprout.snapshot import Artifact, Snapshot, rebuild_hint
+from pytest_sprout.core.identity import SnapshotError
+from pytest_sprout.snapshot.file import Artifact, Snapshot, rebuild_hint
 
 RUN = ("-m", "groundedness", "-p", "no:deepeval")
 

@@ -13,9 +13,9 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pytest_sprout.cases import load_suites
+from pytest_sprout.suites.loader import load_suites
 from pytest_sprout.judges.lexical import LexicalJudge
-from pytest_sprout.model import Answer, looks_like_refusal, split_sentences
+from pytest_sprout.core.model import Answer, looks_like_refusal, split_sentences
 from pytest_sprout.reference import ReferenceSystem, make_system
 from pytest_sprout.reference.system import REFUSAL_TEXT, load_documents, make_windows, stem, tokenize
 

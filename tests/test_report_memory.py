@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pytest_sprout.report import write_json, write_report_json
-from pytest_sprout.row import Row
-from pytest_sprout.rowstore import RowStore
+from pytest_sprout.reports.json_report import write_json, write_report_json
+from pytest_sprout.core.row import Row
+from pytest_sprout.controller.rows import RowStore
 
 from helpers import SYSTEM_CONFTEST, make_project
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from helpers import SUITE, SYSTEM_CONFTEST, make_project
-from pytest_sprout.integrity import clean_stale_tmp, clean_text, output_problem
-from pytest_sprout.report import write_json
+from pytest_sprout.controller.integrity import clean_stale_tmp, clean_text, output_problem
+from pytest_sprout.reports.json_report import write_json
 
 RUN = ("-p", "no:deepeval", "-m", "groundedness")
 

@@ -8,9 +8,9 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from helpers import make_project
-from pytest_sprout.report import format_markdown
-from pytest_sprout.row import junit_properties
-from pytest_sprout.stats import Tally
+from pytest_sprout.reports.json_report import format_markdown
+from pytest_sprout.core.row import junit_properties
+from pytest_sprout.core.stats import Tally
 
 
 def run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:

@@ -11,7 +11,7 @@ import pytest
 from fake_llm_server import FakeLLMServer
 from helpers import make_project
 from pytest_sprout.judges import _deps
-from pytest_sprout.secret import SecretStr
+from pytest_sprout.core.secret import SecretStr
 
 pytestmark = pytest.mark.usefixtures("llm_libraries")  # tests/conftest.py: imported before any in-process run
 

@@ -13,10 +13,10 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from pytest_sprout.cases import load_suite
-from pytest_sprout.model import TIERS, Case
-from pytest_sprout.identity import SnapshotError, dataset_hash, diff, fingerprints
-from pytest_sprout.snapshot import Snapshot, artifact_problems, check, read_artifact, update
+from pytest_sprout.suites.loader import load_suite
+from pytest_sprout.core.model import TIERS, Case
+from pytest_sprout.core.identity import SnapshotError, dataset_hash, diff, fingerprints
+from pytest_sprout.snapshot.file import Snapshot, artifact_problems, check, read_artifact, update
 
 # --- generated suites -------------------------------------------------------------------------
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pytest_sprout.stats import (
+from pytest_sprout.core.stats import (
     Rate, Tally, balanced_accuracy, is_saturated, is_underpowered, mean_interval, newcombe_interval,
     paired_ba_difference, roc_auc, t_quantile, unit_mean_interval, wilson_interval,
 )

@@ -63,7 +63,7 @@ def test_unknown_operator_is_an_error() -> None:
 def test_the_plugin_does_not_import_hypothesis_or_the_strategies() -> None:
     code = (
         "import sys, pytest_sprout.plugin, pytest_sprout.session, pytest_sprout.checks.mutation, pytest_sprout.checks.agreement; "
-        "print(sorted(m for m in ('hypothesis', 'pytest_sprout.strategies', 'pytest_sprout.metaeval') if m in sys.modules))"
+        "print(sorted(m for m in ('hypothesis', 'pytest_sprout.strategies', 'pytest_sprout.cli.metaeval') if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"

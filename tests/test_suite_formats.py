@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from helpers import make_project
-from pytest_sprout.cases import load_suite, load_suites
-from pytest_sprout.identity import dataset_hash
+from pytest_sprout.suites.loader import load_suite, load_suites
+from pytest_sprout.core.identity import dataset_hash
 
 YAML = """\
 suite: care

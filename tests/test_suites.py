@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from helpers import SYSTEM_CONFTEST
-from pytest_sprout.cases import load_suite, load_suites
+from pytest_sprout.suites.loader import load_suite, load_suites
 
 GOOD = "cases:\n  - id: snake-light\n    question: How much light does a snake plant need?\n    tiers: [groundedness]\n"
 

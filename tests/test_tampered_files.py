@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from helpers import PASSING_SUITE, SYSTEM_CONFTEST, make_project
-from pytest_sprout.gates import load_baseline
-from pytest_sprout.golden import load as load_golden
-from pytest_sprout.identity import SnapshotError, read_json
-from pytest_sprout.snapshot import Snapshot
+from pytest_sprout.controller.gates import load_baseline
+from pytest_sprout.answers.golden import load as load_golden
+from pytest_sprout.core.identity import SnapshotError, read_json
+from pytest_sprout.snapshot.file import Snapshot
 
 ROW = {"tier": "groundedness", "metric": "grounded", "kind": "rate", "n": 10, "k": 5, "rate": 0.5,
        "ci_low": 0.2, "ci_high": 0.8, "underpowered": True, "saturated": False, "unscored": 0}

@@ -11,8 +11,8 @@ import pytest
 from fake_llm_server import FakeLLMServer, Reply
 from helpers import make_project
 from pytest_sprout.judges import _deps
-from pytest_sprout.stats import Tally
-from pytest_sprout.unscored import check
+from pytest_sprout.core.stats import Tally
+from pytest_sprout.controller.unscored import check
 
 pytestmark = pytest.mark.usefixtures("llm_libraries")  # tests/conftest.py: imported before any in-process run
 

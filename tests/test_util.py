@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 from hypothesis import given, strategies as st
 
-from pytest_sprout.util import clean_text, is_xdist_worker, md_cell, short_hash
+from pytest_sprout.core.util import clean_text, is_xdist_worker, md_cell, short_hash
 
 
 def test_a_config_with_workerinput_is_an_xdist_worker() -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest_sprout
-from pytest_sprout.version import __version__
+from pytest_sprout.core.version import __version__
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -21,7 +21,7 @@ def test_pyproject_reads_the_version_from_the_version_module() -> None:
 
     config = read_configuration(ROOT / "pyproject.toml", expand=False)
     assert "version" in config["project"]["dynamic"] and "version" not in config["project"]
-    assert config["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "pytest_sprout.version.__version__"}
+    assert config["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "pytest_sprout.core.version.__version__"}
     from setuptools.config.expand import read_attr
 
-    assert read_attr("pytest_sprout.version.__version__", root_dir=ROOT) == __version__
+    assert read_attr("pytest_sprout.core.version.__version__", root_dir=ROOT) == __version__

@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, Iterable
 
-from ..row import as_rows
-from ..stats import Kappa, cohen_kappa, wilson_interval
+from ..core.row import as_rows
+from ..core.stats import Kappa, cohen_kappa, wilson_interval
 
 
 @dataclass
@@ -46,7 +46,7 @@ class PairAgreement:
 
 
 def _tier_order(tier: str) -> tuple[int, str]:
-    from ..model import TIERS
+    from ..core.model import TIERS
 
     return (TIERS.index(tier) if tier in TIERS else len(TIERS), tier)
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
-from ..stats import Rate, balanced_accuracy, paired_ba_difference, roc_auc
+from ..core.stats import Rate, balanced_accuracy, paired_ba_difference, roc_auc
 
 SUPPORTED_WORDS = {"supported", "support", "entailment", "entailed", "true", "yes", "1", "attributable"}
 UNSUPPORTED_WORDS = {

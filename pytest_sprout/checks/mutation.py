@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Sequence
 
-from ..row import as_rows
-from ..stats import MetricRow, Tally
-from ..table import SATURATED_NOTE, UNDERPOWERED_NOTE, format_table
+from ..core.row import as_rows
+from ..core.stats import MetricRow, Tally
+from ..core.table import SATURATED_NOTE, UNDERPOWERED_NOTE, format_table
 from .operators import OPERATORS, STRUCTURAL, mutate_sentence
 
 STRUCTURAL_NOTE = (

@@ -13,7 +13,7 @@ import zlib
 from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
 
-from ..model import Answer, Sentence
+from ..core.model import Answer, Sentence
 from .numbers import NUMBER_WORDS, change_number, downward
 from .words import WORD, has_word, match_case, split_end
 

@@ -2,7 +2,7 @@
 
 Pure: nothing here imports pytest, the session, the options or the run. The tier protocol (what a
 tier module defines, ``TierSettings``, ``TierResult``, ``Tier``) is in the base layer
-(pytest_sprout.tier); its names are re-exported here.
+(pytest_sprout.core.tier); its names are re-exported here.
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from ..model import Answer, Sentence, Verdict
-from ..tier import Tier, TierResult, TierSettings
+from ..core.model import Answer, Sentence, Verdict
+from ..core.tier import Tier, TierResult, TierSettings
 
 __all__ = ["TIER_MODULES", "Tier", "TierResult", "TierSettings", "clip", "describe_sentences", "sentence_reasons",
            "sentence_row", "threshold_reasons", "tier_module"]

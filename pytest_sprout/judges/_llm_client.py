@@ -30,7 +30,7 @@ from typing import Any, Coroutine, TypeVar
 import aiohttp
 import httpx
 
-from ..secret import SecretStr
+from ..core.secret import SecretStr
 
 T = TypeVar("T")
 MAX_RETRY_AFTER = 30.0  # seconds; a longer Retry-After is capped

@@ -24,9 +24,9 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from ..errors import JudgeFailure, TierUnusable
-from ..model import Answer, GoldenItem, Passage, Verdict
-from ..tier import TierSettings
+from ..core.errors import JudgeFailure, TierUnusable
+from ..core.model import Answer, GoldenItem, Passage, Verdict
+from ..core.tier import TierSettings
 from . import TierResult, clip, describe_sentences, sentence_reasons, sentence_row
 
 JudgeMany = Callable[[list[tuple[str, list[Passage]]]], list[Verdict]]

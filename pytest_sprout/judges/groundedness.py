@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..model import Answer, GoldenItem, Verdict
-from ..tier import TierSettings
+from ..core.model import Answer, GoldenItem, Verdict
+from ..core.tier import TierSettings
 from . import TierResult, clip, describe_sentences, sentence_reasons, sentence_row
 from .lexical import LexicalJudge
 

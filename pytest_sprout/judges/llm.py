@@ -28,8 +28,8 @@ import warnings
 from pathlib import Path
 from typing import Any, Awaitable, Sequence
 
-from ..model import GoldenItem
-from ..tier import TierSettings
+from ..core.model import GoldenItem
+from ..core.tier import TierSettings
 from . import TierResult, clip, threshold_reasons
 from ._deps import load, missing
 
@@ -359,7 +359,7 @@ class LLMTier:
 
 
 def make_tier(settings: TierSettings) -> LLMTier:
-    from .. import secret
+    from ..core import secret
 
     load("openai", "llm")
     from ._llm_client import LLMClient

@@ -44,7 +44,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from ..model import split_sentences
+from ..core.model import split_sentences
 
 # The Bespoke-MiniCheck prompt, character for character as the reference sends it (minicheck/utils.py):
 # the model was fine-tuned on it. [DOCUMENT] and [CLAIM] are replaced by the chunk and the claim.

@@ -23,7 +23,7 @@ import asyncio
 from dataclasses import dataclass
 from typing import Any
 
-from ..model import Answer, GoldenItem, Passage, Verdict
+from ..core.model import Answer, GoldenItem, Passage, Verdict
 from . import TierResult, describe_sentences
 from .minicheck import (
     ENDPOINT_CHUNK_WORDS,

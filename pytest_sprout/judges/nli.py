@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
-from ..model import Passage, Verdict, split_sentences
+from ..core.model import Passage, Verdict, split_sentences
 from .minicheck import Family
 from .nli_model import ModelSource, NLIModelError, VerdictCache, _hub_folder, model_meta, nli_extra_missing, resolve_model
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..util import file_sha256
+from ..core.util import file_sha256
 from .minicheck import Family
 
 ENTAILMENT_LABELS = frozenset({"entailment", "entail", "entails", "entailed", "supported", "support", "supports"})

@@ -22,8 +22,8 @@ import math
 import warnings
 from typing import Any, Awaitable
 
-from ..model import Answer, GoldenItem
-from ..tier import TierSettings
+from ..core.model import Answer, GoldenItem
+from ..core.tier import TierSettings
 from . import TierResult, threshold_reasons, clip
 from ._deps import load, missing
 

@@ -50,7 +50,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Sequence
 
-from ..model import Answer, Passage, split_sentences
+from ..core.model import Answer, Passage, split_sentences
 
 REFUSAL_TEXT = "I don't know based on the available documents."
 WINDOW = 3
@@ -209,7 +209,7 @@ class ReferenceSystem:
         # The code that shapes the answers is part of the fingerprint too: the answer cache reuses
         # answers while it holds, so an edit to this file or to the sentence splitter never serves
         # yesterday's answers.
-        from .. import model
+        from ..core import model
 
         for source in (__file__, model.__file__):
             with open(source, "rb") as handle:

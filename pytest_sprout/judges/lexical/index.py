@@ -7,7 +7,7 @@ from itertools import count
 from typing import NamedTuple
 from weakref import WeakValueDictionary
 
-from pytest_sprout.model import split_sentences
+from pytest_sprout.core.model import split_sentences
 
 from .dates import _ISO_DATE, _MONTH_TOKENS, ORDINAL_SUFFIXES, find_dates, month_name
 from .numbers import dimension_of, find_numbers

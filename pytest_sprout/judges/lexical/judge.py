@@ -45,7 +45,7 @@ from itertools import repeat
 from operator import and_, mul
 from typing import Iterable, Sequence
 
-from pytest_sprout.model import Passage, Verdict
+from pytest_sprout.core.model import Passage, Verdict
 
 from . import calibration
 from .index import Sentence, _bits, _Prepared, _prepare_passage, _text, analyse

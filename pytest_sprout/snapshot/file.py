@@ -9,12 +9,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from .identity import (
+from ..core.identity import (
     DatasetDiff, Fingerprints, SnapshotError, check_fingerprints, dataset_hash, diff, file_sha256, fingerprints,
     read_json, suite_counts,
 )
-from .model import Case
-from .util import short_hash as short
+from ..core.model import Case
+from ..core.util import short_hash as short
 
 SNAPSHOT_NAME = "sprout.snapshot.json"
 FORMAT = 1
@@ -189,7 +189,7 @@ class Snapshot:
         return cls.from_json(read_json(path, label), label)
 
     def write(self, path: Path) -> None:
-        from .report import write_json
+        from ..reports.json_report import write_json
 
         write_json(path, self.to_json())
 

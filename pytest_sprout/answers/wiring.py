@@ -9,8 +9,8 @@ from typing import Any, Sequence
 
 import pytest
 
-from .model import Answer, Case
-from .util import is_xdist_worker
+from ..core.model import Answer, Case
+from ..core.util import is_xdist_worker
 
 RUN_KEY = pytest.StashKey[str]()
 LEFT_KEY = pytest.StashKey["Counter[str] | None"]()
@@ -18,8 +18,8 @@ LEFT_KEY = pytest.StashKey["Counter[str] | None"]()
 
 def retry_on(config: Any) -> tuple[type[BaseException], ...]:
     """The exception classes of ``sprout_retry_on``; a name that cannot be used is a usage error."""
-    from . import options
-    from .answers import retry_exceptions
+    from ..config import options
+    from .source import retry_exceptions
 
     try:
         return retry_exceptions(options.get(config, "sprout_retry_on"))
@@ -30,7 +30,7 @@ def retry_on(config: Any) -> tuple[type[BaseException], ...]:
 def make_source(session: Any) -> Any:
     """The answers.AnswerSource of this process, with the run's options and cache (``session``:
     the run.Run of this process)."""
-    from .answers import AnswerSource
+    from .source import AnswerSource
 
     def make_system() -> Any:
         try:

@@ -13,7 +13,7 @@ from collections import Counter
 from typing import Any, Iterable
 
 from .gates import GateResult
-from .row import Row, as_rows
+from ..core.row import Row, as_rows
 
 
 def reasons(row: Row) -> list[str]:

@@ -20,7 +20,7 @@ from collections import Counter
 from typing import Any, Iterator
 
 from .integrity import ERROR
-from .row import Row
+from ..core.row import Row
 
 
 class RowStore:

@@ -8,10 +8,10 @@ from typing import Any, Iterator
 
 import pytest
 
-from .cases import SuiteError
-from .model import Case
-from .row import junit_properties
-from .run import SproutFailure, SystemFailure, get_run
+from ..suites.loader import SuiteError
+from ..core.model import Case
+from ..core.row import junit_properties
+from .worker import SproutFailure, SystemFailure, get_run
 
 
 class SproutFile(pytest.File):

@@ -20,16 +20,16 @@ from typing import Any, Callable, Iterator, Sequence
 
 import pytest
 
-from . import options
-from .cases import SuiteFile, SuiteSet
-from .judges import tier_module
-from .errors import JudgeFailure, TierUnusable
-from .model import TIERS, Answer, Case, GoldenItem
-from .row import Row
-from .settings import explicit_tiers
-from .tier import TierResult, TierSettings
+from ..config import options
+from ..suites.loader import SuiteFile, SuiteSet
+from ..judges import tier_module
+from ..core.errors import JudgeFailure, TierUnusable
+from ..core.model import TIERS, Answer, Case, GoldenItem
+from ..core.row import Row
+from ..core.settings import explicit_tiers
+from ..core.tier import TierResult, TierSettings
 from .upcoming import get_upcoming
-from .util import is_xdist_worker
+from ..core.util import is_xdist_worker
 
 RUN_STASH_KEY = pytest.StashKey["Run"]()
 
@@ -152,7 +152,7 @@ class Run:
             "name": str(getattr(self._system, "name", type(self._system).__name__)),
             "version": str(getattr(self._system, "version", "")),
         }
-        from .asking import system_fingerprint
+        from ..answers.wiring import system_fingerprint
 
         fingerprint = system_fingerprint(self._system)
         if fingerprint:
@@ -180,7 +180,7 @@ class Run:
     def answers(self) -> Any:
         """The answers.AnswerSource of this process (built on first use by asking.py)."""
         if self._answers is None:
-            from .asking import make_source
+            from ..answers.wiring import make_source
 
             self._answers = make_source(self)
         return self._answers
@@ -209,13 +209,13 @@ class Run:
 
     def close_answers(self) -> None:
         """At the end of the run: close the system, write and prune the cache (asking.py)."""
-        from .asking import close
+        from ..answers.wiring import close
 
         close(self)
 
     def replayed(self, case: Case) -> GoldenItem:
         """The answer recorded in the --sprout-golden set (checked at session start)."""
-        from .identity import SnapshotError
+        from ..core.identity import SnapshotError
 
         try:
             return self._replay().item(case)
@@ -225,9 +225,9 @@ class Run:
     def result_cache(self) -> Any:
         """The cache.ResultCache of answers and tier results in pytest's cache dir."""
         if self._cache is None:
-            from .version import __version__
-            from .asking import run_id
-            from .cache import ResultCache, cache_root
+            from ..core.version import __version__
+            from ..answers.wiring import run_id
+            from ..answers.cache import ResultCache, cache_root
 
             self._cache = ResultCache(cache_root(self.config), __version__, run_id(self.config))
         return self._cache
@@ -313,7 +313,7 @@ class Run:
         if golden.answer is not None:
             row.answer = answer_row(golden.answer)
         if self.option("sprout_record"):  # the answer travels to the controller, which writes the golden set
-            from .golden import entry
+            from ..answers.golden import entry
 
             row.golden = entry(golden, self.system_info())
         if golden.error is not None:
@@ -337,7 +337,7 @@ class Run:
         if result.reasons:
             row.reasons = result.reasons
         if self.option("sprout_mutate"):  # mutants go in their own key, never in the metrics
-            from .checks.mutation import mutate_item
+            from ..checks.mutation import mutate_item
 
             mutated = mutate_item(self.tier(tier), golden.answer, result.sentences)
             row.mutants, row.mutants_skipped = mutated.get("mutants"), mutated.get("mutants_skipped")
@@ -358,7 +358,7 @@ def answer_row(answer: Answer) -> dict[str, Any]:
 
 def format_exception(exc: BaseException) -> str:
     """A traceback as text that any report can hold (lone surrogates escaped)."""
-    from .util import clean_text
+    from ..core.util import clean_text
 
     return clean_text("".join(traceback.format_exception(exc)))
 

@@ -32,7 +32,7 @@ import traceback
 from concurrent.futures import Future, InvalidStateError
 from typing import Any, Callable, Iterable, Sequence
 
-from .model import Answer, Case, GoldenItem
+from ..core.model import Answer, Case, GoldenItem
 
 NEVER_RETRIED = (AssertionError, TypeError)
 # A sync system that answers faster than this on average (over FAST_AFTER answers) is asked in
@@ -467,7 +467,7 @@ class AnswerSource:
                 if self.store is not None and item.answer is not None:
                     self.store(case, item.answer)
         if item.error is not None:  # any report can hold it: lone surrogates in the system's message escaped
-            from .util import clean_text
+            from ..core.util import clean_text
 
             item = GoldenItem(case, None, clean_text(item.error))
         self._done[case.id] = item

@@ -8,10 +8,10 @@ import tempfile
 from pathlib import Path
 from typing import Any, Callable, Iterable, TextIO
 
-from .row import Row, as_rows
-from .stats import MetricRow
-from .table import SATURATED_NOTE, UNDERPOWERED_NOTE, flags, num as _num
-from .util import md_cell as _md_cell
+from ..core.row import Row, as_rows
+from ..core.stats import MetricRow
+from ..core.table import SATURATED_NOTE, UNDERPOWERED_NOTE, flags, num as _num
+from ..core.util import md_cell as _md_cell
 
 
 def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
@@ -105,7 +105,7 @@ def write_reports(
             text = f"{title}\n\n> **{INCOMPLETE_BANNER}**\n{rest}"
         jobs += [("Markdown summary", p, lambda p, text=text: atomic_write_text(p, text)) for p in paths["sprout_md"]]
     if paths.get("sprout_html"):
-        from .html import write_html
+        from .html.page import write_html
 
         jobs += [("HTML report", p, lambda p: write_html(p, shown)) for p in paths["sprout_html"]]
     for kind, path, write in jobs:

@@ -31,9 +31,9 @@ import uuid
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from .model import Answer, Case, GoldenItem
-from .identity import canonical_json
-from .tier import TierResult
+from ..core.model import Answer, Case, GoldenItem
+from ..core.identity import canonical_json
+from ..core.tier import TierResult
 
 FILE = "cache.sqlite"
 FLUSH_EVERY = 5000

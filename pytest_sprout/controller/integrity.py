@@ -20,8 +20,8 @@ import re
 from pathlib import Path
 from typing import Any, Iterable
 
-from .row import Row
-from .util import clean_text
+from ..core.row import Row
+from ..core.util import clean_text
 
 ERROR = "error"
 _NODEID = re.compile(r"^(?P<path>.+?)::(?P<case>[A-Za-z0-9_.-]+)\[(?P<tier>[A-Za-z_]+)\]$")

@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Any, Iterable, Union
 
 from .formats import BadLine
-from .model import EXPECTS, ID_PATTERN, TIERS, Case
-from .yamlcheck import describe, duplicate_key
+from ..core.model import EXPECTS, ID_PATTERN, TIERS, Case
+from .yaml_lines import describe, duplicate_key
 
 SUITE_KEYS = ("suite", "description", "defaults", "cases")
 DEFAULT_KEYS = ("expect", "tiers", "tags")
@@ -135,7 +135,7 @@ def _build_case(raw: Any, suite: str, defaults: dict, source: str) -> Case:
 
 def _thresholds(value: Any) -> tuple[tuple[tuple[str, str], float], ...]:
     """A case's `thresholds: {tier.name: value}`, checked as --sprout-threshold is."""
-    from .settings import threshold_problem
+    from ..core.settings import threshold_problem
 
     if not isinstance(value, dict):
         raise _Invalid("thresholds", f"must be a mapping of TIER.NAME: value, got {_type_name(value)}")

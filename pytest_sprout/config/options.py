@@ -10,9 +10,9 @@ from typing import Any, Callable, TypeVar
 
 import pytest
 
-from . import settings
-from .errors import SettingsError
-from .settings import COUNTS, NOT_PER_CASE, THRESHOLD_NAMES, UNIT, threshold_problem, tier_settings  # noqa: F401 (importers)
+from ..core import settings
+from ..core.errors import SettingsError
+from ..core.settings import COUNTS, NOT_PER_CASE, THRESHOLD_NAMES, UNIT, threshold_problem, tier_settings  # noqa: F401 (importers)
 
 T = TypeVar("T")
 
@@ -99,7 +99,7 @@ def register(parser: pytest.Parser) -> None:
         elif opt.kind in ("append", "multi"):
             group.addoption(opt.flag, dest=opt.dest, action="append", default=[], metavar=opt.metavar, help=opt.help)
         elif opt.kind == "secret":
-            from .secret import SecretStr
+            from ..core.secret import SecretStr
 
             group.addoption(opt.flag, dest=opt.dest, default=None, type=SecretStr, metavar=opt.metavar, help=opt.help)
         else:

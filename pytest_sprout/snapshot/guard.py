@@ -7,11 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from . import golden
-from .identity import LIST_LIMIT, SnapshotError, file_sha256, id_list
-from .snapshot import SNAPSHOT_NAME, Snapshot, artifact_problems, check, rebuild_hint, relative, update
-from .util import is_xdist_worker
-from .version import __version__
+from ..answers import golden
+from ..core.identity import LIST_LIMIT, SnapshotError, file_sha256, id_list
+from .file import SNAPSHOT_NAME, Snapshot, artifact_problems, check, rebuild_hint, relative, update
+from ..core.util import is_xdist_worker
+from ..core.version import __version__
 
 
 OK, TESTS_FAILED, INTERRUPTED, INTERNAL_ERROR, NO_TESTS_COLLECTED = 0, 1, 2, 3, 5  # pytest.ExitCode
@@ -149,7 +149,7 @@ class SnapshotGuard:
         if not self.recorded:
             self.lines.append(f"{self.rel(path)}: not written, no sprout item ran")
             return
-        from .report import write_json
+        from ..reports.json_report import write_json
 
         write_json(path, golden.build(self.sprout.cases, self.recorded, __version__))
         self.golden_written = True

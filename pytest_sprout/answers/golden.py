@@ -7,11 +7,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from .model import Answer, Case, GoldenItem
-from .identity import (
+from ..core.model import Answer, Case, GoldenItem
+from ..core.identity import (
     Fingerprints, SnapshotError, check_fingerprints, dataset_hash, diff, file_sha256, fingerprints, read_json,
 )
-from .util import short_hash
+from ..core.util import short_hash
 
 FORMAT = 1
 

@@ -18,7 +18,7 @@ from typing import Any, Callable, Iterator, Sequence
 
 import pytest
 
-from .util import is_xdist_worker
+from ..core.util import is_xdist_worker
 
 UPCOMING_KEY = pytest.StashKey["Upcoming"]()
 

@@ -17,13 +17,13 @@ from typing import Any
 
 import pytest
 
-from . import options
+from ..config import options
 from .integrity import ERROR, Ledger, parse_nodeid
-from .judges import tier_module
-from .model import TIERS
-from .row import Row
-from .rowstore import RowStore
-from .stats import Tally
+from ..judges import tier_module
+from ..core.model import TIERS
+from ..core.row import Row
+from .rows import RowStore
+from ..core.stats import Tally
 
 CONTROLLER_KEY = pytest.StashKey["Controller"]()
 
@@ -109,8 +109,8 @@ class Controller:
         self.ledger.select((nid, suite) for nid in nodeids if (suite := self.suite_of(nid)) is not None)
 
     def report_data(self) -> dict[str, Any]:
-        from .version import __version__
-        from .report import build_report
+        from ..core.version import __version__
+        from ..reports.json_report import build_report
 
         data = build_report(
             version=__version__,
@@ -126,8 +126,8 @@ class Controller:
 
     def _judging_extra(self) -> dict[str, Any]:
         """The report's gates, and the judge checks (mutation kill rates, tier agreement)."""
-        from .checks.agreement import agreement_report
-        from .checks.mutation import mutation_report
+        from ..checks.agreement import agreement_report
+        from ..checks.mutation import mutation_report
 
         extra = {"gates": self.gate_outcome.to_json()} if self.gate_outcome else {}
         # Each check reads every row again: only when a row has what it reports on.
@@ -164,7 +164,7 @@ class Controller:
             root = self.sprout.suites_root
             if not root.exists():
                 raise pytest.UsageError(f"--sprout-suites / sprout_suites: {self.sprout.option('sprout_suites')!r} does not exist")
-            from .cases import suite_paths
+            from ..suites.loader import suite_paths
 
             if not suite_paths(root):
                 raise pytest.UsageError(f"--sprout-suites / sprout_suites: {self.sprout.option('sprout_suites')!r} holds no suite file (*.yaml, *.yml)")
@@ -210,8 +210,8 @@ class Controller:
                                         "and this run was interrupted)")
         if not any(paths.values()):
             return
-        from . import views
-        from .report import write_reports
+        from ..reports import markdown as views
+        from ..reports.json_report import write_reports
 
         data = self.report_data()
         shown = {**data, **self.replay_note()}  # the views say where the answers came from; the JSON does not
@@ -224,7 +224,7 @@ class Controller:
             self.written[kind] = str(rel.relative_to(self.config.rootpath)) if rel.is_relative_to(self.config.rootpath) else path
 
     def summary_lines(self) -> list[str]:
-        from .table import format_table
+        from ..core.table import format_table
 
         rows = self.tally.rows()
         gate_lines = self.gate_outcome.lines() if self.gate_outcome else []
@@ -243,8 +243,8 @@ class Controller:
             lines.append("the run was interrupted: the reports are marked incomplete (\"complete\": false) "
                          "and are not registered in the snapshot")
         lines += self.write_problems
-        from . import views
-        from .checks import agreement, mutation as mutate
+        from ..reports import markdown as views
+        from ..checks import agreement, mutation as mutate
 
         if self.items.mutated:
             lines += mutate.summary_lines(self.items, rows)

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from .row import Row, as_rows
-from .stats import Tally
-from .util import md_cell as _md, short_hash
+from ..core.row import Row, as_rows
+from ..core.stats import Tally
+from ..core.util import md_cell as _md, short_hash
 
 OUTCOME_ORDER = {"failed": 0, "unscored": 1, "skipped": 2, "passed": 3}
 

@@ -22,10 +22,10 @@ from typing import Any, Iterable, Mapping
 
 import pytest
 
-from .model import TIERS
-from .options import parse_assignments
-from .stats import MetricRow, newcombe_interval, t_quantile, wilson_interval
-from .util import md_cell as _md, short_hash as _short
+from ..core.model import TIERS
+from ..config.options import parse_assignments
+from ..core.stats import MetricRow, newcombe_interval, t_quantile, wilson_interval
+from ..core.util import md_cell as _md, short_hash as _short
 
 
 @dataclass(frozen=True)

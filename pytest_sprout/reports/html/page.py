@@ -21,8 +21,8 @@ import json
 import os
 from typing import Any, Iterable
 
-from .row import Row, as_rows
-from .util import short_hash
+from ...core.row import Row, as_rows
+from ...core.util import short_hash
 
 OUTCOME_ORDER = {"failed": 0, "unscored": 1, "skipped": 2, "passed": 3}
 
@@ -152,7 +152,7 @@ def forest_plot(tier: str, metrics: list[dict[str, Any]], gates: dict[str, float
     """An inline SVG: one line per metric, the point at the rate (or mean), the bar its 95%
     interval, a hollow point and an 'underpowered' label when n < 30, a 'saturated' label when
     every observation passed or none did, and a red tick at a --sprout-min bound."""
-    from .html_views import axis_low
+    from .sections import axis_low
 
     low = axis_low(metrics)
     height = TOP + ROW_H * len(metrics) + 24 + (14 if low else 0)
@@ -354,7 +354,7 @@ def _select(ident: str, label: str, values: Iterable[str]) -> str:
 
 
 def _items_section(items: list[Row]) -> str:
-    from .views import item_reasons
+    from ..markdown import item_reasons
 
     ordered = sorted(items, key=lambda r: (OUTCOME_ORDER.get(str(r.outcome), 9), str(r.nodeid)))
     tiers = sorted({str(r.tier) for r in items})
@@ -392,12 +392,12 @@ def _items_section(items: list[Row]) -> str:
 
 def render_html(report: dict[str, Any]) -> str:
     """The whole page as one string."""
-    from . import html_views
+    from . import sections as html_views
 
     items = list(as_rows(report.get("items") or []))
     banner = ""
     if report.get("complete") is False:
-        from .report import INCOMPLETE_BANNER
+        from ..json_report import INCOMPLETE_BANNER
 
         banner = f'<p class="fail" id="incomplete" role="alert">{esc(INCOMPLETE_BANNER)}</p>'
     body = "\n".join([
@@ -415,6 +415,6 @@ def render_html(report: dict[str, Any]) -> str:
 
 
 def write_html(path: str | os.PathLike[str], report: dict[str, Any]) -> None:
-    from .report import atomic_write_text
+    from ..json_report import atomic_write_text
 
     atomic_write_text(path, render_html(report))

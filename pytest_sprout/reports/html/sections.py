@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .views import OUTCOME_ORDER, item_reasons, suite_rows
+from ..markdown import OUTCOME_ORDER, item_reasons, suite_rows
 
 STYLE = """
 details.case{border:1px solid #e5e7eb;border-radius:6px;margin:6px 0;padding:4px 10px}
@@ -148,7 +148,7 @@ def suites_section(items: list[Row]) -> str:
 
 def mutation_section(report: dict[str, Any]) -> str:
     """The kill rates of --sprout-mutate, per tier, as forest plots (killed out of scored mutants)."""
-    from .html import forest_plot
+    from .page import forest_plot
 
     mutation = report.get("mutation") or {}
     rates = mutation.get("kill_rates") or []

@@ -1,0 +1,264 @@
+"""Turn datasets a team already has into pytest-sprout suites, and their recorded answers into a
+golden set that pytest-sprout replays.
+
+    python -m pytest_sprout.convert ragas  DATA.jsonl|DATA.csv --suite NAME --out suites/NAME.yaml [--golden G.json]
+    python -m pytest_sprout.convert deepeval GOLDENS.json      --suite NAME --out suites/NAME.yaml [--golden G.json]
+
+Inputs:
+
+- ``ragas``: an ``EvaluationDataset`` written with ``to_jsonl`` or ``to_csv`` (single-turn samples:
+  ``user_input``, ``retrieved_contexts``, ``response``, ``reference``; in the CSV the context list is
+  a Python or JSON list literal, as ``csv.DictWriter`` writes it).
+- ``deepeval``: goldens saved with ``EvaluationDataset.save_as(file_type="json")``: a list of objects
+  with ``input``, ``actual_output``, ``expected_output``, ``retrieval_context`` and ``name``.
+
+Each row becomes a case: the question is ``user_input``/``input``; the id is the golden's ``name``
+when it is a valid id, else ``NAME-001`` and so on. A reference that reads as a refusal ("I don't
+know ...") makes the case ``expect: refuse``. A reference is a whole answer, not a short fact, so it
+becomes an expected fact only with ``--facts reference`` (it is then matched fuzzily, and only near
+verbatim answers contain it).
+
+With ``--golden``, every row that has a response (``response``/``actual_output``) becomes a
+recorded answer, with its retrieved contexts as passages. When a response carries no citation
+markers (``[1]``), each of its sentences cites every retrieved passage: that is what Ragas and
+DeepEval judge a response against. Replay it with the new suite as the whole dataset:
+``pytest --sprout-suites=suites/NAME.yaml --sprout-golden=G.json -m groundedness``.
+
+Problems are reported with the file, the row (line) and the field, and nothing is written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import csv
+import json
+import sys
+from pathlib import Path
+from typing import Any, Iterable
+
+from ..core.model import ID_PATTERN, Answer, Case, GoldenItem, Sentence, looks_like_refusal
+from ..core.util import short_hash
+
+
+class ConvertError(Exception):
+    """Bad input; the message names the file, the row and the field."""
+
+
+# --- reading ------------------------------------------------------------------------------------
+
+
+def _rows_jsonl(path: Path) -> Iterable[tuple[int, Any]]:
+    for number, line in enumerate(path.read_text(encoding="utf-8-sig").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            yield number, json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ConvertError(f"{path}:{number}: malformed JSON (column {exc.colno}: {exc.msg})") from None
+
+
+def _rows_csv(path: Path) -> Iterable[tuple[int, Any]]:
+    with open(path, encoding="utf-8-sig", newline="") as handle:
+        reader = csv.DictReader(handle)
+        line = 2
+        for row in reader:
+            yield line, {k: v for k, v in row.items() if v not in (None, "")}
+            line = reader.line_num + 1
+
+
+def _list_literal(value: Any, where: str) -> list[str]:
+    """A list of strings, from a list or from a cell holding a JSON or Python list literal."""
+    if isinstance(value, str):
+        text = value.strip()
+        try:
+            value = json.loads(text)
+        except json.JSONDecodeError:
+            try:
+                value = ast.literal_eval(text)
+            except (ValueError, SyntaxError):
+                raise ConvertError(f"{where}: expected a list of strings, got {text[:60]!r}") from None
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConvertError(f"{where}: expected a list of strings, got {type(value).__name__}")
+    return value
+
+
+def _text(row: dict[str, Any], key: str, where: str, required: bool = False) -> str | None:
+    value = row.get(key)
+    if value is None or (isinstance(value, str) and not value.strip()):
+        if required:
+            raise ConvertError(f"{where}: field '{key}' is missing or empty")
+        return None
+    if not isinstance(value, str):
+        raise ConvertError(f"{where}: field '{key}' must be a string, got {type(value).__name__}")
+    return value.strip()
+
+
+def read_ragas(path: Path) -> list[dict[str, Any]]:
+    """Rows of a Ragas EvaluationDataset export as {line, question, reference, contexts, response}."""
+    rows = _rows_csv(path) if path.suffix == ".csv" else _rows_jsonl(path)
+    out = []
+    for line, row in rows:
+        where = f"{path}:{line}"
+        if not isinstance(row, dict):
+            raise ConvertError(f"{where}: expected an object with 'user_input', got {type(row).__name__}")
+        if isinstance(row.get("user_input"), list):
+            raise ConvertError(f"{where}: field 'user_input': a multi-turn sample; only single-turn samples convert")
+        contexts = row.get("retrieved_contexts")
+        out.append({
+            "line": line, "name": None,
+            "question": _text(row, "user_input", where, required=True),
+            "reference": _text(row, "reference", where),
+            "response": _text(row, "response", where),
+            "contexts": None if contexts is None else _list_literal(contexts, f"{where}: field 'retrieved_contexts'"),
+        })
+    return out
+
+
+def read_deepeval(path: Path) -> list[dict[str, Any]]:
+    """Goldens saved by DeepEval's EvaluationDataset.save_as(file_type="json")."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8-sig"))
+    except json.JSONDecodeError as exc:
+        raise ConvertError(f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+    if isinstance(data, dict) and isinstance(data.get("goldens"), list):
+        data = data["goldens"]
+    if not isinstance(data, list):
+        raise ConvertError(f"{path}: expected a list of goldens (objects with 'input'), got {type(data).__name__}")
+    out = []
+    for index, row in enumerate(data):
+        where = f"{path}: golden #{index + 1}"
+        if not isinstance(row, dict):
+            raise ConvertError(f"{where}: expected an object with 'input', got {type(row).__name__}")
+        if row.get("turns") is not None or row.get("scenario") is not None:
+            raise ConvertError(f"{where}: a conversational golden; only single-turn goldens convert")
+        contexts = row.get("retrieval_context")
+        out.append({
+            "line": None, "name": _text(row, "name", where),
+            "question": _text(row, "input", where, required=True),
+            "reference": _text(row, "expected_output", where),
+            "response": _text(row, "actual_output", where),
+            "contexts": None if contexts is None else _list_literal(contexts, f"{where}: field 'retrieval_context'"),
+        })
+    return out
+
+
+# --- building -----------------------------------------------------------------------------------
+
+
+def build_cases(rows: list[dict[str, Any]], suite: str, facts: str = "none") -> list[Case]:
+    """One case per row; ids from golden names when usable, else SUITE-001, SUITE-002, ..."""
+    if not ID_PATTERN.match(suite):
+        raise ConvertError(f"--suite {suite!r}: use letters, digits, '_', '.' and '-'")
+    cases, seen = [], set()
+    width = max(3, len(str(len(rows))))
+    for index, row in enumerate(rows):
+        name = row.get("name")
+        case_id = name if name and ID_PATTERN.match(name) and name not in seen else f"{suite}-{index + 1:0{width}d}"
+        if case_id in seen:
+            raise ConvertError(f"row {index + 1}: the id {case_id!r} is taken; rename the golden")
+        seen.add(case_id)
+        reference = row.get("reference")
+        refuse = bool(reference) and looks_like_refusal(reference)
+        expected = (reference,) if facts == "reference" and reference and not refuse else ()
+        cases.append(Case(id=case_id, suite=suite, question=row["question"],
+                          expect="refuse" if refuse else "answer", expected_facts=expected))
+    return cases
+
+
+def recorded_answer(response: str, contexts: list[str] | None) -> Answer:
+    """A recorded response as an Answer: its own [k] markers when it has any, else every sentence
+    cites every retrieved passage."""
+    answer = Answer.from_text(response, contexts or [])
+    if answer.refused or any(s.citations for s in answer.sentences):
+        return answer
+    everything = tuple(p.id for p in answer.passages)
+    return Answer(tuple(Sentence(s.text, everything) for s in answer.sentences), answer.passages, False, None)
+
+
+def build_golden(cases: list[Case], rows: list[dict[str, Any]], tool: str, source: str) -> tuple[dict[str, Any], int]:
+    """The golden-set document for the rows with a response, and how many rows had none."""
+    from ..core.version import __version__
+    from ..answers.golden import build, entry
+
+    system = {"name": f"{tool} export", "version": source}
+    entries, missing = {}, 0
+    for case, row in zip(cases, rows):
+        if row.get("response") is None:
+            missing += 1
+            continue
+        entries[case.id] = entry(GoldenItem(case, recorded_answer(row["response"], row.get("contexts"))), system)
+    return build(cases, entries, __version__), missing
+
+
+def suite_text(cases: list[Case], suite: str, path: Path, tool: str, source: str) -> str:
+    """The suite file: YAML for .yaml/.yml, JSON Lines for .jsonl."""
+    rows = []
+    for case in cases:
+        row: dict[str, Any] = {"id": case.id, "question": case.question}
+        if case.expect != "answer":
+            row["expect"] = case.expect
+        if case.expected_facts:
+            row["expected_facts"] = list(case.expected_facts)
+        rows.append(row)
+    if path.suffix == ".jsonl":
+        header = {"suite": suite, "description": f"converted from a {tool} dataset ({source})"}
+        return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in [header, *rows])
+    if path.suffix in (".yaml", ".yml"):
+        import yaml
+
+        document = {"suite": suite, "description": f"converted from a {tool} dataset ({source})", "cases": rows}
+        return yaml.safe_dump(document, sort_keys=False, allow_unicode=True, width=100)
+    raise ConvertError(f"--out {path}: write the suite as .yaml, .yml or .jsonl")
+
+
+def convert(tool: str, source: Path, suite: str, out: Path, golden: Path | None = None,
+            facts: str = "none") -> list[str]:
+    """Read, build, check that the written suite loads back to the same cases, then write.
+    Returns the lines to print."""
+    from ..suites.loader import load_suite
+    from ..reports.json_report import atomic_write_text, write_json
+    from ..core.identity import dataset_hash
+
+    if not source.is_file():
+        raise ConvertError(f"{source}: no such file")
+    rows = read_ragas(source) if tool == "ragas" else read_deepeval(source)
+    if not rows:
+        raise ConvertError(f"{source}: no rows to convert")
+    cases = build_cases(rows, suite, facts)
+    text = suite_text(cases, suite, out, tool, source.name)
+    atomic_write_text(out, text)
+    loaded = load_suite(out)
+    if loaded.errors or dataset_hash(loaded.cases) != dataset_hash(cases):  # a bug here, never bad input
+        raise ConvertError(f"{out}: the written suite does not load back to the same cases: {loaded.errors}")
+    lines = [f"wrote {out}: {len(cases)} cases (suite {suite!r}, dataset {short_hash(dataset_hash(cases))})"]
+    if golden is not None:
+        document, missing = build_golden(cases, rows, tool, source.name)
+        write_json(golden, document)
+        lines.append(f"wrote {golden}: {len(cases) - missing} recorded answers"
+                     + (f"; {missing} rows had no response and are not recorded" if missing else ""))
+        lines.append(f"replay: pytest --sprout-suites={out} --sprout-golden={golden} -m groundedness")
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m pytest_sprout.convert", description=__doc__.splitlines()[0])
+    parser.add_argument("tool", choices=("ragas", "deepeval"), help="the format of the input")
+    parser.add_argument("source", type=Path, help="ragas: .jsonl or .csv export; deepeval: goldens .json")
+    parser.add_argument("--suite", required=True, help="the suite name (and id prefix) of the new cases")
+    parser.add_argument("--out", type=Path, required=True, help="the suite file to write (.yaml, .yml or .jsonl)")
+    parser.add_argument("--golden", type=Path, help="also write the recorded responses as a golden set")
+    parser.add_argument("--facts", choices=("none", "reference"), default="none",
+                        help="reference: the reference answer becomes the case's one expected fact")
+    args = parser.parse_args(argv)
+    try:
+        for line in convert(args.tool, args.source, args.suite, args.out, args.golden, args.facts):
+            print(line)
+    except (ConvertError, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

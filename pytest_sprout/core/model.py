@@ -1,0 +1,362 @@
+"""Plain data model: cases, passages, answers and verdicts. No pytest import."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping, Sequence
+
+TIERS: tuple[str, ...] = ("groundedness", "alce", "ragas", "llm")
+EXPECTS: tuple[str, ...] = ("answer", "refuse")
+ID_PATTERN = re.compile(r"[A-Za-z0-9_.-]+\Z")
+
+
+@dataclass(frozen=True)
+class Case:
+    """One evaluation case from a suite file."""
+
+    id: str
+    suite: str
+    question: str
+    expect: str = "answer"
+    expected_facts: tuple[str, ...] = ()
+    tiers: tuple[str, ...] = TIERS
+    tags: tuple[str, ...] = ()
+    # Per-case pass thresholds, ((tier, name), value) sorted; override --sprout-threshold for this case.
+    thresholds: tuple[tuple[tuple[str, str], float], ...] = ()
+    # Where the case was defined ("suites/care.yaml:12"); not part of its identity.
+    source: str | None = field(default=None, compare=False, repr=False)
+
+    def canonical(self) -> dict[str, Any]:
+        """The fields that define the case, as plain JSON values (used for hashing)."""
+        return {
+            "id": self.id,
+            "suite": self.suite,
+            "question": self.question,
+            "expect": self.expect,
+            "expected_facts": list(self.expected_facts),
+            "tiers": list(self.tiers),
+            "tags": list(self.tags),
+            # only when set: a case without thresholds keeps the hash it always had
+            **({"thresholds": {f"{t}.{n}": v for (t, n), v in self.thresholds}} if self.thresholds else {}),
+        }
+
+    def threshold(self, tier: str, name: str, default: float) -> float:
+        """This case's own threshold for tier.name, else ``default`` (the run's)."""
+        for key, value in self.thresholds:
+            if key == (tier, name):
+                return value
+        return default
+
+
+@dataclass(frozen=True)
+class Passage:
+    id: str
+    text: str
+    title: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"id": self.id, "text": self.text}
+        if self.title is not None:
+            data["title"] = self.title
+        return data
+
+    @classmethod
+    def coerce(cls, value: Any, index: int) -> "Passage":
+        """A Passage, a plain string (id = 1-based rank) or a mapping with text/id/title."""
+        if isinstance(value, Passage):
+            return value
+        if isinstance(value, str):
+            return cls(id=str(index + 1), text=value)
+        if isinstance(value, Mapping):
+            if "text" not in value:
+                raise TypeError(f"passage {index + 1} has no 'text'")
+            title = value.get("title")
+            return cls(
+                id=str(value.get("id", index + 1)),
+                text=str(value["text"]),
+                title=None if title is None else str(title),
+            )
+        raise TypeError(f"passage {index + 1} is a {type(value).__name__}, not a str, dict or Passage")
+
+
+@dataclass(frozen=True)
+class Sentence:
+    text: str
+    citations: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if isinstance(self.citations, str):
+            raise TypeError(f"Sentence.citations must be a list of passage ids, got the string {self.citations!r}")
+        if not isinstance(self.citations, tuple):  # a list given by hand: hashable and equal to a parsed one
+            object.__setattr__(self, "citations", tuple(str(c) for c in self.citations))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"text": self.text, "citations": list(self.citations)}
+
+
+def passage_list(value: Any) -> tuple[Passage, ...]:
+    """Passages as given by a system: a list (or tuple) of strings, dicts or Passages. A single
+    string is refused: iterating it would make one passage per character."""
+    if isinstance(value, (str, bytes)):
+        raise TypeError("'passages' must be a list of passages, got a single string (write [text])")
+    if isinstance(value, Mapping):
+        raise TypeError("'passages' must be a list of passages, got a mapping")
+    return tuple(Passage.coerce(p, i) for i, p in enumerate(value))
+
+
+def check_passage_ids(passages: Sequence[Passage]) -> None:
+    """Two passages with one id would make a citation ambiguous: refuse them."""
+    seen: set[str] = set()
+    for i, p in enumerate(passages):
+        if p.id in seen:
+            raise ValueError(f"two passages have the id {p.id!r} (passage {i + 1} repeats it); passage ids must be unique")
+        seen.add(p.id)
+
+
+# --- answer parsing ---------------------------------------------------------------------------
+
+_MARKER = re.compile(r"\[\s*(\d+(?:\s*,\s*\d+)*)\s*\]")
+_MARKERS_RUN = re.compile(r"(?:\s*\[\s*\d+(?:\s*,\s*\d+)*\s*\])+")
+# Words that end with a full stop without ending a sentence. Not "fig" (a plant, in this domain),
+# "no" or "min": they end sentences far more often than they abbreviate.
+ABBREVIATIONS = frozenset(
+    """e.g i.e etc vs dr mr mrs ms prof st approx ca cf al jr sr inc ltd co mt ft
+    jan feb mar apr jun jul aug sep sept oct nov dec esp resp""".split()
+)
+_REFUSAL = re.compile(
+    r"^\s*(?:i\s+(?:do\s+not|don't|cannot|can't|am\s+unable\s+to|am\s+not\s+able\s+to)\s+"
+    r"(?:know|answer|help|say|find|provide)|"
+    r"(?:sorry|unfortunately)\b|"
+    r"(?:there\s+is|i\s+have)\s+(?:no|not\s+enough)\s+(?:information|context)|"
+    r"the\s+(?:provided\s+)?(?:context|passages?|documents?|sources?)\s+(?:do(?:es)?\s+not|don't)\s+)",
+    re.IGNORECASE,
+)
+
+
+def looks_like_refusal(text: str) -> bool:
+    """A conservative test for the usual ways a RAG system declines to answer."""
+    return not text.strip() or bool(_REFUSAL.match(text))
+
+
+def _is_boundary(text: str, dot: int) -> bool:
+    """Whether the punctuation at ``dot`` ends a sentence (next char is space/end already checked)."""
+    if text[dot] in "!?":
+        return True
+    start = dot
+    while start > 0 and not text[start - 1].isspace() and text[start - 1] not in "([\"'":
+        start -= 1
+    word = text[start:dot].lower().rstrip(".")
+    if word in ABBREVIATIONS:
+        return False
+    if len(word) == 1 and word.isalpha():  # an initial: "J. Smith"
+        return False
+    if "." in word and all(len(part) <= 2 for part in word.split(".")):  # "u.s", "a.m"
+        return False
+    return True
+
+
+def split_sentences(text: str) -> list[str]:
+    """Split text into sentences, keeping citation markers with the sentence they follow.
+
+    A full stop ends a sentence only when whitespace (or the end) follows it, optionally after
+    closing quotes/brackets and citation markers, so decimals ("2.5 cm") and abbreviations
+    ("e.g.", "Dr.") do not split. A marker written after the full stop belongs to the sentence
+    before it.
+    """
+    sentences: list[str] = []
+    start = 0
+    i = 0
+    n = len(text)
+    while i < n:
+        ch = text[i]
+        if ch in ".!?":
+            j = i + 1
+            while j < n and text[j] in ".!?\"')\u201d\u2019":
+                j += 1
+            run = _MARKERS_RUN.match(text, j)
+            if run:
+                j = run.end()
+            if (j >= n or text[j].isspace()) and _is_boundary(text, i):
+                piece = text[start:j].strip()
+                if piece:
+                    sentences.append(piece)
+                start = j
+                i = j
+                continue
+            i = j if j > i else i + 1
+            continue
+        if ch == "\n" and i + 1 < n and text[i + 1] == "\n":  # paragraph break
+            piece = text[start:i].strip()
+            if piece:
+                sentences.append(piece)
+            start = i
+        i += 1
+    tail = text[start:].strip()
+    if tail:
+        sentences.append(tail)
+    return sentences
+
+
+def parse_sentence(raw: str, passages: Sequence[Passage]) -> Sentence:
+    """Strip ALCE-style markers from one sentence; marker k cites the k-th passage (1-based).
+
+    A marker that points past the retrieved passages is kept as the citation "[k]", which names no
+    passage, so every judge reports it as a citation to a passage that does not exist.
+    """
+    citations: list[str] = []
+    for match in _MARKER.finditer(raw):
+        for number in match.group(1).split(","):
+            k = int(number)
+            cid = passages[k - 1].id if 1 <= k <= len(passages) else f"[{k}]"
+            if cid not in citations:
+                citations.append(cid)
+    text = _MARKER.sub("", raw)
+    text = re.sub(r"\s+([.,;:!?])", r"\1", text)
+    text = re.sub(r"\s+", " ", text).strip()
+    return Sentence(text=text, citations=tuple(citations))
+
+
+@dataclass(frozen=True)
+class Answer:
+    sentences: tuple[Sentence, ...]
+    passages: tuple[Passage, ...] = ()
+    refused: bool = False
+    text: str | None = None
+
+    def __post_init__(self) -> None:
+        # Lists given by hand (Answer(sentences=[...], passages=[...])) become tuples: the answer is
+        # then hashable and judged the same on the first run and when read back from the cache.
+        if isinstance(self.sentences, (str, bytes)) or isinstance(self.passages, (str, bytes)):
+            which = "sentences" if isinstance(self.sentences, (str, bytes)) else "passages"
+            raise TypeError(f"Answer.{which} must be a list, got a string")
+        if not isinstance(self.sentences, tuple):
+            object.__setattr__(self, "sentences", tuple(
+                s if isinstance(s, Sentence) else Sentence(str(s["text"]), tuple(s.get("citations", ())))
+                for s in self.sentences))
+        if not isinstance(self.passages, tuple) or not all(isinstance(p, Passage) for p in self.passages):
+            object.__setattr__(self, "passages", tuple(Passage.coerce(p, i) for i, p in enumerate(self.passages)))
+        check_passage_ids(self.passages)
+
+    @classmethod
+    def from_text(
+        cls, text: str, passages: Iterable[Any] = (), refused: bool | None = None
+    ) -> "Answer":
+        """Parse an answer with ALCE-style markers: ``[1]``, ``[1][2]``, ``[1, 2]``."""
+        plist = passage_list(passages)
+        if refused is None:
+            refused = looks_like_refusal(text)
+        sentences = tuple(
+            s for s in (parse_sentence(raw, plist) for raw in split_sentences(text)) if s.text
+        )
+        return cls(sentences=() if refused else sentences, passages=plist, refused=refused, text=text)
+
+    @classmethod
+    def coerce(cls, value: Any) -> "Answer":
+        """What a system returned, as an Answer.
+
+        Accepts an Answer; a ``(text, passages)`` pair; or a mapping with ``text`` (or ``answer``),
+        ``passages`` and optional ``refused``; or a mapping with ``sentences`` (each a dict with
+        ``text`` and ``citations``) and ``passages``.
+        """
+        if isinstance(value, Answer):
+            return value
+        if isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], str):
+            return cls.from_text(value[0], value[1])
+        if isinstance(value, Mapping):
+            passages = value.get("passages", ())
+            refused = value.get("refused")
+            if "sentences" in value:
+                plist = passage_list(passages)
+                sents = tuple(
+                    Sentence(text=str(s["text"]), citations=tuple(str(c) for c in s.get("citations", ())))
+                    for s in value["sentences"]
+                )
+                return cls(sentences=sents, passages=plist, refused=bool(refused))
+            text = value.get("text", value.get("answer"))
+            if not isinstance(text, str):
+                raise TypeError("an answer mapping needs a 'text' (or 'answer') string or 'sentences'")
+            return cls.from_text(text, passages, None if refused is None else bool(refused))
+        raise TypeError(
+            f"the system returned a {type(value).__name__}; expected an Answer, a (text, passages) "
+            "pair, or a dict with 'text' and 'passages'"
+        )
+
+    def passage(self, pid: str) -> Passage | None:
+        for p in self.passages:
+            if p.id == pid:
+                return p
+        return None
+
+    def cited(self, sentence: Sentence) -> tuple[list[Passage], list[str]]:
+        """The passages a sentence cites, and the citations that name no retrieved passage."""
+        found, missing = [], []
+        for cid in sentence.citations:
+            p = self.passage(cid)
+            (found.append(p) if p is not None else missing.append(cid))
+        return found, missing
+
+    def render(self) -> str:
+        """The answer as text with 1-based markers, the form ``from_text`` reads."""
+        if self.text is not None:
+            return self.text
+        index = {p.id: i + 1 for i, p in enumerate(self.passages)}
+        parts = []
+        for s in self.sentences:
+            marks = "".join(f"[{index[c]}]" if c in index else c for c in s.citations)
+            body = s.text
+            if marks and body and body[-1] in ".!?":
+                body = f"{body[:-1]} {marks}{body[-1]}"
+            elif marks:
+                body = f"{body} {marks}"
+            parts.append(body)
+        return " ".join(parts)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "text": self.render(),
+            "refused": self.refused,
+            "sentences": [s.to_json() for s in self.sentences],
+            "passages": [p.to_json() for p in self.passages],
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "Answer":
+        plist = passage_list(data.get("passages", ()))
+        sents = tuple(
+            Sentence(text=s["text"], citations=tuple(s.get("citations", ()))) for s in data.get("sentences", ())
+        )
+        return cls(sentences=sents, passages=plist, refused=bool(data.get("refused")), text=data.get("text"))
+
+
+@dataclass(frozen=True)
+class GoldenItem:
+    """A case and what the system gave for it: an answer, or the error it raised."""
+
+    case: Case
+    answer: Answer | None
+    error: str | None = None  # formatted traceback when the system raised
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One judge's decision on one claim.
+
+    ``supported`` is True, False, or None for *unscored*: the judge could not decide (invalid
+    JSON, a timeout). Unscored verdicts are counted apart, never as a pass or a fail.
+    """
+
+    supported: bool | None
+    score: float
+    evidence: str | None
+    reason: str
+    rule: str | None = None  # the rule that failed, for judges that have rules
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "supported": self.supported,
+            "score": self.score,
+            "evidence": self.evidence,
+            "reason": self.reason,
+            "rule": self.rule,
+        }

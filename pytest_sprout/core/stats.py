@@ -1,0 +1,374 @@
+"""Pure statistics: Wilson intervals, Newcombe differences, saturation, the metric tally, Cohen's
+kappa, and the meta-evaluation's balanced accuracy, ROC AUC and paired bootstrap.
+
+No pytest, no numpy: plain Python that any tool can import and test on its own.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+from statistics import NormalDist
+from typing import Any, Iterable, Sequence
+
+UNDERPOWERED_N = 30
+
+
+def z_value(confidence: float = 0.95) -> float:
+    if not 0.0 < confidence < 1.0:
+        raise ValueError(f"confidence must be in (0, 1), got {confidence}")
+    return NormalDist().inv_cdf(1.0 - (1.0 - confidence) / 2.0)
+
+
+def wilson_interval(k: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
+    """Wilson score interval for k successes out of n trials. n == 0 gives (0, 1)."""
+    if n < 0 or k < 0 or k > n:
+        raise ValueError(f"need 0 <= k <= n, got k={k}, n={n}")
+    if n == 0:
+        return (0.0, 1.0)
+    z = z_value(confidence)
+    p = k / n
+    z2 = z * z
+    denom = 1.0 + z2 / n
+    centre = (p + z2 / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom
+    low, high = max(0.0, centre - half), min(1.0, centre + half)
+    # Guard the closed form against rounding at the edges: the interval always holds k/n.
+    return (min(low, p), max(high, p))
+
+
+def newcombe_interval(
+    k1: int, n1: int, k2: int, n2: int, confidence: float = 0.95
+) -> tuple[float, float, float]:
+    """Difference p1 - p2 of two independent proportions, with Newcombe's hybrid score interval
+    (his method 10, built from the two Wilson intervals). Returns (difference, low, high)."""
+    if n1 == 0 or n2 == 0:
+        raise ValueError("both samples need n > 0")
+    p1, p2 = k1 / n1, k2 / n2
+    l1, u1 = wilson_interval(k1, n1, confidence)
+    l2, u2 = wilson_interval(k2, n2, confidence)
+    d = p1 - p2
+    low = d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
+    high = d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
+    return d, max(-1.0, low), min(1.0, high)
+
+
+def is_underpowered(n: int) -> bool:
+    """Fewer than 30 scored observations: too few for the interval to mean much."""
+    return n < UNDERPOWERED_N
+
+
+def is_saturated(k: int, n: int) -> bool:
+    """Every observation passed, or none did: the number says an invariant held, not how good."""
+    return n > 0 and (k == 0 or k == n)
+
+
+def t_cdf(t: float, df: int) -> float:
+    """Student t CDF for integer df, exact (Abramowitz and Stegun 26.7.3 and 26.7.4)."""
+    theta = math.atan2(t, math.sqrt(df))
+    c2, total, term = math.cos(theta) ** 2, 1.0, 1.0
+    if df % 2 == 0:  # A = sin(theta) * (1 + 1/2 c^2 + 1*3/(2*4) c^4 + ...)
+        for j in range(2, df - 1, 2):
+            term *= c2 * (j - 1) / j
+            total += term
+        a = math.sin(theta) * total
+    else:  # A = 2/pi * (theta + sin(theta) cos(theta) (1 + 2/3 c^2 + 2*4/(3*5) c^4 + ...))
+        for j in range(3, df - 1, 2):
+            term *= c2 * (j - 1) / j
+            total += term
+        a = 2 / math.pi * (theta + (math.sin(theta) * math.cos(theta) * total if df > 1 else 0.0))
+    return (1.0 + a) / 2.0
+
+
+def t_quantile(p: float, df: int) -> float:
+    """Student t quantile: exact for df 1 and 2, the exact CDF inverted by bisection for df < 30,
+    a Cornish-Fisher expansion above (error < 1e-6 for df >= 30)."""
+    if df <= 0:
+        raise ValueError("df must be positive")
+    if df == 1:
+        return math.tan(math.pi * (p - 0.5))
+    if df == 2:
+        return (2 * p - 1) / math.sqrt(2 * p * (1 - p))
+    if df < 30:
+        lo, hi = -1e3, 1e3
+        for _ in range(100):
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if t_cdf(mid, df) < p else (lo, mid)
+        return (lo + hi) / 2
+    z = NormalDist().inv_cdf(p)
+    g1 = (z**3 + z) / 4
+    g2 = (5 * z**5 + 16 * z**3 + 3 * z) / 96
+    g3 = (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / 384
+    g4 = (79 * z**9 + 776 * z**7 + 1482 * z**5 - 1920 * z**3 - 945 * z) / 92160
+    return z + g1 / df + g2 / df**2 + g3 / df**3 + g4 / df**4
+
+
+def mean_interval(values: list[float], confidence: float = 0.95) -> tuple[float, float, float]:
+    """Mean with a Student t interval. One value gives an interval of the value itself ± inf,
+    clipped by the caller; zero values raise."""
+    n = len(values)
+    if n == 0:
+        raise ValueError("no values")
+    mean = math.fsum(values) / n  # fsum: exact, so the order values arrived in (xdist) cannot matter
+    if n == 1:
+        return mean, -math.inf, math.inf
+    var = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
+    half = t_quantile(1 - (1 - confidence) / 2, n - 1) * math.sqrt(var / n)
+    return mean, mean - half, mean + half
+
+
+def unit_mean_interval(values: list[float], confidence: float = 0.95) -> tuple[float, float, float]:
+    """Mean of scores in [0, 1] with the Wilson interval of (sum, n).
+
+    A score in [0, 1] with mean p has variance at most p(1 - p), the variance of a pass/fail
+    outcome with that rate, so the Wilson interval on the mean is conservative. Unlike a Student t
+    interval it never collapses to zero width when every score is equal (ten scores of 1.0 give
+    [0.722, 1.0], as ten passes do), and it stays inside [0, 1]."""
+    n = len(values)
+    if n == 0:
+        raise ValueError("no values")
+    total = math.fsum(values)  # exact: the order values arrived in (xdist) cannot matter
+    if not 0.0 <= total <= n:
+        raise ValueError("scores must lie in [0, 1]")
+    low, high = wilson_interval(min(float(n), total), n, confidence)  # type: ignore[arg-type]
+    mean = total / n
+    return mean, min(low, mean), max(high, mean)
+
+
+@dataclass(frozen=True)
+class MetricRow:
+    """One line of the summary: a (tier, metric) with its sample size and interval."""
+
+    tier: str
+    metric: str
+    kind: str  # "rate" (pass/fail outcomes) or "mean" (continuous scores)
+    n: int  # scored observations
+    k: int | None  # passes, for rates
+    rate: float | None  # k/n, or the mean
+    ci_low: float | None
+    ci_high: float | None
+    underpowered: bool
+    saturated: bool
+    unscored: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _tier_rank(tier: str) -> tuple[int, str]:
+    from .model import TIERS  # local: keeps this module importable on its own
+
+    return (TIERS.index(tier) if tier in TIERS else len(TIERS), tier)
+
+
+class Tally:
+    """Outcomes per (tier, metric). A value is True/False (a pass or a fail), a float (a
+    continuous score), or None (unscored: counted apart, never a pass or a fail)."""
+
+    def __init__(self, confidence: float = 0.95) -> None:
+        self.confidence = confidence
+        self._values: dict[tuple[str, str], list[Any]] = {}
+        self._kinds: dict[tuple[str, str], str] = {}  # declared kinds ("mean"), for metrics never scored
+
+    def add(self, tier: str, metric: str, value: Any) -> None:
+        if value is not None and not isinstance(value, (bool, int, float)):
+            raise TypeError(f"{tier}.{metric}: outcome must be bool, float or None, got {value!r}")
+        if isinstance(value, float) and math.isnan(value):
+            value = None  # NaN is a judge that could not decide: unscored, never dropped
+        self._values.setdefault((tier, metric), []).append(value)
+
+    def declare(self, tier: str, metric: str, kind: str) -> None:
+        """Say what kind a metric is ("rate" or "mean"), so that one with no scored value yet is
+        shown as what it is (a mean with n=0), not as a rate 0/0."""
+        self._kinds[(tier, metric)] = kind
+        self._values.setdefault((tier, metric), [])
+
+    def extend(self, tier: str, metric: str, values: Iterable[Any]) -> None:
+        for value in values:
+            self.add(tier, metric, value)
+
+    def __bool__(self) -> bool:
+        return bool(self._values)
+
+    def values(self, tier: str, metric: str) -> list[Any]:
+        return list(self._values.get((tier, metric), ()))
+
+    def row(self, tier: str, metric: str) -> MetricRow:
+        values = self._values.get((tier, metric), [])
+        scored = [v for v in values if v is not None]
+        unscored = len(values) - len(scored)
+        n = len(scored)
+        if n == 0 and self._kinds.get((tier, metric)) == "mean":
+            return MetricRow(tier, metric, "mean", 0, None, None, None, None, True, False, unscored)
+        if all(isinstance(v, bool) for v in scored):
+            k = sum(scored)
+            low, high = wilson_interval(k, n, self.confidence) if n else (None, None)
+            return MetricRow(
+                tier, metric, "rate", n, k, (k / n if n else None), low, high,
+                is_underpowered(n), is_saturated(k, n), unscored,
+            )
+        floats = [float(v) for v in scored]
+        if 0.0 <= min(floats) and max(floats) <= 1.0:
+            mean, low, high = unit_mean_interval(floats, self.confidence)
+        else:  # scores off the 0-1 scale: Student t, as for any mean
+            mean, low, high = mean_interval(floats, self.confidence)
+            if math.isinf(low) or math.isinf(high):
+                low, high = None, None
+        saturated = n > 0 and min(floats) == max(floats) and min(floats) in (0.0, 1.0)
+        return MetricRow(
+            tier, metric, "mean", n, None, mean, low, high, is_underpowered(n), saturated, unscored
+        )
+
+    def rows(self) -> list[MetricRow]:
+        keys = sorted(self._values, key=lambda key: (_tier_rank(key[0]), key[1]))
+        return [self.row(tier, metric) for tier, metric in keys]
+
+
+@dataclass(frozen=True)
+class Kappa:
+    """Cohen's kappa for two raters over the same items, with a large-sample interval.
+
+    ``kappa`` (and its interval) is None when chance agreement is 1: both raters gave one and the
+    same label to every item, so agreement beyond chance is undefined. When only one rater gave
+    the same label to every item, kappa is 0 by construction and has no interval (None).
+    """
+
+    n: int
+    observed: float | None  # percent agreement p_o
+    expected: float | None  # chance agreement p_e from the two raters' marginals
+    kappa: float | None
+    se: float | None
+    ci_low: float | None
+    ci_high: float | None
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def cohen_kappa(table: list[list[int]], confidence: float = 0.95) -> Kappa:
+    """Cohen's kappa from a square contingency table (rows: rater A's label, columns: rater B's).
+
+    The interval is kappa +- z * SE with the large-sample variance of Fleiss, Cohen and Everitt
+    (1969, Psychological Bulletin 72:323), which does not assume kappa = 0; clipped to [-1, 1].
+    """
+    size = len(table)
+    if size == 0 or any(len(row) != size for row in table):
+        raise ValueError(f"need a non-empty square table, got {table!r}")
+    if any(c < 0 for row in table for c in row):
+        raise ValueError("counts must be non-negative")
+    n = sum(sum(row) for row in table)
+    if n == 0:
+        return Kappa(0, None, None, None, None, None, None)
+    p = [[c / n for c in row] for row in table]
+    rows = [sum(p[i]) for i in range(size)]  # rater A's marginals, p_i.
+    cols = [sum(p[i][j] for i in range(size)) for j in range(size)]  # rater B's marginals, p_.j
+    po = sum(p[i][i] for i in range(size))
+    pe = sum(rows[i] * cols[i] for i in range(size))
+    if pe >= 1.0 - 1e-12:
+        return Kappa(n, po, pe, None, None, None, None)
+    kappa = (po - pe) / (1.0 - pe)
+    if max(rows) >= 1.0 - 1e-12 or max(cols) >= 1.0 - 1e-12:
+        return Kappa(n, po, pe, kappa, None, None, None)  # one constant rater: the variance degenerates
+    diagonal = sum(p[i][i] * (1.0 - (rows[i] + cols[i]) * (1.0 - kappa)) ** 2 for i in range(size))
+    off = (1.0 - kappa) ** 2 * sum(
+        p[i][j] * (cols[i] + rows[j]) ** 2 for i in range(size) for j in range(size) if i != j
+    )
+    variance = (diagonal + off - (kappa - pe * (1.0 - kappa)) ** 2) / (n * (1.0 - pe) ** 2)
+    se = math.sqrt(max(variance, 0.0))
+    half = z_value(confidence) * se
+    return Kappa(n, po, pe, kappa, se, max(-1.0, kappa - half), min(1.0, kappa + half))
+
+
+# --- judge against human labels (the meta-evaluation) ------------------------------------------
+
+
+@dataclass(frozen=True)
+class Rate:
+    """k of n, with its Wilson interval (None when n is 0)."""
+
+    k: int
+    n: int
+
+    @property
+    def value(self) -> float | None:
+        return self.k / self.n if self.n else None
+
+    @property
+    def interval(self) -> tuple[float, float] | None:
+        return wilson_interval(self.k, self.n) if self.n else None
+
+    def to_json(self) -> dict[str, Any]:
+        low, high = self.interval or (None, None)
+        return {"k": self.k, "n": self.n, "value": self.value, "ci_low": low, "ci_high": high}
+
+
+def balanced_accuracy(tpr: Rate, tnr: Rate, confidence: float = 0.95) -> tuple[float, float, float] | None:
+    """(BA, low, high): the mean of the two class recalls, with the MOVER interval built from their
+    Wilson intervals (Zou and Donner 2008). None unless both classes are present."""
+    if not tpr.n or not tnr.n:
+        return None
+    r1, r2 = tpr.k / tpr.n, tnr.k / tnr.n
+    l1, u1 = wilson_interval(tpr.k, tpr.n, confidence)
+    l2, u2 = wilson_interval(tnr.k, tnr.n, confidence)
+    ba = (r1 + r2) / 2
+    low = ba - math.sqrt((r1 - l1) ** 2 + (r2 - l2) ** 2) / 2
+    high = ba + math.sqrt((u1 - r1) ** 2 + (u2 - r2) ** 2) / 2
+    return ba, max(0.0, low), min(1.0, high)
+
+
+def roc_auc(scores: Sequence[float], labels: Sequence[bool], confidence: float = 0.95) -> tuple[float, float, float] | None:
+    """(AUC, low, high): the probability that a supported claim scores above an unsupported one
+    (ties count half; Mann-Whitney with mid-ranks), with the Hanley-McNeil (1982) standard error.
+    None unless both classes are present."""
+    pos = sum(1 for y in labels if y)
+    neg = len(labels) - pos
+    if not pos or not neg:
+        return None
+    order = sorted(range(len(scores)), key=lambda i: scores[i])
+    ranks = [0.0] * len(scores)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and scores[order[j + 1]] == scores[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            ranks[order[k]] = (i + j) / 2 + 1
+        i = j + 1
+    rank_sum = sum(r for r, y in zip(ranks, labels) if y)
+    auc = (rank_sum - pos * (pos + 1) / 2) / (pos * neg)
+    q1, q2 = auc / (2 - auc), 2 * auc * auc / (1 + auc)
+    var = (auc * (1 - auc) + (pos - 1) * (q1 - auc * auc) + (neg - 1) * (q2 - auc * auc)) / (pos * neg)
+    half = z_value(confidence) * math.sqrt(max(var, 0.0))
+    return auc, max(0.0, auc - half), min(1.0, auc + half)
+
+
+
+
+def paired_ba_difference(
+    labels: Sequence[bool], first: Sequence[bool | None], second: Sequence[bool | None],
+    resamples: int = 2000, seed: int = 0, confidence: float = 0.95,
+) -> dict[str, Any] | None:
+    """Balanced accuracy of ``first`` minus that of ``second`` on the same examples, with a paired
+    percentile bootstrap (resampling within each class, fixed seed). Unscored verdicts count as
+    wrong for both. None unless both classes are present."""
+    import random
+
+    pos = [i for i, y in enumerate(labels) if y]
+    neg = [i for i, y in enumerate(labels) if not y]
+    if not pos or not neg:
+        return None
+    right_a = [(p is True) == y for p, y in zip(first, labels)]
+    right_b = [(p is True) == y for p, y in zip(second, labels)]
+
+    def diff(ps: Sequence[int], ns: Sequence[int]) -> float:
+        da = sum(right_a[i] for i in ps) / len(ps) + sum(right_a[i] for i in ns) / len(ns)
+        db = sum(right_b[i] for i in ps) / len(ps) + sum(right_b[i] for i in ns) / len(ns)
+        return (da - db) / 2
+
+    rng = random.Random(seed)
+    draws = sorted(
+        diff([rng.choice(pos) for _ in pos], [rng.choice(neg) for _ in neg]) for _ in range(resamples)
+    )
+    tail = (1 - confidence) / 2
+    low, high = draws[int(tail * resamples)], draws[min(resamples - 1, int((1 - tail) * resamples))]
+    return {"value": diff(pos, neg), "ci_low": low, "ci_high": high, "resamples": resamples, "seed": seed}
