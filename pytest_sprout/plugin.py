@@ -94,6 +94,14 @@ def pytest_collection(session: pytest.Session) -> bool | None:
     return True if get_session(session.config).guard.blocked else None
 
 
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
+    """--sprout-shard=K/N: keep shard K of what -k/-m/--lf selected (they ran before: trylast)."""
+    dropped = get_session(config).shard_items(items)
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+
+
 def pytest_collection_finish(session: pytest.Session) -> None:
     """Note the items this process may run; build the tiers that load a model (alce) before the
     first test, when their items were selected."""

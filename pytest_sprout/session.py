@@ -50,6 +50,7 @@ class SproutSession:
         # The tally, the gates and the reports: on the controller only (None on an xdist worker)
         self.controller = Controller(self) if is_controller(config) else None
         self.hypothesis_used: bool | None = None  # whether collected test modules imported Hypothesis
+        self.merging = False  # python -m pytest_sprout.merge: the rows come from shard reports (cli/merge.py)
 
     # --- options ------------------------------------------------------------------------------
     def option(self, dest: str) -> Any:
@@ -84,6 +85,52 @@ class SproutSession:
         from .core.identity import dataset_hash
 
         return dataset_hash(self.cases)
+
+    # --- shards (--sprout-shard) ---------------------------------------------------------------
+    def shard(self) -> tuple[int, int] | None:
+        return options.shard(self.config)
+
+    def shard_record(self) -> dict[str, Any] | None:
+        """What a shard's report says about it: which shard, and the settings every shard of one
+        run must share (the merge refuses shards judged differently)."""
+        shard = self.shard()
+        if shard is None:
+            return None
+        return {"index": shard[0], "count": shard[1], "judging": self.judge_settings()}
+
+    def judge_settings(self) -> dict[str, Any]:
+        """The settings that decide a verdict: thresholds, each tier's judging options (not the
+        API key, nor how a judge runs: device, batch size, timeouts), --sprout-mutate."""
+        from .core.model import TIERS
+        from .judges import tier_module
+
+        how_it_runs = {"llm_api_key", "llm_timeout", "llm_concurrency", "nli_device", "nli_batch_size", "nli_no_cache"}
+        judging: dict[str, Any] = {"thresholds": {f"{t}.{n}": v for (t, n), v in sorted(self.thresholds.items())},
+                                   "sprout_mutate": bool(self.option("sprout_mutate"))}
+        for tier in TIERS:
+            for dest in getattr(tier_module(tier), "OPTIONS", ()):
+                if dest not in how_it_runs:
+                    value = self.option(dest)
+                    judging[dest] = value if value is None or isinstance(value, (str, int, float, bool)) else str(value)
+        return judging
+
+    def shard_items(self, items: list[Any]) -> list[Any]:
+        """With --sprout-shard=K/N: the items of shard K (every tier of a case together; any
+        other test by its node id) are kept in ``items``; returns the others (deselected)."""
+        shard = self.shard()
+        if shard is None:
+            return []
+        from .core.shard import assign
+
+        def unit(item: Any) -> str:
+            case = getattr(item, "case", None)
+            return f"case:{case.id}" if isinstance(case, Case) else f"test:{item.nodeid}"
+
+        where = assign((unit(item) for item in items), shard[1])
+        kept = [item for item in items if where[unit(item)] == shard[0]]
+        dropped = [item for item in items if where[unit(item)] != shard[0]]
+        items[:] = kept
+        return dropped
 
     # --- the worker half (run.py) -----------------------------------------------------------
     def _other_system(self) -> dict[str, Any] | None:
@@ -125,7 +172,7 @@ class SproutSession:
         spec = self.config.getoption("sprout_system")
         if not spec and not self.config.hook.pytest_sprout_make_system.get_hookimpls():
             spec = self.option("sprout_system")  # the ini value, used when no conftest defines the hook
-        if spec and not self.option("sprout_golden"):
+        if spec and not self.option("sprout_golden") and not self.merging:
             load_factory(spec, self.config.rootpath)  # an import error stops the run (exit 4), not every item
         try:
             self.guard.start()

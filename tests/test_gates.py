@@ -280,7 +280,7 @@ def test_compare_and_fail_on_regression_end_to_end(pytester: pytest.Pytester, mo
                                 "--sprout-report=new.json")
     result.assert_outcomes(passed=38, failed=2)
     result.stdout.fnmatch_lines([
-        "compared with old.json (dataset *, the same as now)",
+        "compared with old.json (dataset *, the same as now; * cases compared)",
         "tier*metric*old*new*delta*95% CI*method*verdict",
         "groundedness*grounded *40/40*38/40*-0.050*[[]-0.165, +0.045[]]*newcombe*no distinguishable change",
         "regression gate: passed (no drop is statistically distinguishable)",
@@ -311,4 +311,4 @@ def test_compare_refuses_another_dataset_unless_told(pytester: pytest.Pytester) 
     assert "Traceback" not in result.stderr.str()
     result = run(pytester, "-m", "groundedness", "--sprout-compare=old.json", "--sprout-compare-any-dataset")
     assert result.ret == 0
-    result.stdout.fnmatch_lines(["compared with old.json (dataset *; now *: DIFFERENT dataset)", "*grounded *4/4*5/5*"])
+    result.stdout.fnmatch_lines(["compared with old.json (dataset *; now *: DIFFERENT dataset; 4 cases in both runs (the baseline judged 4, this run 5)*", "*grounded *4/4*5/5*"])

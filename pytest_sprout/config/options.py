@@ -50,6 +50,8 @@ OPTIONS: tuple[Opt, ...] = (
     Opt("--sprout-check-snapshot", "sprout_check_snapshot", "check the dataset snapshot only, run nothing", kind="bool"),
     Opt("--sprout-record", "sprout_record", "record every answer of the system to a golden set", metavar="PATH"),
     Opt("--sprout-golden", "sprout_golden", "replay a recorded golden set instead of calling the system", metavar="PATH"),
+    Opt("--sprout-shard", "sprout_shard", "run shard K of N (also env SPROUT_SHARD=K/N): a hash-based split by case, "
+        "applied after -k/-m; merge the shards' reports with python -m pytest_sprout.merge", metavar="K/N"),
     # --- alce tier --------------------------------------------------------------------------
     Opt("--nli-model", "nli_model", "NLI model id or local path for the alce tier", "sprout_nli_model", metavar="ID_OR_PATH"),
     Opt("--nli-device", "nli_device", "cpu, cuda or auto", "sprout_nli_device", "auto"),
@@ -162,6 +164,21 @@ check_thresholds = _usage_errors(settings.check_thresholds)
 parse_thresholds = _usage_errors(settings.parse_thresholds)
 check_url = _usage_errors(settings.check_url)
 check_fraction = _usage_errors(settings.check_fraction)
+
+
+def shard(config: pytest.Config) -> tuple[int, int] | None:
+    """(K, N) of --sprout-shard=K/N, else of the environment's SPROUT_SHARD, else None; a bad
+    value is a usage error naming where it came from."""
+    import os
+
+    from ..core.shard import parse_shard
+
+    value, where = config.getoption("sprout_shard"), "--sprout-shard"
+    if not value and os.environ.get("SPROUT_SHARD", "").strip():
+        value, where = os.environ["SPROUT_SHARD"], "SPROUT_SHARD"
+    if not value:
+        return None
+    return _usage_errors(parse_shard)(value, where)
 
 
 def explicit(config: pytest.Config, dest: str) -> bool:

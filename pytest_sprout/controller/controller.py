@@ -122,7 +122,21 @@ class Controller:
         )
         data["items"] = self.items  # the store: the writers read it row by row, sorted by node id
         data["complete"] = self.complete
+        data.update(self.selection().to_json())
+        shard = self.sprout.shard_record()
+        if shard is not None:
+            data["shard"] = shard
         return data
+
+    def selection(self) -> Any:
+        """How many of the dataset's items this run selected (selection.Selection)."""
+        from .selection import Selection, dataset_items
+
+        return Selection(len(self.ledger.selected), dataset_items(self.sprout.cases))
+
+    @property
+    def partial(self) -> bool:
+        return self.selection().partial
 
     def _judging_extra(self) -> dict[str, Any]:
         """The report's gates, and the judge checks (mutation kill rates, tier agreement)."""
@@ -160,6 +174,7 @@ class Controller:
         if url:
             options.check_url(str(url))
         options.check_fraction(self.sprout.option("sprout_max_unscored"), "--sprout-max-unscored")
+        options.shard(self.config)  # a bad --sprout-shard / SPROUT_SHARD stops the run now
         if options.explicit(self.config, "sprout_suites"):
             root = self.sprout.suites_root
             if not root.exists():
@@ -189,7 +204,7 @@ class Controller:
     def finish(self, exitstatus: int = 0) -> None:
         """After the run: rows for the items that never reported, the gates, then the reports."""
         interrupted = exitstatus in (pytest.ExitCode.INTERRUPTED, pytest.ExitCode.INTERNAL_ERROR)
-        self.complete = not interrupted
+        self.complete = self.complete and not interrupted  # a merge of an incomplete shard is incomplete
         for row in self.ledger.unreported(interrupted):  # selected items that never reported
             self.add_row(row)
         rows = self.tally.rows()
@@ -197,17 +212,31 @@ class Controller:
             from . import unscored
 
             values = {(r.tier, r.metric): self.tally.values(r.tier, r.metric) for r in rows}
+            overlap = None
+            if self.gates.baseline is not None:  # compare the items both runs judged (a -k run, a shard)
+                from .selection import restrict_baseline
+
+                overlap = restrict_baseline(self.gates.baseline, set(self.ledger.rowed))
             self.gate_outcome = self.gates.evaluate(rows, values, self.tiers_run)
+            self.gate_outcome.cases = overlap
+            regression = self.gate_outcome.regression
+            if overlap is not None and not overlap.whole and regression is not None:
+                from dataclasses import replace
+
+                self.gate_outcome.regression = replace(regression, message=(
+                    f"{regression.message} [on the {overlap.compared} of the baseline's {overlap.baseline} cases "
+                    "this run judged; a change in the others cannot show]"))
             self.gate_outcome.unscored = (unscored.check(self.items, self.sprout.option("sprout_max_unscored"))
                                           if self.items.unscored else [])
         paths = self.report_paths()
-        if not self.complete:  # a frozen report is not replaced by a partial one: the chain stays whole
+        if not self.complete or self.partial:  # a frozen report is not replaced by a partial one: the chain stays whole
+            why = "this run was interrupted" if not self.complete else "this run judged only part of the dataset"
             frozen = self.sprout.guard.registered()
             for dest, found in paths.items():
                 for path in [p for p in found if self.sprout.guard.rel(p) in frozen]:
                     found.remove(path)
                     self.write_problems.append(f"{self.sprout.guard.rel(path)}: kept as it was (registered in the snapshot, "
-                                        "and this run was interrupted)")
+                                               f"and {why})")
         if not any(paths.values()):
             return
         from ..reports import markdown as views
@@ -242,6 +271,8 @@ class Controller:
         if not self.complete:
             lines.append("the run was interrupted: the reports are marked incomplete (\"complete\": false) "
                          "and are not registered in the snapshot")
+        elif self.partial and any(self.report_paths().values()):
+            lines.append(self.selection().line())
         lines += self.write_problems
         from ..reports import markdown as views
         from ..checks import agreement, mutation as mutate

@@ -106,6 +106,7 @@ class GateOutcome:
     missing: list[str] = field(default_factory=list)  # metrics in the baseline, absent now
     regression: GateResult | None = None
     unscored: list[GateResult] = field(default_factory=list)  # tiers mostly unscored (--sprout-max-unscored)
+    cases: Any = None  # selection.Overlap: how many cases the comparison covers (None: not known)
 
     @property
     def failed(self) -> list[GateResult]:
@@ -122,6 +123,7 @@ class GateOutcome:
                 "baseline_dataset_hash": self.baseline_hash,
                 "deltas": [d.to_json() for d in self.deltas],
                 "missing": self.missing,
+                **({"cases": self.cases.to_json()} if self.cases is not None else {}),
                 "regression_gate": self.regression.to_json() if self.regression else None,
             }
         return data
@@ -133,7 +135,8 @@ class GateOutcome:
             same = self.baseline_hash == self.dataset_hash
             lines.append(
                 f"compared with {self.baseline} (dataset {_short(self.baseline_hash)}"
-                + (", the same as now)" if same else f"; now {_short(self.dataset_hash)}: DIFFERENT dataset)")
+                + (", the same as now" if same else f"; now {_short(self.dataset_hash)}: DIFFERENT dataset")
+                + (f"; {self.cases.phrase()})" if self.cases is not None else ")")
             )
             lines.extend(_align([("tier", "metric", "old", "new", "delta", "95% CI", "method", "verdict")] + [
                 (d.tier, d.metric, d.old, d.new, _signed(d.delta), _ci(d.low, d.high), d.method, d.verdict)
@@ -156,6 +159,8 @@ class GateOutcome:
             out.append("")
         if self.baseline is not None:
             out += [f"### Compared with `{_md(self.baseline)}`", ""]
+            if self.cases is not None:
+                out += [_md(self.cases.phrase()), ""]
             out += ["| tier | metric | old | new | delta | 95% CI | method | verdict |", "|---|---|---:|---:|---:|---|---|---|"]
             for d in self.deltas:
                 cells = (d.tier, d.metric, d.old, d.new, _signed(d.delta), _ci(d.low, d.high), d.method, d.verdict)

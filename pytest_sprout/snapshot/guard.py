@@ -189,6 +189,12 @@ class SnapshotGuard:
         path, label = self.path, self.rel(self.path)
         written = [(p, kind) for p, kind in self.rebuilt()
                    if (self.golden_written if kind == "golden" else p.is_file())]
+        controller = getattr(self.sprout, "controller", None)
+        if controller is not None and controller.partial:  # a part of the dataset never stands for all of it
+            for p in [p for p, kind in written if kind == "report" and self.updating]:  # else kept as it was
+                self.lines.append(f"{self.rel(p)}: not registered: this run judged {controller.selection().selected} "
+                                  f"of the dataset's {controller.selection().total} items (a partial report)")
+            written = [(p, kind) for p, kind in written if kind != "report"]
         try:
             registered = Snapshot.load(path, label).artifacts if path.exists() else {}
             if not self.updating:

@@ -1,0 +1,275 @@
+"""Merging the JSON reports of a sharded run into one (``python -m pytest_sprout.merge``).
+
+    python -m pytest_sprout.merge shard-1.json shard-2.json shard-3.json \\
+        --sprout-report=sprout.json --sprout-md=summary.md --sprout-min=groundedness.grounded=0.8
+
+Each report comes from one ``--sprout-shard=K/N`` run. The merge first refuses what would not add
+up to one run, naming the files: reports of different datasets, judge settings, systems, golden
+sets or plugin versions, a shard given twice, a case in two shards, a shard missing
+(``--allow-partial`` writes the merged report marked ``"partial": true``). Then it runs pytest
+in the project with a plugin (`MergeRun`) that collects nothing and replays every row as the
+item's test report: the controller tallies them, checks the gates and writes the reports, the
+terminal table and the exit status, and the snapshot guard registers what was written, through
+the very code of a run. Every report and gate option of a run works here (and ``--junitxml``).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any, Sequence
+
+import pytest
+
+from ..config.options import OPTIONS
+from ..core.identity import SnapshotError, read_json
+from ..core.row import Row, junit_properties
+from ..core.util import short_hash
+
+# A run's options that decide what is judged or how: they mean nothing to a merge.
+RUN_ONLY = {"sprout_system", "sprout_concurrency", "sprout_timeout", "sprout_retries", "sprout_retry_on",
+            "sprout_reuse_answers", "sprout_record", "sprout_golden", "sprout_shard", "sprout_check_snapshot",
+            "sprout_threshold", "sprout_mutate"}
+# pytest's own options a merge passes on: True when the option takes a value.
+PYTEST_OPTIONS = {"--junitxml": True, "--junit-xml": True, "--color": True, "-p": True, "-o": True, "-c": True,
+                  "--rootdir": True, "-r": True, "-q": False, "-qq": False, "-v": False, "-vv": False, "--quiet": False,
+                  "--verbose": False}
+USAGE = 4  # pytest's usage-error exit status
+
+
+class MergeError(Exception):
+    """Reports that cannot be merged into one run's; the message names the files."""
+
+
+def passed_options() -> dict[str, bool]:
+    """Every option the merge passes on to pytest: True when it takes a value."""
+    sprout = {opt.flag: opt.kind != "bool" for opt in OPTIONS
+              if opt.dest not in RUN_ONLY and not opt.dest.startswith(("nli_", "llm_"))}
+    return {**sprout, **PYTEST_OPTIONS}
+
+
+def split_args(argv: Sequence[str]) -> tuple[list[str], list[str], bool]:
+    """(report files, pytest arguments, --allow-partial) from the command line."""
+    known = passed_options()
+    files: list[str] = []
+    passed: list[str] = []
+    allow_partial = False
+    args = list(argv)
+    while args:
+        arg = args.pop(0)
+        flag = arg.split("=", 1)[0]
+        if arg == "--allow-partial":
+            allow_partial = True
+        elif not arg.startswith("-") or arg == "-":
+            files.append(arg)
+        elif flag in known:
+            passed.append(arg)
+            if known[flag] and "=" not in arg:
+                if not args:
+                    raise MergeError(f"{flag} needs a value")
+                passed.append(args.pop(0))
+        elif len(arg) > 2 and arg[:2] in ("-p", "-o", "-c", "-r") and not arg.startswith("--"):
+            passed.append(arg)  # -pno:xdist, -rA
+        else:
+            raise MergeError(f"{arg}: not an option of the merge (it takes a run's report and gate options; "
+                             "what is judged was decided by the shards' runs)")
+    if not files:
+        raise MergeError("give the shards' JSON reports (REPORT...)")
+    return files, passed, allow_partial
+
+
+def read_report(path: str) -> dict[str, Any]:
+    try:
+        data = read_json(Path(path), path)
+    except SnapshotError as exc:
+        raise MergeError(str(exc)) from None
+    if not isinstance(data, dict) or data.get("plugin") != "pytest-sprout" or not isinstance(data.get("items"), list):
+        raise MergeError(f"{path}: not a pytest-sprout JSON report (write one with --sprout-report)")
+    shard = data.get("shard")
+    if not isinstance(shard, dict) or not all(isinstance(shard.get(k), int) for k in ("index", "count")):
+        raise MergeError(f"{path}: not the report of a shard (field 'shard' is missing: run each shard with "
+                         "--sprout-shard=K/N or SPROUT_SHARD=K/N)")
+    for i, item in enumerate(data["items"]):
+        if not isinstance(item, dict) or not isinstance(item.get("nodeid"), str) or not isinstance(item.get("metrics", {}), dict):
+            raise MergeError(f"{path}: items[{i}] must be an object with a 'nodeid' and 'metrics'")
+    return data
+
+
+def _same(reports: dict[str, dict[str, Any]], what: str, value: Any, show: Any = str) -> None:
+    """Refuse reports that disagree on ``value(report)``, naming two files that differ."""
+    first_path, first = next(iter(reports.items()))
+    for path, report in reports.items():
+        if value(report) != value(first):
+            raise MergeError(f"{first_path} and {path} have different {what} ({show(value(first))} and "
+                             f"{show(value(report))}): they are not shards of one run")
+
+
+def _judging_difference(a: dict[str, Any], b: dict[str, Any]) -> str:
+    keys = sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))
+    return ", ".join(f"{k}: {a.get(k)!r} vs {b.get(k)!r}" for k in keys[:5])
+
+
+def check_reports(reports: dict[str, dict[str, Any]]) -> None:
+    """Refuse reports that are not the shards of one run (everything the suites are not needed for)."""
+    _same(reports, "plugin versions", lambda r: r.get("version"))
+    _same(reports, "dataset hashes", lambda r: r.get("dataset_hash"), short_hash)
+    _same(reports, "shard counts", lambda r: r["shard"]["count"], lambda n: f"N={n}")
+    first_path, first = next(iter(reports.items()))
+    for path, report in reports.items():
+        a, b = first["shard"].get("judging"), report["shard"].get("judging")
+        if a != b:
+            detail = _judging_difference(a, b) if isinstance(a, dict) and isinstance(b, dict) else "unreadable"
+            raise MergeError(f"{first_path} and {path} were judged with different settings ({detail}): "
+                             "they are not shards of one run")
+    _same(reports, "systems", lambda r: r.get("system"), json.dumps)
+    _same(reports, "golden sets", lambda r: r.get("golden"), json.dumps)
+    by_index: dict[int, str] = {}
+    for path, report in reports.items():
+        index, count = report["shard"]["index"], report["shard"]["count"]
+        if index in by_index:
+            raise MergeError(f"shard {index}/{count} is given twice: {by_index[index]} and {path}")
+        by_index[index] = path
+    owner: dict[str, str] = {}
+    for path, report in reports.items():
+        for item in report["items"]:
+            case = item["nodeid"].rsplit("[", 1)[0]
+            if owner.setdefault(case, path) != path:
+                raise MergeError(f"{case} is in both {owner[case]} and {path}: a case in two shards "
+                                 "(were they split with the same N and the same -k/-m?)")
+
+
+def missing_shards(reports: dict[str, dict[str, Any]], case_ids: Sequence[str]) -> str | None:
+    """Why the reports do not cover every shard, or None when they do: the missing shards and
+    the number of the dataset's cases no report holds."""
+    count = next(iter(reports.values()))["shard"]["count"]
+    present = {r["shard"]["index"] for r in reports.values()}
+    absent = [k for k in range(1, count + 1) if k not in present]
+    if not absent:
+        return None
+    covered = {str(item.get("case_id")) for r in reports.values() for item in r["items"]}
+    lost = len(set(case_ids) - covered)
+    names = ", ".join(f"{k}/{count}" for k in absent)
+    return (f"shard{'s' * (len(absent) > 1)} {names} missing (no report given): the merged report would lack "
+            f"{lost} of the dataset's {len(case_ids)} cases")
+
+
+class MergeRun:
+    """The pytest plugin of a merge: collects nothing, replays the shards' rows as test reports."""
+
+    def __init__(self, reports: dict[str, dict[str, Any]], allow_partial: bool) -> None:
+        self.reports = reports
+        self.allow_partial = allow_partial
+        self.items = [item for report in reports.values() for item in report["items"]]
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_configure(self, config: pytest.Config) -> None:
+        from ..controller.controller import get_controller
+        from ..core.version import __version__
+
+        config.option.dist = "no"  # xdist from the ini's addopts: nothing to distribute
+        controller = get_controller(config)
+        if controller is None:
+            return
+        sprout = controller.sprout
+        sprout.merging = True
+        first_path, first = next(iter(self.reports.items()))
+        if first.get("version") != __version__:
+            raise pytest.UsageError(f"merge: {first_path} was written by pytest-sprout {first.get('version')}, this is "
+                                    f"{__version__}: merge with the version the shards ran")
+        if first.get("dataset_hash") != sprout.dataset_hash():
+            raise pytest.UsageError(
+                f"merge: the reports were built from dataset {short_hash(first.get('dataset_hash'))}, but the suites here "
+                f"hash to {short_hash(sprout.dataset_hash())}: run the merge on the checkout the shards ran")
+        problem = missing_shards(self.reports, [c.id for c in sprout.cases])
+        if problem and not self.allow_partial:
+            raise pytest.UsageError(f"merge: {problem}; pass --allow-partial to write it marked \"partial\": true")
+        if problem:
+            controller.write_problems.append(f"merge: {problem} (--allow-partial: the report is marked partial)")
+        sprout.worker_system = first.get("system")
+        sprout.guard.golden_ref = first.get("golden")
+        controller.complete = all(r.get("complete", True) is not False for r in self.reports.values())
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_collection(self, session: pytest.Session) -> bool:
+        from ..controller.controller import get_controller
+
+        controller = get_controller(session.config)
+        if controller is not None:
+            self.items = _run_order(controller.sprout, self.items)
+            controller.select([item["nodeid"] for item in self.items])
+        session.testscollected = len(self.items)
+        return True
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtestloop(self, session: pytest.Session) -> bool:
+        hook = session.config.hook
+        for item in self.items:
+            nodeid = item["nodeid"]
+            location = (nodeid.split("::", 1)[0], None, nodeid.split("::", 1)[-1])
+            hook.pytest_runtest_logstart(nodeid=nodeid, location=location)
+            for report in _reports(item, location):
+                hook.pytest_runtest_logreport(report=report)
+            hook.pytest_runtest_logfinish(nodeid=nodeid, location=location)
+        return True
+
+
+def _run_order(sprout: Any, items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The rows in the order one run over every shard would have judged them (the suites'
+    collection order), so that every list a report prints comes out in the same order."""
+    from ..suites.loader import SuiteError
+
+    by_id = {item["nodeid"]: item for item in items}
+    ordered = []
+    root = Path(sprout.config.rootpath)
+    for path, suite_file in sorted(sprout.suites().files.items()):
+        try:
+            prefix = path.relative_to(root).as_posix()
+        except ValueError:
+            continue
+        for entry in suite_file.entries:
+            if isinstance(entry, SuiteError):
+                continue
+            ordered += [by_id.pop(n) for n in (f"{prefix}::{entry.id}[{t}]" for t in entry.tiers) if n in by_id]
+    return ordered + [by_id[n] for n in sorted(by_id)]
+
+
+def _reports(item: dict[str, Any], location: tuple[str, None, str]) -> list[Any]:
+    """The setup, call and teardown reports of one row, as its run would have sent them."""
+    from _pytest.reports import TestReport
+
+    row = {k: v for k, v in item.items() if k not in ("nodeid", "outcome")}
+    outcome = item.get("outcome")
+    tier = str(item.get("tier"))
+    keywords = {tier: 1, str(item.get("suite")): 1}
+    props = [("sprout", json.dumps(row, separators=(",", ":"), sort_keys=True)), *junit_properties(row)]
+    parsed = Row.from_json(row)
+    if outcome in ("passed",):
+        call, longrepr = "passed", None
+    elif outcome in ("skipped", "unscored"):
+        call, longrepr = "skipped", (location[0], 0, f"Skipped: {parsed.note or 'skipped'}")
+    else:
+        call, longrepr = "failed", parsed.error or _reason(parsed) or f"{outcome} (see the shard's report)"
+    nodeid = str(item["nodeid"])
+    return [TestReport(nodeid, location, keywords, "passed", None, "setup"),
+            TestReport(nodeid, location, keywords, call, longrepr, "call", user_properties=props),  # type: ignore[arg-type]
+            TestReport(nodeid, location, keywords, "passed", None, "teardown")]
+
+
+def _reason(row: Row) -> str:
+    reasons = row.reasons or []
+    texts = [str(r.get("why") or "") for r in reasons if isinstance(r, dict)]
+    return "; ".join(t for t in texts if t)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Check the reports, then run the merge as a pytest session in the current project."""
+    try:
+        files, passed, allow_partial = split_args(sys.argv[1:] if argv is None else argv)
+        reports = {path: read_report(path) for path in dict.fromkeys(files)}
+        check_reports(reports)
+    except MergeError as exc:
+        print(f"merge: error: {exc}", file=sys.stderr)
+        return USAGE
+    args = ["-p", "no:cacheprovider", "--noconftest", *passed]
+    return int(pytest.main(args, plugins=[MergeRun(reports, allow_partial)]))
