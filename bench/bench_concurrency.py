@@ -14,7 +14,8 @@ cache: the first run with pytest's cache on (empty) and a warm re-run, each agai
   ``-p no:cacheprovider``; the cache's size on disk after the first run.
 scale: for each size, a plain parametrized test that calls the same system and judge, and the
   plugin (cache on, JSON report written): ``--co`` and whole-run CPU time and peak memory (max
-  RSS), and the plugin/plain ratios.
+  RSS), and the plugin/plain ratios; then the plugin again with ``--sprout-html``: its peak memory
+  against the run without it, and the HTML file's size.
 
 On a shared machine wall time mostly measures the neighbours: the cache and scale sections print
 CPU seconds of each pytest process (user + system) beside wall seconds where both make sense.
@@ -38,7 +39,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_overhead import write_projects  # noqa: E402
 
-COMMON = ["-q", "-p", "no:deepeval", "-p", "no:randomly", "--no-header", "--tb=no", "-o", "console_output_style=classic"]
+# The same plugins on both sides of every comparison: pytest-sprout loads on the plain side too
+# (it finds no suites there), and the heavy third-party plugins load on neither.
+COMMON = ["-q", "-p", "no:deepeval", "-p", "no:langsmith_plugin", "-p", "no:hypothesispytest", "-p", "no:randomly",
+          "--no-header", "--tb=no", "-o", "console_output_style=classic"]
 # Runs pytest in-process and prints its peak memory, so that each run is measured on its own.
 RUNNER = ("import resource, sys, pytest; rc = pytest.main(sys.argv[1:]); "
           "print('MAXRSS_KB', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss); sys.exit(rc)")
@@ -227,25 +231,29 @@ def cache(args: argparse.Namespace) -> None:
 
 def scale(args: argparse.Namespace) -> None:
     sizes = [int(s) for s in args.sizes.split(",")]
-    print("CPU seconds (user + system) of each pytest process; peak memory (max RSS) in MB")
-    print("size    | --co plain | --co plugin | ratio | run plain | run plugin | ratio | MB plain | MB plugin | ratio")
+    print("CPU seconds (user + system) of each pytest process; peak memory (max RSS) in MB; both sides load the "
+          "same plugins (pytest-sprout included; deepeval, langsmith and hypothesis on neither)")
+    print("size    | --co plain | --co plugin | ratio | run plain | run plugin | ratio | MB plain | MB plugin | ratio "
+          "| MB +html | vs plugin | HTML MB")
     rows = []
     for n in sizes:
         with tempfile.TemporaryDirectory() as tmp:
             plugin_dir, plain_dir = write_projects(Path(tmp), n)
             # CPU seconds: the machine is shared, and a run's own work is what scales with the cases
-            run(plain_dir, ["-p", "no:sprout", "-p", "no:cacheprovider", "--co"])
+            run(plain_dir, ["-p", "no:cacheprovider", "--co"])
             co_plain = LAST_CPU[0]
             run(plugin_dir, ["-p", "no:cacheprovider", "--co", "-m", "groundedness"])
             co_plugin = LAST_CPU[0]
-            _, mem_plain = run(plain_dir, ["-p", "no:sprout", "-p", "no:cacheprovider"])
+            _, mem_plain = run(plain_dir, ["-p", "no:cacheprovider"])
             run_plain = LAST_CPU[0]
             _, mem_plugin = run(plugin_dir, ["-m", "groundedness", "--sprout-report=report.json"])
             run_plugin = LAST_CPU[0]
+            _, mem_html = run(plugin_dir, ["-m", "groundedness", "--sprout-report=report.json", "--sprout-html=report.html"])
+            html_mb = (plugin_dir / "report.html").stat().st_size / 1e6
         rows.append((n, run_plain, run_plugin, mem_plain, mem_plugin))
         print(f"{n:7d} | {co_plain:9.2f}s | {co_plugin:10.2f}s | {co_plugin / co_plain:4.2f}x | {run_plain:8.2f}s | "
               f"{run_plugin:9.2f}s | {run_plugin / run_plain:4.2f}x | {mem_plain:8.0f} | {mem_plugin:9.0f} | "
-              f"{mem_plugin / mem_plain:4.2f}x", flush=True)
+              f"{mem_plugin / mem_plain:4.2f}x | {mem_html:8.0f} | {mem_html / mem_plugin:8.2f}x | {html_mb:7.1f}", flush=True)
     if len(rows) > 1:
         (n0, _, t0, _, m0), (n1, _, t1, _, m1) = rows[0], rows[-1]
         print(f"plugin from {n0} to {n1} cases ({n1 / n0:.0f}x): time {t1 / t0:.1f}x, peak memory {m1 / m0:.1f}x "

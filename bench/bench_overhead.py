@@ -104,7 +104,10 @@ def write_projects(root: Path, n: int) -> tuple[Path, Path]:
     return plugin_dir, plain_dir
 
 
-COMMON = ["-q", "-p", "no:cacheprovider", "-p", "no:deepeval", "-p", "no:randomly", "--no-header", "-o", "console_output_style=classic"]
+# The same plugins on both sides: pytest-sprout loads on the plain side too (it finds no suites
+# there), and the heavy third-party plugins (deepeval, langsmith, hypothesis) load on neither.
+COMMON = ["-q", "-p", "no:cacheprovider", "-p", "no:deepeval", "-p", "no:langsmith_plugin", "-p", "no:hypothesispytest",
+          "-p", "no:randomly", "--no-header", "-o", "console_output_style=classic"]
 
 
 def run(cwd: Path, args: list[str]) -> tuple[float, str, frozenset[str]]:
@@ -132,7 +135,7 @@ def main() -> None:
         plugin_t, plain_t = [], []
         outcomes: dict[str, set[tuple[str, frozenset[str]]]] = {"plain": set(), "plugin": set()}
         for _ in range(args.rounds):
-            seconds, counts, failed = run(plain_dir, ["-p", "no:sprout", "--tb=no"])
+            seconds, counts, failed = run(plain_dir, ["--tb=no"])
             plain_t.append(seconds)
             outcomes["plain"].add((counts, failed))
             seconds, counts, failed = run(plugin_dir, ["-m", "groundedness", "--tb=no"])

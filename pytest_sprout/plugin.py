@@ -111,7 +111,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     get_upcoming(session.config).collected(session.items)
     collected(get_session(session.config))
     controller = get_controller(session.config)
-    if controller is not None:
+    if controller is not None and not session.config.option.collectonly:  # --co runs nothing: no ledger
         controller.select([item.nodeid for item in session.items])
     get_session(session.config).run.collected(session.items)
 

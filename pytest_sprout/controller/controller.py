@@ -48,6 +48,7 @@ class Controller:
         self.written: dict[str, str] = {}  # report kind -> path, as given; for the terminal
         self.complete = True  # False after an interrupted run: its reports say so
         self.write_problems: list[str] = []  # problems writing the reports, for the summary
+        self._suite_names: dict[str, str | None] = {}  # suite file (as in a node id) -> suite name
         config = sprout.config
         config.stash[CONTROLLER_KEY] = self
 
@@ -100,8 +101,10 @@ class Controller:
         parsed = parse_nodeid(nodeid)
         if parsed is None or parsed[2] not in TIERS:
             return None
-        suite_file = self.sprout.suites().files.get(Path(self.config.rootpath, parsed[0]))
-        return suite_file.name if suite_file is not None else None
+        if parsed[0] not in self._suite_names:  # one lookup per suite file, not per item
+            suite_file = self.sprout.suites().files.get(Path(self.config.rootpath, parsed[0]))
+            self._suite_names[parsed[0]] = suite_file.name if suite_file is not None else None
+        return self._suite_names[parsed[0]]
 
     def select(self, nodeids: list[str]) -> None:
         """Controller: the node ids selected for this run (its own collection, or an xdist

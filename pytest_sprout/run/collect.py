@@ -44,12 +44,18 @@ class BadCase(pytest.Collector):
         raise self.CollectError(str(self.error))
 
 
+_MARKS: dict[str, Any] = {}  # tier -> its pytest mark, made once per process, not once per item
+
+
 class SproutItem(pytest.Item):
     def __init__(self, *, case: Case, tier: str, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.case = case
         self.tier = tier
-        self.add_marker(tier)
+        mark = _MARKS.get(tier)
+        if mark is None:
+            mark = _MARKS[tier] = getattr(pytest.mark, tier)
+        self.add_marker(mark)
         self.extra_keyword_matches.update(case.tags)
         self.extra_keyword_matches.add(case.suite)
 

@@ -8,7 +8,7 @@ from typing import Any, Iterable, Union
 
 from .formats import BadLine
 from ..core.model import EXPECTS, ID_PATTERN, TIERS, Case
-from .yaml_lines import describe, duplicate_key
+from .yaml_lines import describe, duplicate_key, plain_data
 
 SUITE_KEYS = ("suite", "description", "defaults", "cases")
 DEFAULT_KEYS = ("expect", "tiers", "tags")
@@ -203,7 +203,7 @@ def _parse(loader_class: Any, text: str) -> tuple[Any, Any]:
     loader = loader_class(text)
     try:
         node = loader.get_single_node()
-        return (loader.construct_document(node) if node is not None else None), node
+        return (plain_data(node, loader) if node is not None else None), node
     finally:
         loader.dispose()
 

@@ -35,3 +35,46 @@ def duplicate_key(node: Any, skip: Any = None) -> tuple[str, int, int] | None:
 def describe(dup: tuple[str, int, int]) -> str:
     key, first, second = dup
     return f"key {key!r} is written twice (lines {first} and {second}); YAML would silently keep only the last"
+
+
+_STR, _SEQ, _MAP, _MERGE = ("tag:yaml.org,2002:str", "tag:yaml.org,2002:seq", "tag:yaml.org,2002:map",
+                            "tag:yaml.org,2002:merge")
+
+
+class _Fallback(Exception):
+    """The tree holds something only the constructor itself builds right (a merge key, an alias)."""
+
+
+def plain_data(node: Any, constructor: Any) -> Any:
+    """What ``constructor.construct_document(node)`` gives for a suite's tree, built without the
+    constructor's generic machinery (a third of a large suite's collection time): strings, lists
+    and mappings directly, any other scalar (numbers, booleans, null, dates) by the constructor.
+    A tree with a merge key, an alias (one node used twice), another tag or an unhashable key is
+    built by the constructor, as before."""
+    import yaml
+
+    scalar, sequence, mapping = yaml.ScalarNode, yaml.SequenceNode, yaml.MappingNode
+    seen: set[int] = set()
+
+    def build(n: Any) -> Any:
+        kind = type(n)
+        if kind is scalar:
+            return n.value if n.tag == _STR else constructor.construct_object(n)
+        if id(n) in seen:
+            raise _Fallback
+        seen.add(id(n))
+        if kind is sequence and n.tag == _SEQ:
+            return [build(child) for child in n.value]
+        if kind is mapping and n.tag == _MAP:
+            out = {}
+            for key_node, value_node in n.value:
+                if key_node.tag == _MERGE or type(key_node) is not scalar:
+                    raise _Fallback
+                out[build(key_node)] = build(value_node)
+            return out
+        raise _Fallback
+
+    try:
+        return build(node)
+    except _Fallback:
+        return constructor.construct_document(node)

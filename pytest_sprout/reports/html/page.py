@@ -415,6 +415,11 @@ def render_html(report: dict[str, Any]) -> str:
 
 
 def write_html(path: str | os.PathLike[str], report: dict[str, Any]) -> None:
+    """The page; above large.LARGE items, the bounded summary page, written as a stream."""
     from ..json_report import atomic_write_text
+    from .large import is_large, write_large_html
 
+    if is_large(report):
+        write_large_html(path, report)
+        return
     atomic_write_text(path, render_html(report))

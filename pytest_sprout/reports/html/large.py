@@ -1,0 +1,87 @@
+"""The HTML report of a large run: a bounded summary page, written as a stream.
+
+Up to ``LARGE`` items the page lists every item (page.py). Above that, a page with every item and
+its sentences grows with the run (about 2 KB an item: 198 MB at 100,000) and building it holds
+every row parsed at once (twice the run's memory). The summary page instead holds the header, the
+gates, the forest plots, the per-suite table, the mutation and agreement sections, and the first
+``SHOWN`` items that did not pass (failed, errored, unscored; by node id), each with its case, its
+sentences and its reasons; it says how many it leaves out and that the full list is the JSON
+report's. It is written part by part, reading the rows twice as a stream (the counts and the
+per-suite table, then the items it shows), so neither the page nor the rows are ever held whole.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from typing import Any, Iterable, Iterator, TextIO
+
+from ...core.row import Row, as_rows
+from ..json_report import atomic_write, ordered
+
+LARGE = 5_000  # items above which the page is the bounded summary
+SHOWN = 1_000  # items that did not pass, listed in full on the summary page
+NOT_PASSING = ("failed", "error", "unscored")
+
+
+def is_large(report: dict[str, Any]) -> bool:
+    return len(report.get("items") or []) > LARGE
+
+
+def _counting(rows: Iterable[Row], counts: Counter[str]) -> Iterator[Row]:
+    for row in rows:
+        counts[str(row.outcome)] += 1
+        yield row
+
+
+def _not_passing(items: Any, limit: int) -> tuple[list[Row], int]:
+    """The first ``limit`` items that did not pass, in node id order, and how many there are."""
+    shown: list[Row] = []
+    total = 0
+    for row in ordered(items):
+        if str(row.outcome) in NOT_PASSING:
+            total += 1
+            if len(shown) < limit:
+                shown.append(row)
+    return shown, total
+
+
+def write_summary_page(handle: TextIO, report: dict[str, Any]) -> None:
+    from . import page, sections
+
+    items = report.get("items") or []
+    counts: Counter[str] = Counter()
+    suites = sections.suites_section(_counting(as_rows(items), counts))  # first pass: counts and suites
+    shown, failing = _not_passing(items, SHOWN)  # second pass: the items shown
+    handle.write('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+                 f'<meta http-equiv="Content-Security-Policy" content="{page.CSP}">'
+                 '<meta name="viewport" content="width=device-width, initial-scale=1">'
+                 f"<title>pytest-sprout report</title><style>{page.STYLE}{sections.STYLE}</style></head>\n<body>\n")
+    parts = [f"{n} {page.esc(k)}" for k, n in sorted(counts.items(), key=lambda kv: page.OUTCOME_ORDER.get(kv[0], 9))]
+    system = report.get("system") or {}
+    sys_text = page.esc(" ".join(str(x) for x in (system.get("name"), system.get("version")) if x)) or "unknown"
+    handle.write(
+        "<header><h1>pytest-sprout report</h1>"
+        f'<p class="meta">{len(items)} items: {", ".join(parts) or "none"} · system: {sys_text} · '
+        f'dataset <code>{page.esc(report.get("dataset_hash"))}</code> · pytest-sprout {page.esc(report.get("version"))}</p>'
+        + page._answers_source(report) + "</header>\n")
+    if report.get("complete") is False:
+        from ..json_report import INCOMPLETE_BANNER
+
+        handle.write(f'<p class="fail" id="incomplete" role="alert">{page.esc(INCOMPLETE_BANNER)}</p>\n')
+    left_out = len(items) - len(shown)
+    handle.write(
+        f'<p class="note" id="summary-page">A summary page: this run has {len(items)} items, more than the '
+        f"{LARGE} a page lists in full. Shown below: {len(shown)} of the {failing} items that did not pass "
+        f"(failed, errored or unscored), by node id; {left_out} items are not listed here. Every item, with "
+        "its sentences and reasons, is in the JSON report (--sprout-report).</p>\n")
+    for part in (page._gates_section(report.get("gates")), page._plots_section(report), suites,
+                 sections.mutation_section(report), sections.agreement_section(report)):
+        handle.write(part + "\n")
+    handle.write(sections.cases_section(shown) + "\n")
+    handle.write(page._items_section(shown) + "\n")
+    handle.write(f"<script>{page.SCRIPT}</script>\n</body></html>\n")
+
+
+def write_large_html(path: str | os.PathLike[str], report: dict[str, Any]) -> None:
+    atomic_write(path, lambda handle: write_summary_page(handle, report))
