@@ -287,6 +287,31 @@ def test_answers_are_reused_only_when_asked_or_fingerprinted(pytester: pytest.Py
     assert calls(pytester) == 3  # a recording always asks the system
 
 
+def test_reused_answers_never_cross_systems(pytester: pytest.Pytester) -> None:
+    """Two factories picked with --sprout-system, neither system named: each is asked for its own
+    answers (once an unnamed system was named "function", and the second got the first's answers)."""
+    pytester.makepyfile(systems='''
+        def good():
+            def system(question):
+                return ("Snake plants tolerate low light [1].", ["Snake plants tolerate low light."])
+            return system
+
+        def bad():
+            def system(question):
+                return ("Snake plants need full sun [1].", ["Snake plants tolerate low light."])
+            return system
+    ''')
+    (pytester.path / "suites").mkdir()
+    (pytester.path / "suites" / "care.yaml").write_text("defaults: {tiers: [groundedness]}\ncases:\n  - {id: snake, question: q}\n")
+    args = ("-p", "no:deepeval", "--sprout-reuse-answers", "--sprout-report=r.json")
+    pytester.runpytest(*args, "--sprout-system=systems:good").assert_outcomes(passed=1)
+    pytester.runpytest(*args, "--sprout-system=systems:bad").assert_outcomes(failed=1)  # asked, not good's answer
+    report = json.loads((pytester.path / "r.json").read_text())
+    assert report["system"]["name"] == "systems.bad.<locals>.system"
+    assert report["items"][0]["answer"]["text"] == "Snake plants need full sun [1]."
+    pytester.runpytest(*args, "--sprout-system=systems:good").assert_outcomes(passed=1)  # its own answers, kept
+
+
 def test_entries_of_removed_cases_are_pruned(pytester: pytest.Pytester) -> None:
     make_project(pytester, suite=SUITE, conftest=CONFTEST)
     pytester.runpytest(*RUN).assert_outcomes(passed=3)

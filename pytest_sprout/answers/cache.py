@@ -178,10 +178,11 @@ class ResultCache:
 
     # --- answers ------------------------------------------------------------------------------
     def answer_key(self, case: Case, system: Mapping[str, Any] | None) -> str | None:
-        """The key of a case's answer from this system, or None when the system has no name."""
+        """The key of a case's answer from this system (its name, version or fingerprint, and
+        origin: the factory and the callable's import path), or None when there is no system."""
         if not system:
             return None
-        identity = {k: str(system[k]) for k in ("name", "version", "fingerprint") if system.get(k)}
+        identity = {k: str(system[k]) for k in ("name", "version", "fingerprint", "origin") if system.get(k)}
         if "fingerprint" in identity:
             identity.pop("version", None)  # the fingerprint says what the answers depend on
         return self._key({"plugin": self.plugin, "kind": "answer", "id": case.id,

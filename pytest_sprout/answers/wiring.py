@@ -48,12 +48,16 @@ def make_source(session: Any) -> Any:
             decided.append(bool(session.option("sprout_reuse_answers") or (info and info.get("fingerprint"))))
         return decided[0]
 
+    def identity() -> dict[str, Any]:
+        """The system's name, version, fingerprint and origin (factory and import path)."""
+        return {**(session.system_info() or {}), "origin": session.system_origin()}
+
     def reused(case: Case) -> Answer | None:
-        return session.result_cache().get_answer(case, session.system_info()) if reusing() else None
+        return session.result_cache().get_answer(case, identity()) if reusing() else None
 
     def store(case: Case, answer: Answer) -> None:
         if reusing():  # a recording too: it asks the system and refreshes what is kept
-            session.result_cache().put_answer(case, session.system_info(), answer)
+            session.result_cache().put_answer(case, identity(), answer)
 
     return AnswerSource(
         make_system,
