@@ -323,6 +323,34 @@ def test_entries_of_removed_cases_are_pruned(pytester: pytest.Pytester) -> None:
     assert {cid for cid, _, _ in stored(pytester)} == {"snake-light", "lily-cats"}
 
 
+def test_a_run_of_one_suite_file_keeps_the_other_suites_entries(pytester: pytest.Pytester) -> None:
+    """--sprout-suites=suites/care.yaml loads one file: the cases of the others are not "gone"
+    (once they were pruned, and the next full run paid for every answer again)."""
+    make_project(pytester, suite=SUITE, conftest=CONFTEST)
+    other = pytester.path / "suites" / "other.yaml"
+    other.write_text((pytester.path / "suites" / "care.yaml").read_text().replace("suite: care", "suite: other")
+                     .replace("id: snake-light", "id: o-snake").replace("id: lily-cats", "id: o-lily").replace("id: taxes", "id: o-taxes"))
+    pytester.runpytest(*RUN).assert_outcomes(passed=6)
+    everything = stored(pytester)
+    assert len(everything) == 6
+    pytester.runpytest(*RUN, "--sprout-suites=suites/care.yaml").assert_outcomes(passed=3)
+    assert stored(pytester) == everything
+    other.unlink()  # a suite file removed from the folder a run loads: its entries go
+    pytester.runpytest(*RUN).assert_outcomes(passed=3)
+    assert {cid for cid, _, _ in stored(pytester)} == {"snake-light", "lily-cats", "taxes"}
+
+
+def test_pruning_only_drops_removed_cases_of_the_suites_loaded(tmp_path: Path) -> None:
+    first = cache(tmp_path, run="r1")
+    for cid, source in (("a", "suites/a.yaml:3"), ("b", "suites/b.yaml:3"), ("old", None)):
+        put(first, GoldenItem(Case(cid, "care", f"{cid}?", source=source), ANSWER))
+    first.close()
+    second = cache(tmp_path, run="r2")
+    assert second.prune(["a"], lambda suite: suite == "suites/a.yaml") == 0  # b's file was not loaded
+    assert second.prune([], lambda suite: suite == "suites/a.yaml") == 1  # a left its loaded file
+    assert [cid for cid, _, _ in second.entries()] == ["b", "old"]  # an entry of unknown suite stays
+
+
 def test_pruning_keeps_cases_whose_suite_did_not_load(tmp_path: Path) -> None:
     first = cache(tmp_path, run="r1")
     for cid in ("a", "b"):
