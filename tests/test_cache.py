@@ -64,6 +64,7 @@ def test_every_input_is_part_of_the_result_key(tmp_path: Path) -> None:
         cache(tmp_path).result_key(Tier("alce", coverage=0.6), ITEM, {}),
         cache(tmp_path).result_key(Tier(), ITEM, {("groundedness", "facts"): 0.9}),
         cache(tmp_path, version="0.2").result_key(Tier(), ITEM, {}),
+        ResultCache(tmp_path, "0.1", "r1", judge_code="other judge code").result_key(Tier(), ITEM, {}),
         cache(tmp_path).result_key(Tier(), other_answer, {}),
         cache(tmp_path).result_key(Tier(), GoldenItem(Case("snake", "care", "Changed?"), ANSWER), {}),
     ]
@@ -172,6 +173,48 @@ def test_pruning_drops_removed_cases_and_superseded_entries(tmp_path: Path) -> N
     ]
     coverage = [json.loads(v) for cid, slot, v in left if (cid, slot) == ("c0", "groundedness")]
     assert coverage[0]["passed"] is True and len(coverage) == 1
+
+
+def test_a_verdict_of_other_judge_code_is_never_served(pytester: pytest.Pytester, tmp_path_factory: pytest.TempPathFactory,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """The judge's code changes without anyone bumping RULES_VERSION or the plugin version (two
+    commits did exactly that): the cached verdicts of the old code are a miss. The package is
+    copied, the cache filled, one cached verdict tampered with (a hit would show it), then a judge
+    file of the copy is edited: the next run judges afresh. A change outside the judges (a report
+    writer) keeps the cache."""
+    import shutil
+    import pytest_sprout
+
+    copy = tmp_path_factory.mktemp("pkg")
+    shutil.copytree(Path(pytest_sprout.__file__).parent, copy / "pytest_sprout",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    import os
+
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(copy), os.environ.get("PYTHONPATH", "")]))
+    make_project(pytester, suite=SUITE, conftest=CONFTEST)
+
+    def tamper() -> None:
+        db = sqlite3.connect(pytester.path / ".pytest_cache" / "d" / "sprout" / "cache.sqlite")
+        for key, value in db.execute("SELECT key, value FROM entries WHERE case_id = 'lily-cats'").fetchall():
+            data = json.loads(value)
+            data.update(passed=False, message="this verdict was served from the cache")
+            db.execute("UPDATE entries SET value = ? WHERE key = ?", (json.dumps(data), key))
+        db.commit()
+        db.close()
+
+    def edit(relpath: str) -> None:
+        path = copy / "pytest_sprout" / relpath
+        path.write_text(path.read_text() + "\n# an edit that bumps no version\n")
+
+    pytester.runpytest_subprocess(*RUN).assert_outcomes(passed=3)
+    tamper()
+    edit("reports/markdown.py")
+    pytester.runpytest_subprocess(*RUN).assert_outcomes(passed=2, failed=1)  # the judges did not change: a hit
+    tamper()
+    edit("judges/lexical/rules.py")
+    fresh = pytester.runpytest_subprocess(*RUN)
+    fresh.assert_outcomes(passed=3)  # judged by the new code, not served from the cache
+    assert "served from the cache" not in fresh.stdout.str()
 
 
 # --- through pytest -----------------------------------------------------------------------------

@@ -8,7 +8,8 @@ never a stale hit. Keys are per case: editing one case never invalidates another
   ``fingerprint`` (else its ``version``). Answers are stored and reused only when the session asks
   for it (``--sprout-reuse-answers``, or a system that declares a fingerprint): a system's version
   says nothing about the knowledge base or the prompt behind it.
-- tier results: plugin version, the case, the answer's content, the tier's name and
+- tier results: plugin version, the hash of the judges' source files (``judge_code``: a judge
+  whose code changed is a miss, bumped version or not), the case, the answer's content, the tier's name and
   ``settings()`` and every ``--sprout-threshold``. Where the case is written (file:line) is not
   part of the key; a cached failure message is given the case's current place.
 
@@ -51,9 +52,10 @@ CREATE INDEX IF NOT EXISTS entries_case ON entries (case_id, slot);
 
 
 class ResultCache:
-    def __init__(self, root: Path | None, plugin_version: str, run: str | None = None) -> None:
+    def __init__(self, root: Path | None, plugin_version: str, run: str | None = None, judge_code: str = "") -> None:
         self.root = root  # None: caching is off (no cache dir, -p no:cacheprovider)
         self.plugin = plugin_version
+        self.judge_code = judge_code  # util.judge_code_fingerprint(): the judges' source files
         self.run = run or uuid.uuid4().hex
         self._db: sqlite3.Connection | None = None
         self._broken = False
@@ -229,7 +231,7 @@ class ResultCache:
             return None
         digest = hashlib.sha256()
         for part in (
-            self.plugin, settings, canonical_json(sorted([t, n, v] for (t, n), v in thresholds.items())),
+            self.plugin, self.judge_code, settings, canonical_json(sorted([t, n, v] for (t, n), v in thresholds.items())),
             _dumps(item.case.canonical()), _dumps(item.answer.to_json()),  # built in a fixed order
         ):
             digest.update(part.encode("utf-8"))

@@ -239,7 +239,9 @@ class Run:
             from ..answers.wiring import run_id
             from ..answers.cache import ResultCache, cache_root
 
-            self._cache = ResultCache(cache_root(self.config), __version__, run_id(self.config))
+            from ..core.util import judge_code_fingerprint
+
+            self._cache = ResultCache(cache_root(self.config), __version__, run_id(self.config), judge_code_fingerprint())
         return self._cache
 
     def golden(self) -> dict[str, GoldenItem]:
