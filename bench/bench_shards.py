@@ -29,7 +29,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_xdist import COMMON, generate  # noqa: E402
+from bench_xdist import COMMON, generate
 
 # The merge's pytest loads the same plugins as the runs (COMMON's -p no:... and quiet output).
 MERGE = ["-q", "-p", "no:deepeval", "-p", "no:hypothesispytest", "-p", "no:langsmith_plugin", "-p", "no:randomly"]
@@ -113,7 +113,7 @@ def shards_vs_one(root: Path, cases: int, delay: float, shards: int, concurrency
     print(f"slow system: {cases} cases x {delay} s, --sprout-concurrency={concurrency}")
     print(f"  one process:          median {t1:.2f} s  (runs: {', '.join(f'{t:.2f}' for t in one)})")
     print(f"  {shards} shard processes:  median {tn:.2f} s  (runs: {', '.join(f'{t:.2f}' for t in many)})")
-    print(f"  speed-up (one / {shards} shards): {t1 / tn:.2f}x (ideal {shards}x); merge {merge:.2f} s; "
+    print(f"  speed-up (one / {shards} shards): {t1 / tn:.2f}x (ideal {shards}x); merge {merge:.2f} s (CPU {merge_cpu:.2f} s); "
           f"merged report equals the single run's: {same}")
     if not same:
         sys.exit("the merged report differs from the single run's")

@@ -12,7 +12,7 @@ import pytest
 from pytest_sprout.controller.rows import RowStore
 from pytest_sprout.core.row import Row
 from pytest_sprout.reports.html import large
-from pytest_sprout.reports.html.page import write_html
+from pytest_sprout.reports.html.large import write_any_html as write_html
 
 
 def rows(n: int) -> list[Row]:

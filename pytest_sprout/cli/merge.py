@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Literal, Sequence
 
 import pytest
 
@@ -241,10 +241,12 @@ def _reports(item: dict[str, Any], location: tuple[str, None, str]) -> list[Any]
     row = {k: v for k, v in item.items() if k not in ("nodeid", "outcome")}
     outcome = item.get("outcome")
     tier = str(item.get("tier"))
-    keywords = {tier: 1, str(item.get("suite")): 1}
+    keywords: dict[str, Literal[1]] = {tier: 1, str(item.get("suite")): 1}
     props = [("sprout", json.dumps(row, separators=(",", ":"), sort_keys=True)), *junit_properties(row)]
     parsed = Row.from_json(row)
-    if outcome in ("passed",):
+    call: Literal["passed", "failed", "skipped"]
+    longrepr: tuple[str, int, str] | str | None
+    if outcome == "passed":
         call, longrepr = "passed", None
     elif outcome in ("skipped", "unscored"):
         call, longrepr = "skipped", (location[0], 0, f"Skipped: {parsed.note or 'skipped'}")
@@ -252,7 +254,7 @@ def _reports(item: dict[str, Any], location: tuple[str, None, str]) -> list[Any]
         call, longrepr = "failed", parsed.error or _reason(parsed) or f"{outcome} (see the shard's report)"
     nodeid = str(item["nodeid"])
     return [TestReport(nodeid, location, keywords, "passed", None, "setup"),
-            TestReport(nodeid, location, keywords, call, longrepr, "call", user_properties=props),  # type: ignore[arg-type]
+            TestReport(nodeid, location, keywords, call, longrepr, "call", user_properties=props),
             TestReport(nodeid, location, keywords, "passed", None, "teardown")]
 
 

@@ -17,7 +17,11 @@ from collections import Counter
 from typing import Any, Iterable, Iterator, TextIO
 
 from ...core.row import Row, as_rows
-from ..json_report import atomic_write, ordered
+from ..json_report import ordered
+from ..markdown import INCOMPLETE_BANNER, OUTCOME_ORDER
+from ..safe_write import atomic_write
+from . import page, sections
+from .parts import esc
 
 LARGE = 5_000  # items above which the page is the bounded summary
 SHOWN = 1_000  # items that did not pass, listed in full on the summary page
@@ -47,8 +51,6 @@ def _not_passing(items: Any, limit: int) -> tuple[list[Row], int]:
 
 
 def write_summary_page(handle: TextIO, report: dict[str, Any]) -> None:
-    from . import page, sections
-
     items = report.get("items") or []
     counts: Counter[str] = Counter()
     suites = sections.suites_section(_counting(as_rows(items), counts))  # first pass: counts and suites
@@ -57,18 +59,16 @@ def write_summary_page(handle: TextIO, report: dict[str, Any]) -> None:
                  f'<meta http-equiv="Content-Security-Policy" content="{page.CSP}">'
                  '<meta name="viewport" content="width=device-width, initial-scale=1">'
                  f"<title>pytest-sprout report</title><style>{page.STYLE}{sections.STYLE}</style></head>\n<body>\n")
-    parts = [f"{n} {page.esc(k)}" for k, n in sorted(counts.items(), key=lambda kv: page.OUTCOME_ORDER.get(kv[0], 9))]
+    parts = [f"{n} {esc(k)}" for k, n in sorted(counts.items(), key=lambda kv: OUTCOME_ORDER.get(kv[0], 9))]
     system = report.get("system") or {}
-    sys_text = page.esc(" ".join(str(x) for x in (system.get("name"), system.get("version")) if x)) or "unknown"
+    sys_text = esc(" ".join(str(x) for x in (system.get("name"), system.get("version")) if x)) or "unknown"
     handle.write(
         "<header><h1>pytest-sprout report</h1>"
         f'<p class="meta">{len(items)} items: {", ".join(parts) or "none"} · system: {sys_text} · '
-        f'dataset <code>{page.esc(report.get("dataset_hash"))}</code> · pytest-sprout {page.esc(report.get("version"))}</p>'
+        f'dataset <code>{esc(report.get("dataset_hash"))}</code> · pytest-sprout {esc(report.get("version"))}</p>'
         + page._answers_source(report) + "</header>\n")
     if report.get("complete") is False:
-        from ..json_report import INCOMPLETE_BANNER
-
-        handle.write(f'<p class="fail" id="incomplete" role="alert">{page.esc(INCOMPLETE_BANNER)}</p>\n')
+        handle.write(f'<p class="fail" id="incomplete" role="alert">{esc(INCOMPLETE_BANNER)}</p>\n')
     left_out = len(items) - len(shown)
     handle.write(
         f'<p class="note" id="summary-page">A summary page: this run has {len(items)} items, more than the '
@@ -85,3 +85,11 @@ def write_summary_page(handle: TextIO, report: dict[str, Any]) -> None:
 
 def write_large_html(path: str | os.PathLike[str], report: dict[str, Any]) -> None:
     atomic_write(path, lambda handle: write_summary_page(handle, report))
+
+
+def write_any_html(path: str | os.PathLike[str], report: dict[str, Any]) -> None:
+    """The page of every item (page.py), or above ``LARGE`` items the summary page."""
+    if is_large(report):
+        write_large_html(path, report)
+    else:
+        page.write_html(path, report)
