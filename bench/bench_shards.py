@@ -2,7 +2,7 @@
 the size of the reports, measured in one script run.
 
     .venv/bin/python bench/bench_shards.py [--cases 120] [--delay 0.5] [--shards 3] [--concurrency 1]
-                                           [--merge-rows 2000,10000] [--rounds 1]
+                                           [--merge-rows 2000,10000] [--rounds 1] [--merge-only]
 
 Part 1: a generated suite of ``--cases`` cases whose system sleeps ``--delay`` seconds per answer
 (a remote RAG pipeline), asked ``--concurrency`` at a time (1: an endpoint that takes one request
@@ -142,12 +142,14 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=1)
     parser.add_argument("--merge-rows", default="2000,10000")
     parser.add_argument("--rounds", type=int, default=1)
+    parser.add_argument("--merge-only", action="store_true", help="part 2 only")
     args = parser.parse_args()
     print(f"cores available: {len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count()}, "
           f"load average before: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
-        shards_vs_one(root, args.cases, args.delay, args.shards, args.concurrency, args.rounds)
+        if not args.merge_only:
+            shards_vs_one(root, args.cases, args.delay, args.shards, args.concurrency, args.rounds)
         merge_scaling(root, [int(x) for x in args.merge_rows.split(",") if x])
     print(f"load average after: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
 

@@ -149,3 +149,12 @@ def test_a_bad_shard_option_is_a_usage_error(pytester: pytest.Pytester, monkeypa
     from_env = pytester.runpytest(*RUN, "--sprout-report=r.json")
     from_env.assert_outcomes(passed=1, deselected=2)
     assert json.loads((pytester.path / "r.json").read_text())["shard"]["index"] == 2
+
+
+def test_the_merge_reads_the_suites_when_the_ini_points_pytest_elsewhere(pytester: pytest.Pytester) -> None:
+    shard_reports(pytester)
+    pytester.makeini("[pytest]\ntestpaths = tests\nasyncio_default_fixture_loop_scope = function\n")
+    merged = merge(pytester, "s1.json", "s2.json", "s3.json", "--sprout-report=m.json")
+    assert merged.ret == pytest.ExitCode.OK
+    report = json.loads((pytester.path / "m.json").read_text())
+    assert (report["partial"], report["selected"], len(report["items"])) == (False, 3, 3)

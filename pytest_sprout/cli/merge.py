@@ -34,7 +34,7 @@ RUN_ONLY = {"sprout_system", "sprout_concurrency", "sprout_timeout", "sprout_ret
 # pytest's own options a merge passes on: True when the option takes a value.
 PYTEST_OPTIONS = {"--junitxml": True, "--junit-xml": True, "--color": True, "-p": True, "-o": True, "-c": True,
                   "--rootdir": True, "-r": True, "-q": False, "-qq": False, "-v": False, "-vv": False, "--quiet": False,
-                  "--verbose": False}
+                  "--verbose": False, "--tb": True}
 USAGE = 4  # pytest's usage-error exit status
 
 
@@ -173,6 +173,10 @@ class MergeRun:
             return
         sprout = controller.sprout
         sprout.merging = True
+        if not sprout.engaged:  # the ini's testpaths reach no suite: a merge is about the suites all the same
+            sprout.engaged = True
+            if sprout.guard.check():
+                return  # the snapshot check failed: the plugin's own hooks stop the run and say why
         first_path, first = next(iter(self.reports.items()))
         if first.get("version") != __version__:
             raise pytest.UsageError(f"merge: {first_path} was written by pytest-sprout {first.get('version')}, this is "
@@ -198,6 +202,8 @@ class MergeRun:
         if controller is not None:
             self.items = _run_order(controller.sprout, self.items)
             controller.select([item["nodeid"] for item in self.items])
+            # What a run learns from its items' setup reports, which the merge does not replay.
+            controller.tiers_run.update(str(item.get("tier")) for item in self.items)
         session.testscollected = len(self.items)
         return True
 
@@ -208,7 +214,7 @@ class MergeRun:
             nodeid = item["nodeid"]
             location = (nodeid.split("::", 1)[0], None, nodeid.split("::", 1)[-1])
             hook.pytest_runtest_logstart(nodeid=nodeid, location=location)
-            for report in _reports(item, location):
+            for report in _reports(item, location, junit=bool(getattr(session.config.option, "xmlpath", None))):
                 hook.pytest_runtest_logreport(report=report)
             hook.pytest_runtest_logfinish(nodeid=nodeid, location=location)
         return True
@@ -234,8 +240,11 @@ def _run_order(sprout: Any, items: list[dict[str, Any]]) -> list[dict[str, Any]]
     return ordered + [by_id[n] for n in sorted(by_id)]
 
 
-def _reports(item: dict[str, Any], location: tuple[str, None, str]) -> list[Any]:
-    """The setup, call and teardown reports of one row, as its run would have sent them."""
+def _reports(item: dict[str, Any], location: tuple[str, None, str], junit: bool) -> list[Any]:
+    """The call report of one row, as its run sent it, and for --junitxml (which closes a test
+    case on its teardown) the teardown report. No setup report, and no teardown report otherwise:
+    pytest's terminal keeps every passing setup and teardown report and, for each failure, scans
+    them all (quadratic: most of the time of a 10,000-row merge with 1,000 failures)."""
     from _pytest.reports import TestReport
 
     row = {k: v for k, v in item.items() if k not in ("nodeid", "outcome")}
@@ -253,9 +262,10 @@ def _reports(item: dict[str, Any], location: tuple[str, None, str]) -> list[Any]
     else:
         call, longrepr = "failed", parsed.error or _reason(parsed) or f"{outcome} (see the shard's report)"
     nodeid = str(item["nodeid"])
-    return [TestReport(nodeid, location, keywords, "passed", None, "setup"),
-            TestReport(nodeid, location, keywords, call, longrepr, "call", user_properties=props),
-            TestReport(nodeid, location, keywords, "passed", None, "teardown")]
+    reports = [TestReport(nodeid, location, keywords, call, longrepr, "call", user_properties=props)]
+    if junit:
+        reports.append(TestReport(nodeid, location, keywords, "passed", None, "teardown"))
+    return reports
 
 
 def _reason(row: Row) -> str:
