@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import count
-from typing import NamedTuple
+from typing import NamedTuple, Sequence
 from weakref import WeakValueDictionary
 
 from pytest_sprout.core.model import split_sentences
@@ -15,7 +15,8 @@ from .numbers import Number, dimension_of, find_numbers
 from .text import (
     _ALL_IDIOM_NEXT, _ALL_IDIOM_PREV, _BARE_PERIOD_AFTER, _COMPARATIVES, _EVERY_NTH, _FIRST, _LEXICON, _NAME,
     _NEGATION_EXEMPT_NEXT, _PERIOD_ADVERBS, _PERIOD_WORDS_BEFORE, _SENTENCE_OPENERS, _TRUTH_WORDS, _UNIT_TOKENS, _VAGUE,
-    AND, BREAK, CONTENT, NEG, NUMERAL, OTHER, PERIOD, QUANT, QUANTIFIERS, STOP, _classify, stem, words_of,
+    AND, BREAK, CONTENT, NEG, NUMERAL, OTHER, PERIOD, QUANT, QUANTIFIERS, STOP, _classify, rejoin_numbers, stem,
+    words_of,
 )
 
 # Words before "may" that make it the month ("in May", "since May"), not the modal.
@@ -269,7 +270,7 @@ class _Prepared:
     __slots__ = ("sentences", "index", "masks", "by_text", "numbers", "number_keys", "number_values", "number_units")
 
     def __init__(self, text: str) -> None:
-        self.sentences = tuple(Sentence(s) for s in split_sentences(text))
+        self.sentences = tuple(Sentence(s) for s in split_sentences(rejoin_numbers(text)))
         self.by_text = {s.text: s for s in self.sentences}  # a claim copied from the passage is analysed already
         known = _KNOWN.setdefault  # a live analysis of the same text stays: it may be a cached passage's
         for s in self.sentences:
@@ -313,6 +314,21 @@ def number_facts(prepared: list[_Prepared]) -> tuple[
             units[dimension] = units.get(dimension, frozenset()) | found
     return (tuple(n for p in prepared for n in p.numbers), frozenset().union(*(p.number_keys for p in prepared)),
             values, units)
+
+
+def numbers_near(prepared: list[_Prepared], places: Sequence[tuple[int, int]]) -> tuple[
+        tuple[Number, ...], frozenset[tuple]]:
+    """The numbers a claim's numbers may come from, when its evidence is the sentences at ``places``
+    ((passage, sentence) positions), and their exact keys, those sentences' first: every number of those
+    sentences, and of the sentences next to them the numbers that count nothing ("That was in
+    2015.", "It grew 10 cm."). A count of something else beside the evidence ("Leeds have won 7
+    games" after "Moon scored 3 tries") and any number further off are about something else."""
+    inside = sorted(set(places))
+    beside = sorted({(pi, k) for pi, i in inside for k in (i - 1, i + 1) if 0 <= k < len(prepared[pi].sentences)}
+                    - set(inside))
+    numbers = tuple(n for pi, i in inside for n in prepared[pi].sentences[i].numbers) + tuple(
+        n for pi, i in beside for n in prepared[pi].sentences[i].numbers if n.bare or n.unit is not None)
+    return numbers, frozenset(n.exact for n in numbers)
 
 
 # Every sentence of a passage still analysed (held by a passage in the cache, or by a caller), by
