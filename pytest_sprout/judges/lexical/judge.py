@@ -382,7 +382,7 @@ class LexicalJudge:
                     continue
                 if not bits & (bits - 1) and where not in near:
                     continue  # a far sentence must share a second word with the claim, to be about it
-                if g > gain or _closer(where, best, chosen):  # g == gain (> 0) here: the nearer on a tie
+                if g > gain or (best is not None and _closer(where, best, chosen)):  # g == gain (> 0) here: the nearer on a tie
                     best, gain = where, g
         chosen.sort()
         return chosen, covered, top / full
@@ -560,8 +560,13 @@ def _pair_key(claim: str, sources: Sequence[Passage | str]) -> tuple[str, ...] |
     """(claim, the passages' texts): what a verdict depends on; None for input ``assess`` refuses."""
     if not isinstance(claim, str) or isinstance(sources, (str, bytes)):
         return None
-    texts = [s if s.__class__ is str else getattr(s, "text", None) for s in sources]
-    return (claim, *texts) if all(t.__class__ is str for t in texts) else None
+    texts: list[str] = []
+    for s in sources:
+        text = s if s.__class__ is str else getattr(s, "text", None)
+        if text.__class__ is not str:
+            return None
+        texts.append(text)
+    return (claim, *texts)
 
 
 def _union(masks: list[list[int]]) -> list[int]:
