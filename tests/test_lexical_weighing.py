@@ -36,7 +36,7 @@ def test_a_changed_quantifier_on_evidence_holding_every_word_is_rejected() -> No
 def test_clauses_that_share_one_word_of_several_are_not_aligned() -> None:
     claim = Sentence("Fish that do not live near coral reefs are dull")
     evidence = Sentence("Salmon live in many different places")
-    for ours, closest, mutual in align(claim, (evidence,)):
+    for ours, closest, _mutual in align(claim, (evidence,)):
         if ours.negated:
             assert len(ours.keys) >= 2 and closest == [], (ours, closest)
 
@@ -55,7 +55,10 @@ def test_a_negation_against_evidence_lacking_claim_words_is_weighed_and_named() 
     found = JUDGE.assess("Basil wilts quickly in the shade on a sunny windowsill.", [passage])[1]
     assert found is not None and found.cue_conflict is not None and found.cue_conflict[0] == "negation"
     assert found.failure is None or found.failure[0] != "negation"
-    assert verdict.score == pytest.approx(JUDGE.probability(found.features()))
+    # Weighed, not decisive: the score is the one the same evidence gets without its negation.
+    plain = JUDGE.judge("Basil wilts quickly in the shade on a sunny windowsill.",
+                        ["Basil wilts in the shade of taller plants."])
+    assert verdict.score == plain.score
     if not verdict.supported:  # the score decided; the verdict names the disagreement it weighed
         assert verdict.rule in ("negation", "coverage", "clause", "antonym"), verdict.reason
 

@@ -5,7 +5,9 @@ negation, in a condition). Pure functions."""
 
 from __future__ import annotations
 
+import math
 import re
+from functools import lru_cache
 from typing import Iterable, Sequence
 
 from .words import WORD, has_word, match_case
@@ -180,11 +182,13 @@ def _forbidden(text: str, start: int, end: int, unit: bool = False) -> set[str]:
 
 
 def _numbers_in(texts: Iterable[str]) -> set[str]:
-    found = set()
-    for t in texts:
-        for m in re.finditer(r"\d+(?:,\d{3})*(?:\.\d+)?", t):
-            found.add(m.group().replace(",", ""))
-    return found
+    """The numbers the texts write, as digits without thousands separators."""
+    return set().union(*map(_numbers_of, texts))
+
+
+@lru_cache(maxsize=256)  # a passage is read once for all the sentences that cite it
+def _numbers_of(text: str) -> frozenset[str]:
+    return frozenset(m.group().replace(",", "") for m in re.finditer(r"\d+(?:,\d{3})*(?:\.\d+)?", text))
 
 
 def _fmt(value: float) -> str:
@@ -239,6 +243,8 @@ def change_number(text: str, passages: Sequence[str] = ()) -> tuple[str, str] | 
             continue  # ordinals: "2nd"
         whole = m.group(1).replace(",", "")
         value = float(whole + ("." + m.group(2) if m.group(2) else ""))
+        if not math.isfinite(value):
+            continue  # 309 digits and more (a serial): no value to change by
         is_year = m.group(2) is None and "," not in m.group(1) and len(whole) == 4 and 1000 <= value <= 2100
         end = m.end(2) if m.group(2) else m.end(1)
         tail = None if suffix else _RANGE_TAIL.match(text, end)
@@ -249,18 +255,20 @@ def change_number(text: str, passages: Sequence[str] = ()) -> tuple[str, str] | 
         forbidden = _forbidden(text, m.start(), quantity_end)
         firsts = _new_values(value, is_year, suffix == "%")
         value2 = float(tail.group(2)) if tail else None
+        if value2 is not None and not math.isfinite(value2):
+            continue
         seconds = _new_values(value2, is_year, False) if value2 is not None else [None] * len(firsts)
         for new, new2 in zip(firsts, seconds):
             if new < 0 or _fmt(new) in taken or (new2 is not None and _fmt(new2) in taken):
                 continue
             if _direction(value, new) in forbidden or not _whole_enough(value, new):
                 continue
-            if new2 is not None and not _whole_enough(value2, new2):
-                continue
-            if new2 is not None and (_direction(value2, new2) != _direction(value, new) or new2 <= new):
-                continue  # both ends of a range move the same way, and it stays a range
-            if tail is None:
+            if tail is None or value2 is None or new2 is None:
                 return text[: m.start()] + _fmt(new) + text[end:], f"{text[m.start():end]!r} -> {_fmt(new)!r}"
+            if not _whole_enough(value2, new2):
+                continue
+            if _direction(value2, new2) != _direction(value, new) or new2 <= new:
+                continue  # both ends of a range move the same way, and it stays a range
             replaced = f"{_fmt(new)}{tail.group(1)}{_fmt(new2)}"
             return text[: m.start()] + replaced + text[tail.end():], f"{text[m.start():tail.end()]!r} -> {replaced!r}"
     for w in WORD.finditer(text):
@@ -281,10 +289,10 @@ def change_number(text: str, passages: Sequence[str] = ()) -> tuple[str, str] | 
             if direction in forbidden or has_word(swap, passages):
                 continue
             return _article(text[: w.start()], swap) + match_case(swap, w.group()) + text[w.end():], f"{w.group()!r} -> {swap!r}"
-    m = re.search(r"°\s*([CF])\b", text)
-    if m:
-        new = "°F" if m.group(1) == "C" else "°C"
-        direction = "smaller" if new == "°F" else "larger"
-        if not any(new in p for p in passages) and direction not in _forbidden(text, m.start(), m.end()):
-            return text[: m.start()] + new + text[m.end():], f"{m.group()!r} -> {new!r}"
+    degrees = re.search(r"°\s*([CF])\b", text)
+    if degrees:
+        scale = "°F" if degrees.group(1) == "C" else "°C"
+        direction = "smaller" if scale == "°F" else "larger"
+        if not any(scale in p for p in passages) and direction not in _forbidden(text, degrees.start(), degrees.end()):
+            return text[: degrees.start()] + scale + text[degrees.end():], f"{degrees.group()!r} -> {scale!r}"
     return None

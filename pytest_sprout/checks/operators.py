@@ -3,7 +3,8 @@ sources do not support. Text operators change the sentence and keep its citation
 operators keep the text and change what it cites. Every operator is a pure function of the sentence
 and the passages: the same answer always gives the same mutants. An operator that does not apply
 (no number to change, no second passage to move a citation to) gives no mutant. The number/unit
-operator lives in numbers.py; judging mutants and the kill rates, in mutation.py.
+operator lives in numbers.py, the citation operators in citations.py; judging mutants and the kill
+rates, in mutation.py.
 """
 
 from __future__ import annotations
@@ -11,9 +12,11 @@ from __future__ import annotations
 import re
 import zlib
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Callable, Iterable, Sequence
 
 from ..core.model import Answer, Sentence
+from .citations import MOVE_MAX_OVERLAP, content_words, drop_citation, move_citation, overlap
 from .numbers import NUMBER_WORDS, change_number, downward
 from .words import WORD, has_word, match_case, split_end
 
@@ -116,9 +119,10 @@ def negate(text: str, passages: Sequence[str] = ()) -> tuple[str, str] | None:
         if base:
             return text[: m.start()] + match_case(base, m.group(1)) + text[m.end():], f"{m.group(1)!r} -> {base!r}"
     # "whether or not", "if not" and "not only" are not negations of the sentence: dropping them keeps it true.
-    m = re.search(r"(?<!\bor)(?<!\bif)\s\bnot\b(?!\s+(?:only|just|merely|simply|to mention)\b)", text, re.IGNORECASE)
-    if m:
-        return text[: m.start()] + text[m.end():], "dropped 'not'"
+    found_not = re.search(r"(?<!\bor)(?<!\bif)\s\bnot\b(?!\s+(?:only|just|merely|simply|to mention)\b)", text,
+                          re.IGNORECASE)
+    if found_not:
+        return text[: found_not.start()] + text[found_not.end():], "dropped 'not'"
     words = list(WORD.finditer(text))
     if not words:
         return None
@@ -165,6 +169,7 @@ _LIST_LIKE = re.compile(
 _LISTED_BETWEEN = re.compile(r"^(?:[^.;:!?()]{0,60}?(?:,|&|/|\band\b|\bor\b|\bnor\b)){1,}[^.;:!?()]{0,25}$", re.IGNORECASE)
 
 
+@lru_cache(maxsize=4096)
 def _listed_together(passage: str, a: str, b: str) -> bool:
     """Whether the passage names ``a`` and ``b`` in one list ("A, B and C"; "A or B")."""
     for x, y in ((a, b), (b, a)):
@@ -179,11 +184,18 @@ def entities(text: str) -> list[str]:
     """Capitalised names in a passage, in order of first appearance. A leading function word is
     dropped ("From November" -> "November"); a one-word name that starts a sentence counts only if
     the passage also writes it capitalised elsewhere."""
+    return list(_entities(text))
+
+
+@lru_cache(maxsize=256)
+def _entities(text: str) -> tuple[str, ...]:
     matches = []
     mid: set[str] = set()
     for m in _ENTITY.finditer(text):
-        before = text[: m.start()].rstrip()
-        at_start = not before or before[-1] in ".!?:\"\u201c\n"
+        k = m.start() - 1  # the last character before the name that is not a space
+        while k >= 0 and text[k].isspace():
+            k -= 1
+        at_start = k < 0 or text[k] in ".!?:\"\u201c\n"
         matches.append((m.group().rstrip("'\u2019-"), at_start))
         if not at_start:
             mid.update(m.group().split())
@@ -197,7 +209,7 @@ def entities(text: str) -> list[str]:
         if at_start and " " not in name and name not in mid:
             continue
         seen.setdefault(name, None)
-    return list(seen)
+    return tuple(seen)
 
 
 def _kind(name: str) -> str:
@@ -209,19 +221,21 @@ def _kind(name: str) -> str:
     return "name"
 
 
+@lru_cache(maxsize=4096)
 def _aliases(passage: str, a: str, b: str) -> bool:
     """Whether the passage introduces one name as another's alias ("A (B)", "A, also called B")."""
     for x, y in ((a, b), (b, a)):
         for m in re.finditer(re.escape(x), passage):
             rest = passage[m.end(): m.end() + 80]
             k = rest.find(y)
-            if 0 <= k and _ALIAS.search(rest[:k]):
+            if k >= 0 and _ALIAS.search(rest[:k]):
                 return True
     return False
 
 
-def _occurrences(name: str, text: str) -> list[re.Match[str]]:
-    return list(re.finditer(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text))
+@lru_cache(maxsize=4096)
+def _occurrences(name: str, text: str) -> tuple[re.Match[str], ...]:
+    return tuple(re.finditer(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text))
 
 
 def swap_entities(text: str, passages: Sequence[str] = ()) -> tuple[str, str] | None:
@@ -247,7 +261,7 @@ def swap_entities(text: str, passages: Sequence[str] = ()) -> tuple[str, str] | 
             for other in names:
                 if other in present or other in name or name in other or _kind(other) != _kind(name):
                     continue
-                if all(passage[: o.start()].endswith("(") for o in _occurrences(other, passage)):
+                if all(passage[o.start() - 1 : o.start()] == "(" for o in _occurrences(other, passage)):
                     continue  # only ever an alias in parentheses
                 if _aliases(passage, name, other) or _listed_together(passage, name, other):
                     continue
@@ -388,8 +402,12 @@ CLAUSES: tuple[tuple[str, tuple[str, ...]], ...] = (
 
 def _mentions(stem: str, texts: Iterable[str]) -> bool:
     """Whether a text has a word that starts with ``stem`` (any case): "slug" finds "Slugs"."""
-    pattern = re.compile(rf"(?<![\w-]){re.escape(stem)}", re.IGNORECASE)
-    return any(pattern.search(t) for t in texts)
+    return any(_mentions_in(stem, t) for t in texts)
+
+
+@lru_cache(maxsize=4096)
+def _mentions_in(stem: str, text: str) -> bool:
+    return re.search(rf"(?<![\w-]){re.escape(stem)}", text, re.IGNORECASE) is not None
 
 
 def append_clause(text: str, passages: Sequence[str] = ()) -> tuple[str, str] | None:
@@ -403,50 +421,6 @@ def append_clause(text: str, passages: Sequence[str] = ()) -> tuple[str, str] | 
         body, end = split_end(text)
         return f"{body}, {clause}{end}", f"appended {clause!r}"
     return None
-
-
-# --- citations -----------------------------------------------------------------------------------
-
-_STOP = frozenset(
-    """the and for with that this from are was were has have had its their they them than then
-    which who what when where also into onto about over under more most some such only other been
-    being can could may might must should will would not all any each every very""".split()
-)
-MOVE_MAX_OVERLAP = 0.34  # a passage sharing at most this share of the sentence's words cannot support it
-
-
-def content_words(text: str) -> set[str]:
-    return {w for w in re.findall(r"[a-z0-9]+", text.lower()) if len(w) > 2 and w not in _STOP}
-
-
-def overlap(sentence: str, passage: str) -> float:
-    """The share of the sentence's content words that the passage contains."""
-    mine = content_words(sentence)
-    return len(mine & content_words(passage)) / len(mine) if mine else 1.0
-
-
-def move_citation(sentence: Sentence, answer: Answer) -> tuple[Sentence, str] | None:
-    """Cite, instead, the retrieved passage with the least word overlap, if it shares at most a
-    third of the sentence's content words (so it cannot support the sentence)."""
-    if not sentence.citations:
-        return None
-    candidates = [
-        (overlap(sentence.text, p.text), rank, p) for rank, p in enumerate(answer.passages)
-        if p.id not in sentence.citations
-    ]
-    if not candidates:
-        return None
-    share, _, best = min(candidates, key=lambda c: (c[0], c[1]))
-    if share > MOVE_MAX_OVERLAP:
-        return None
-    return Sentence(sentence.text, (best.id,)), f"cites {best.id!r} (shares {share:.0%} of its words) instead of {', '.join(sentence.citations)}"
-
-
-def drop_citation(sentence: Sentence, answer: Answer) -> tuple[Sentence, str] | None:
-    """Drop the sentence's citations: a claim with no source is not supported by one."""
-    if not sentence.citations:
-        return None
-    return Sentence(sentence.text, ()), f"dropped the citation{'s' if len(sentence.citations) > 1 else ''} {', '.join(sentence.citations)}"
 
 
 TEXT_OPS: dict[str, Callable[[str, Sequence[str]], tuple[str, str] | None]] = {
@@ -501,6 +475,7 @@ def mutate_sentence(answer: Answer, index: int, operators: Sequence[str] = OPERA
     return out
 
 
-__all__ = [
-    "CITATION_OPS", "OPERATORS", "STRUCTURAL", "TEXT_OPERATORS", "TEXT_OPS", "Mutant", "mutate_sentence", "mutate_text",
+__all__ = [  # the citation operators' names too: they live in citations.py
+    "CITATION_OPS", "MOVE_MAX_OVERLAP", "OPERATORS", "STRUCTURAL", "TEXT_OPERATORS", "TEXT_OPS", "Mutant", "content_words",
+    "drop_citation", "move_citation", "mutate_sentence", "mutate_text", "overlap",
 ]

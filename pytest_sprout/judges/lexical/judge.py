@@ -14,7 +14,9 @@ A claim is judged against the sentences of the passages it cites:
    alone ("winter") is no sign that the sentence is about what the claim says.
 4. Rules, in order: every name of the claim is somewhere in the cited passages, and is not
    in place of another name of the sentence that states the rest ("entity"); every number, by value,
-   range, unit and bound, is somewhere in the cited passages ("number"); quantifiers and modals
+   range, unit and bound, is in the evidence sentences, or is a number that counts nothing ("in
+   2015", "10 cm") in a sentence next to them ("number": a number the passage states about
+   something else does not support it); quantifiers and modals
    agree with the evidence ("quantifier"); negation agrees ("negation"); no word of the claim is an
    antonym of an evidence word in its place ("antonym"); no two entities of the evidence trade
    places ("entity-swap"); no clause of two or more words, nor the second half of the claim, is
@@ -39,7 +41,6 @@ never touches it.
 from __future__ import annotations
 
 import math
-import re
 from functools import reduce
 from itertools import repeat
 from operator import and_, mul
@@ -48,53 +49,16 @@ from typing import Iterable, Sequence
 from pytest_sprout.core.model import Passage, Verdict
 
 from . import calibration
-from .index import Sentence, _bits, _Prepared, _prepare_passage, _text, analyse
+from .evidence import Evidence, _add_synonyms, _best_single, _closer, _uncovered_tail, _union
+from .framing import strip_boilerplate
+from .index import Sentence, _bits, _Prepared, _prepare_passage, _text, analyse, number_facts, numbers_near
 from .rules import (
     _RULE_RANK, Failure, align, check_antonyms, check_displaced_name, check_negated_clause_stated, check_negation,
     check_numbers_in, check_quantifiers, check_swap,
 )
-from .text import related_keys, stem, synonym_keys, weight
+from .text import rejoin_numbers, stem, synonym_keys, weight
 
-RULES_VERSION = 6  # bump when a rule changes what it decides: it is part of settings()
-
-# Openings that frame an answer without stating anything about the world.
-_SOURCE = (
-    r"(?:the |this |these |our |my )?(?:given |provided |above |retrieved |cited |available |supplied |following )?"
-    r"(?:context|contexts|document|documents|passage|passages|text|texts|source|sources|information|article|"
-    r"articles|excerpt|excerpts|search results?|references?|evidence|material|data)"
-    r"(?: (?:provided|given|above|supplied))?"
-)
-_BOILERPLATE = re.compile(
-    r"^\s*(?:"
-    rf"(?:based (?:on|upon)|according to|as (?:stated|mentioned|described|noted|shown|indicated|explained) (?:in|by)|"
-    rf"from|per|in|judging (?:from|by)) {_SOURCE}\s*(?:,\s*|\s+)"
-    rf"|{_SOURCE} (?:states|says|mentions|notes|indicates|suggests|shows|explains|reports|claims) that\s+"
-    r"|(?:it is|it's) (?:stated|mentioned|noted|reported|explained) (?:in (?:the |this )?\w+ )?that\s+"
-    r"|(?:in (?:conclusion|addition|summary|short|sum|general|fact|other words|brief)|for (?:example|instance)|"
-    r"as a (?:result|consequence)|last but not least|all in all|to (?:sum up|summari[sz]e|conclude)),\s*"
-    r")",
-    re.IGNORECASE,
-)
-
-
-# The first words a framing opening can start with: most claims skip the regular expression.
-_OPENERS = frozenset("based according as from per in judging the this these our my given provided above "
-                     "retrieved cited available supplied following context document documents passage passages "
-                     "text texts source sources information article articles excerpt excerpts search "
-                     "references reference evidence material data it it's for last all to".split())
-
-
-def strip_boilerplate(claim: str) -> tuple[str, str]:
-    """(the claim without a framing opening, the opening set aside or "")."""
-    first = claim[:12].lstrip().split(" ", 1)[0].lower()
-    if first not in _OPENERS:
-        return claim, ""
-    m = _BOILERPLATE.match(claim)
-    if m is None or m.end() >= len(claim) - 1:
-        return claim, ""
-    rest = claim[m.end():]
-    return rest[:1].upper() + rest[1:], claim[: m.end()].strip().rstrip(",")
-
+RULES_VERSION = 7  # bump when a rule changes what it decides: it is part of settings()
 
 _ZEROS = repeat(0)  # the default of each dict.get mapped over a claim's keys
 
@@ -104,12 +68,6 @@ _SOFT = frozenset({"negation", "quantifier"})
 
 def _sigmoid(x: float) -> float:
     return 1.0 / (1.0 + math.exp(-x)) if x > -500 else 0.0
-
-
-# Cited passages of more sentences than the fitting data had (78 at most) count as this many: the
-# score is not extrapolated far beyond what it was fitted on.
-_MOST_SENTENCES = 100
-_LOG_SENTENCES = tuple(math.log1p(n) for n in range(_MOST_SENTENCES + 1))  # the log_sentences feature, by count
 
 
 class _TwoDecimals(dict):
@@ -124,72 +82,6 @@ class _TwoDecimals(dict):
 
 
 _TWO = _TwoDecimals()
-
-
-_new_object = object.__new__
-
-
-def _verdict_of(supported: bool, score: float, evidence: str | None, reason: str, rule: str | None = None) -> Verdict:
-    """``Verdict(supported, score, evidence, reason, rule)``, built without the frozen dataclass's
-    ``__init__``, which sets each of the five fields through ``object.__setattr__`` (about half the
-    cost of a verdict's text). The same instance, fields and equality: ``Verdict`` has no
-    ``__post_init__`` to run (tests/test_lexical_shortcuts.py checks both)."""
-    verdict = _new_object(Verdict)
-    verdict.__dict__.update(supported=supported, score=score, evidence=evidence, reason=reason, rule=rule)
-    return verdict
-
-
-class Evidence:
-    """What the judge found for a claim: the sentences, the coverage and the calibrated features."""
-
-    __slots__ = ("window", "covered", "total", "coverage", "weighted", "uncovered_weight", "clause", "passages",
-                 "synonyms", "failure", "boilerplate", "missing", "names_missing", "name_failure",
-                 "clause_failure", "cue_conflict", "rarest_missing", "dated", "passage_weighted", "sentences",
-                 "single")
-
-    def __init__(self) -> None:
-        self.window: tuple[Sentence, ...] = ()
-        self.covered = 0
-        self.total = 0
-        self.coverage = 0.0
-        self.weighted = 0.0
-        self.uncovered_weight = 0.0
-        self.rarest_missing = 0.0  # the weight of the rarest claim word the evidence lacks: one specific fact
-        self.clause = 0.0  # 1.0 when a whole clause of two or more words is uncovered
-        self.passages = 0
-        self.dated = False  # the claim has a date, matched by day, month and year
-        # The IDF-weighted share of the claim's words that the cited passages hold anywhere, in or
-        # out of the evidence: facts spread over a passage beyond the best few sentences.
-        self.passage_weighted = 0.0
-        self.sentences = 0  # how many sentences the cited passages have: the text the words could come from
-        # The share of the claim's words that the one cited sentence holding most of them holds: the
-        # same coverage is stronger in one sentence than stitched from several.
-        self.single = 0.0
-        self.synonyms: list[tuple[str, str]] = []  # (claim word, evidence word) matched as synonyms or related forms
-        self.failure: Failure | None = None
-        self.boilerplate = ""
-        self.missing: list[str] = []  # the claim's words that the evidence lacks, in order
-        self.names_missing = 0  # names of the claim that no cited passage has
-        self.name_failure: Failure | None = None  # the entity rule's reason for the first of them
-        self.clause_failure: Failure | None = None  # a clause of two or more words, none of them covered
-        # Negation or quantifiers that disagree with evidence that does not hold the whole claim: a
-        # sign weighed by the score, not a verdict (the evidence may be about something else).
-        self.cue_conflict: Failure | None = None
-
-    def features(self) -> tuple[float, ...]:
-        """The inputs of the calibrated score, in the order of ``calibration.FEATURES``.
-
-        The caps are written as conditional expressions, not ``min``/``max`` calls (the same values,
-        computed once per claim), and log1p of the sentence count is read from a table.
-        """
-        uncovered, window = self.uncovered_weight, len(self.window)
-        names, sentences = self.names_missing, self.sentences
-        return (
-            self.coverage, self.weighted, 3.0 if uncovered > 3.0 else uncovered, self.clause,
-            window - 1 if window else 0, 1.0 if self.failure else 0.0, 2 if names > 2 else names,
-            1.0 if self.passages > 1 else 0.0, self.rarest_missing, self.passage_weighted,
-            _LOG_SENTENCES[sentences if sentences < _MOST_SENTENCES else _MOST_SENTENCES], self.single,
-        )
 
 
 class LexicalJudge:
@@ -222,9 +114,21 @@ class LexicalJudge:
                 "rules_version": RULES_VERSION, "calibration": calibration.VERSION}
 
     def judge_many(self, pairs: Iterable[tuple[str, Sequence[Passage | str]]]) -> list[Verdict]:
-        """``judge`` on each (claim, sources) pair; a passage cited by several is analysed once."""
+        """``judge`` on each (claim, sources) pair; a passage cited by several is analysed once, and
+        a pair that repeats (the same mutant of the same sentence repeated in an answer) is judged
+        once: a verdict is a pure function of the claim, the passages' texts and the settings."""
         assess = self.assess
-        return [assess(claim, sources)[0] for claim, sources in pairs]
+        seen: dict[tuple, Verdict] = {}
+        out = []
+        for claim, sources in pairs:
+            key = _pair_key(claim, sources)
+            verdict = seen.get(key) if key is not None else None
+            if verdict is None:
+                verdict = assess(claim, sources)[0]
+                if key is not None:
+                    seen[key] = verdict
+            out.append(verdict)
+        return out
 
     def judge(self, claim: str, sources: Sequence[Passage | str]) -> Verdict:
         """Whether the passages a claim cites support it; ``score`` is the calibrated probability."""
@@ -239,6 +143,7 @@ class LexicalJudge:
             raise TypeError(f"claim must be a str, got {type(claim).__name__}")
         if isinstance(sources, (str, bytes)):
             raise TypeError("sources must be a sequence of passages (Passage or str), not a single str")
+        claim = rejoin_numbers(claim)  # as the passages are read
         prepare = self._prepare
         if sources.__class__ is list and len(sources) == 1 and sources[0].__class__ is str:  # the common case
             prepared = [prepare(sources[0])]
@@ -273,44 +178,21 @@ class LexicalJudge:
         return found
 
     def _search(self, ours: Sentence, prepared: list[_Prepared]) -> Evidence:
+        """The evidence for a claim and the first rule it fails: a sentence that holds the whole claim
+        and passes the rules, else the best set of up to ``window`` sentences (``_choose``)."""
         seq = ours.seq  # claim order, each key once: every choice below is deterministic
         keys = list(seq) if len(seq) == len(ours.keys) else list(dict.fromkeys(seq))
         found = Evidence()
-        found.total = len(keys)
-        found.sentences = len(prepared[0].sentences) if len(prepared) == 1 else sum(len(p.sentences) for p in prepared)
+        found.total = full = len(keys)
+        found.sentences = sum(len(p.sentences) for p in prepared)
         # Per passage and claim key, the sentences that hold the key (bit i: sentence i).
-        masks = ([list(map(prepared[0].masks.get, keys, _ZEROS))] if len(prepared) == 1
-                 else [list(map(p.masks.get, keys, _ZEROS)) for p in prepared])
-        synonym_of: dict[int, str] = {}
-        held = masks[0] if len(masks) == 1 else [any(m[j] for m in masks) for j in range(len(keys))]
-        lacking = 0 in held  # 0 (or False): a word no cited sentence holds
-        first_words = ours.first_words() if lacking else None
-        for j in range(len(keys)) if lacking else ():
-            if held[j]:
-                continue
-            synonyms = related_keys(first_words[keys[j]])  # WordNet only for a word no cited sentence holds
-            if len(prepared) == 1:  # one passage: its first synonym it holds, found in one C-level pass
-                other = next(filter(prepared[0].masks.__contains__, synonyms), None)
-                if other is not None:
-                    masks[0][j] |= prepared[0].masks[other]
-                    synonym_of[j] = other
-                continue
-            for other in synonyms:
-                hit = False
-                for pm, p in zip(masks, prepared):
-                    mask = p.masks.get(other, 0)
-                    if mask:
-                        pm[j] |= mask
-                        hit = True
-                if hit:
-                    synonym_of[j] = other
-                    break
+        masks = [list(map(p.masks.get, keys, _ZEROS)) for p in prepared]
+        held = _union(masks)
+        synonym_of = _add_synonyms(ours, keys, masks, prepared) if 0 in held else {}
+        if synonym_of:
+            held = _union(masks)
         # The claim's words that some cited sentence holds (bit j: keys[j]), synonyms included.
-        if len(masks) == 1:  # all bits when every word is held, as for most claims
-            anywhere = (1 << len(keys)) - 1 if 0 not in masks[0] else sum(
-                1 << j for j, mask in enumerate(masks[0]) if mask)
-        else:
-            anywhere = sum(1 << j for j in range(len(keys)) if any(pm[j] for pm in masks))
+        anywhere = (1 << full) - 1 if 0 not in held else sum(1 << j for j, mask in enumerate(held) if mask)
         names = ours.names()
         if names:
             absent = [word for key, word in names.items() if not any(key in p.masks for p in prepared)]
@@ -319,41 +201,73 @@ class LexicalJudge:
                 found.name_failure = ("entity", f"name '{absent[0]}' of the claim is in none of the cited passages")
         # A sentence that covers the whole claim and passes the rules settles it.
         failures: list[tuple[tuple[Sentence, ...], Failure]] = []
-        full = len(keys)
-        for pm, p in zip(masks, prepared):
+        # A sentence repeated word for word fails as its first copy did (with its neighbours, which
+        # hold the numbers it may take).
+        tried: set[tuple[str, ...]] = set()
+        for pi, (pm, p) in enumerate(zip(masks, prepared)):
             common = reduce(and_, pm, -1)
             for i in _bits(common) if common else ():
                 window = p.sentences[i : i + 1]
-                failure = self._rules(ours, window, prepared, ())
+                seen = (window[0].text,) if not ours.numbers else tuple(s.text for s in p.sentences[max(i - 1, 0) : i + 2])
+                if seen in tried:
+                    continue
+                tried.add(seen)
+                failure = self._rules(ours, window, prepared, (), places=((pi, i),))
                 if failure is None:
                     self._fill_whole(found, keys, ours, window, synonym_of)
                     return found
                 failures.append((window, failure))
         if failures:  # sentences that cover the whole claim are the best evidence; the rules failed them all
-            window, failure = failures[0] if len(failures) == 1 else max(failures, key=lambda f: _RULE_RANK[f[1][0]])
+            window, failure = max(failures, key=lambda f: _RULE_RANK[f[1][0]])  # the first of the latest rule
             self._fill_whole(found, keys, ours, window, synonym_of)
             found.failure = failure
             return found
-        # Otherwise the best set of up to ``window`` sentences, chosen one by one.
-        # Per (passage, sentence), the claim keys it holds (bit j: keys[j]), in the order of the key
-        # then the sentence: the sentences of masks[pi][j], read from the passage's index rather than
-        # from the mask bit by bit (a key found by a synonym is that synonym's sentences).
         looked_up = [synonym_of.get(j, key) for j, key in enumerate(keys)] if synonym_of else keys
+        chosen, covered, found.single = self._choose(looked_up, prepared)
+        if not chosen:
+            first = next((p.sentences[:1] for p in prepared if p.sentences), ())
+            self._fill(found, ours, keys, first, 0, synonym_of, 1 if first else 0, anywhere)
+            return found
+        window = tuple(prepared[pi].sentences[i] for pi, i in chosen)
+        self._fill(found, ours, keys, window, covered, synonym_of, len({pi for pi, _ in chosen}), anywhere)
+        uncovered = tuple(key for j, key in enumerate(keys) if not covered >> j & 1)
+        best = window[0] if len(window) == 1 else _best_single(window, ours.keys)
+        failure = self._rules(ours, window, prepared, uncovered, best=best, places=chosen)
+        if failure is not None and uncovered and failure[0] in _SOFT:  # the evidence lacks some of the claim
+            found.cue_conflict = failure
+            failure = (check_negated_clause_stated(ours, window) if len(window) == 1 else None) or self._rules(
+                ours, window, prepared, uncovered, best=best, cues=False, places=chosen)
+        if failure is None and found.clause_failure is not None:
+            failure = found.clause_failure
+        found.failure = failure
+        return found
+
+    def _choose(self, keys: list[str], prepared: list[_Prepared]) -> tuple[list[tuple[int, int]], int, float]:
+        """The best set of up to ``window`` sentences for the claim's keys (a key found by a synonym
+        given as that synonym): (their (passage, sentence) positions in order, the claim keys they
+        cover as bits, the share of the keys the best single sentence holds).
+
+        First the sentence that holds the most claim words (the first of them on a tie), then the
+        one that adds the most words not yet covered, the nearer to one chosen on a tie. A sentence
+        that is not next to one already chosen joins only if it holds at least two of the claim's
+        words: one word alone ("winter") is no sign that the sentence is about what the claim says."""
+        # Per (passage, sentence), the claim keys it holds (bit j: keys[j]), in the order of the key
+        # then the sentence, read from the passage's index.
         candidates: dict[tuple[int, int], int] = {}
         get = candidates.get
         for pi, p in enumerate(prepared):
             sentences_of = p.index.get
-            for j, key in enumerate(looked_up):
+            for j, key in enumerate(keys):
                 bit = 1 << j
                 for i in sentences_of(key, ()):  # each sentence holding key j, lowest first
                     where = (pi, i)
                     candidates[where] = get(where, 0) | bit
+        if not candidates:
+            return [], 0, 0.0
         counts = list(map(int.bit_count, candidates.values()))  # how many claim words each sentence holds
-        top = max(counts) if counts else 0
-        found.single = top / full
-        # First the sentence that holds the most claim words (the first of them on a tie), then, up
-        # to ``window`` sentences in all, the one that adds the most words not yet covered.
-        best = list(candidates)[counts.index(top)] if counts else None
+        top = max(counts)
+        best: tuple[int, int] | None = list(candidates)[counts.index(top)]
+        full = len(keys)
         chosen: list[tuple[int, int]] = []
         covered = 0
         near: set[tuple[int, int]] = set()  # the neighbours of the sentences chosen so far
@@ -371,26 +285,10 @@ class LexicalJudge:
                     continue
                 if not bits & (bits - 1) and where not in near:
                     continue  # a far sentence must share a second word with the claim, to be about it
-                if g > gain or _closer(where, best, chosen):  # g == gain (> 0) here: the nearer on a tie
+                if g > gain or (best is not None and _closer(where, best, chosen)):  # g == gain (> 0) here: the nearer on a tie
                     best, gain = where, g
-        if not chosen:
-            first = next((p.sentences[:1] for p in prepared if p.sentences), ())
-            self._fill(found, ours, keys, first, 0, synonym_of, 1 if first else 0, anywhere)
-            return found
         chosen.sort()
-        window = tuple(prepared[pi].sentences[i] for pi, i in chosen)
-        self._fill(found, ours, keys, window, covered, synonym_of, len({pi for pi, _ in chosen}), anywhere)
-        uncovered = tuple(key for j, key in enumerate(keys) if not covered >> j & 1)
-        best = prepared[chosen[0][0]].sentences[chosen[0][1]] if len(chosen) == 1 else _best_single(window, ours.keys)
-        failure = self._rules(ours, window, prepared, uncovered, best=best)
-        if failure is not None and uncovered and failure[0] in _SOFT:  # the evidence lacks some of the claim
-            found.cue_conflict = failure
-            failure = (check_negated_clause_stated(ours, window) if len(window) == 1 else None) or self._rules(
-                ours, window, prepared, uncovered, best=best, cues=False)
-        if failure is None and found.clause_failure is not None:
-            failure = found.clause_failure
-        found.failure = failure
-        return found
+        return chosen, covered, top / full
 
     @staticmethod
     def _fill_whole(found: Evidence, keys: list[str], ours: Sentence, window: tuple[Sentence, ...],
@@ -452,17 +350,17 @@ class LexicalJudge:
 
     @staticmethod
     def _rules(ours: Sentence, window: tuple[Sentence, ...], prepared: list[_Prepared], uncovered: Sequence[str],
-               best: Sentence | None = None, cues: bool = True) -> Failure | None:
+               best: Sentence | None = None, cues: bool = True,
+               places: Sequence[tuple[int, int]] | None = None) -> Failure | None:
+        """The first rule the claim fails against ``window`` (None: it passes them all), in the order
+        of ``RULE_ORDER``. ``places``: the window's (passage, sentence) positions; the claim's numbers
+        must be in those sentences or next to them (None: anywhere in the cited passages)."""
         failure = None
         if best is not None:
             failure = check_displaced_name(ours, best, uncovered)
         if failure is None and ours.numbers:
-            if len(prepared) == 1:
-                p = prepared[0]
-                failure = check_numbers_in(ours, p.numbers, p.number_keys, p.number_values, p.number_units)
-            else:
-                failure = check_numbers_in(ours, [n for p in prepared for n in p.numbers],
-                                           frozenset().union(*(p.number_keys for p in prepared)))
+            failure = check_numbers_in(ours, *(number_facts(prepared) if places is None
+                                               else numbers_near(prepared, places)))
         if failure is None and cues and (ours.has_cue or (
                 window[0].has_cue if len(window) == 1 else any(s.has_cue for s in window))):
             pairs = align(ours, window)  # shared by the two clause-level rules
@@ -494,32 +392,32 @@ class LexicalJudge:
         extra = ("; " + "; ".join(notes)) if notes else ""
         if found.failure is not None:
             rule, reason = found.failure
-            return _verdict_of(False, p, evidence, reason + extra, rule)
+            return Verdict(False, p, evidence, reason + extra, rule)
         for soft in (found.name_failure, found.cue_conflict):
             if soft is not None and p < self.threshold:
                 rule, reason = soft
-                return _verdict_of(False, p, evidence,
+                return Verdict(False, p, evidence,
                                    f"{reason} (calibrated score {p:.2f} < {_TWO[self.threshold]}){extra}", rule)
         if found.cue_conflict is not None:
             notes.append(f"{found.cue_conflict[1]}, weighed: the evidence does not hold the whole claim")
             extra = "; " + "; ".join(notes)
         if not found.window:
-            return _verdict_of(False, 0.0, None,
+            return Verdict(False, 0.0, None,
                                f"coverage 0.00 < {_TWO[self.coverage]}; the cited passages are empty", "coverage")
         if found.coverage < self.coverage - 1e-9:
             missing = self._missing(found)
-            return _verdict_of(False, p, evidence,
+            return Verdict(False, p, evidence,
                                f"coverage {_TWO[found.coverage]} < {_TWO[self.coverage]}{where}; "
                                f"missing: {missing}{extra}", "coverage")
         if p < self.threshold:
             missing = self._missing(found)
-            return _verdict_of(False, p, evidence,
+            return Verdict(False, p, evidence,
                                f"calibrated score {p:.2f} < {_TWO[self.threshold]} "
                                f"(coverage {_TWO[found.coverage]}{where}, "
                                f"weighted {found.weighted:.2f}"
                                + (", a whole clause uncovered" if found.clause else "")
                                + f"); missing: {missing}{extra}", "calibrated")
-        return _verdict_of(
+        return Verdict(
             True, p, evidence,
             f"coverage {_TWO[found.coverage]} >= {_TWO[self.coverage]}{where}, calibrated score {p:.2f}; "
             f"names{', numbers and dates (by day, month and year)' if found.dated else ' and numbers'} are in the "
@@ -561,22 +459,14 @@ class LexicalJudge:
         return Verdict(True, score, where.text, f"coverage {score:.2f} >= {self.coverage:.2f}; numbers agree")
 
 
-def _uncovered_tail(seq: Sequence[str], uncovered: set[str]) -> int:
-    """How many of the claim's last content words (in order) the evidence lacks, one after another."""
-    tail = 0
-    for key in reversed(seq):
-        if key not in uncovered:
-            break
-        tail += 1
-    return tail
-
-
-def _closer(where: tuple[int, int], best: tuple[int, int], chosen: list[tuple[int, int]]) -> bool:
-    """On a tie, prefer the sentence nearer to one already chosen (same passage, fewer sentences away)."""
-    def distance(w: tuple[int, int]) -> int:
-        return min((abs(w[1] - c[1]) if w[0] == c[0] else 1 << 20) for c in chosen)
-    return distance(where) < distance(best)
-
-
-def _best_single(window: tuple[Sentence, ...], keys: frozenset[str]) -> Sentence:
-    return max(window, key=lambda s: len(keys & s.keys))
+def _pair_key(claim: str, sources: Sequence[Passage | str]) -> tuple[str, ...] | None:
+    """(claim, the passages' texts): what a verdict depends on; None for input ``assess`` refuses."""
+    if not isinstance(claim, str) or isinstance(sources, (str, bytes)):
+        return None
+    texts: list[str] = []
+    for s in sources:
+        text = s if s.__class__ is str else getattr(s, "text", None)
+        if text.__class__ is not str:
+            return None
+        texts.append(text)
+    return (claim, *texts)
