@@ -136,7 +136,8 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         sprout.guard.write_golden(session.exitstatus)  # first: the reports name the golden set
         sprout.finish(session.exitstatus)
         controller = get_controller(session.config)
-        session.exitstatus = exit_status(session.exitstatus, controller.gate_outcome if controller else None)
+        session.exitstatus = exit_status(session.exitstatus, controller.gate_outcome if controller else None,
+                                         write_failed=bool(controller and controller.write_failed))
     if sprout.engaged:
         session.exitstatus = sprout.guard.finish(session.exitstatus)
 

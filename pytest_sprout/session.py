@@ -9,6 +9,7 @@ only call into it.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -64,7 +65,8 @@ class SproutSession:
     # --- suites -------------------------------------------------------------------------------
     @property
     def suites_root(self) -> Path:
-        return Path(self.config.rootpath, self.option("sprout_suites"))
+        # normalised: "./suites/../suites" is the folder pytest collects as "suites"
+        return Path(os.path.normpath(Path(self.config.rootpath, self.option("sprout_suites"))))
 
     def suites(self) -> SuiteSet:
         if self._suites is None:

@@ -132,8 +132,47 @@ def get(config: pytest.Config, dest: str) -> Any:
         if opt.kind == "float":
             return float(value)
     except ValueError:
-        raise pytest.UsageError(f"{opt.flag} needs a number, got {value!r}") from None
+        raise pytest.UsageError(f"{name(dest)} needs a {'whole ' if opt.kind == 'int' else ''}number, got {value!r}") from None
     return value
+
+
+# What a numeric option must be, checked at start (check_values): a bad value is a usage error
+# before the first item, never a late one after the reports are touched, nor a tier skipped.
+AT_LEAST_1 = ("sprout_concurrency", "nli_batch_size", "nli_max_length", "llm_concurrency")
+AT_LEAST_0 = ("sprout_retries", "sprout_md_failures", "nli_entail_label")
+SECONDS = ("sprout_timeout", "llm_timeout")
+CHOICES = {"nli_window": ("chunk", "off")}
+
+
+def name(dest: str) -> str:
+    """How a message names an option: its flag, and its ini key when it has one."""
+    opt = _BY_DEST[dest]
+    return f"{opt.flag} / {opt.ini}" if opt.ini else opt.flag
+
+
+def check_values(config: pytest.Config) -> None:
+    """Every option's value, converted and checked before anything runs: a usage error naming
+    the option (command line or ini), like the thresholds and the alce options."""
+    import math
+
+    for opt in OPTIONS:
+        if opt.kind not in ("int", "float"):
+            continue
+        value = get(config, opt.dest)  # not a number: a usage error here
+        if value is None:
+            continue
+        if not math.isfinite(value):
+            raise pytest.UsageError(f"{name(opt.dest)} must be a finite number, got {value!r}")
+        if opt.dest in AT_LEAST_1 and value < 1:
+            raise pytest.UsageError(f"{name(opt.dest)} must be at least 1, got {value:g}")
+        if opt.dest in AT_LEAST_0 and value < 0:
+            raise pytest.UsageError(f"{name(opt.dest)} must be 0 or more, got {value:g}")
+        if opt.dest in SECONDS and not value > 0:
+            no_limit = " (leave it out for no limit)" if opt.default is None else ""
+            raise pytest.UsageError(f"{name(opt.dest)} must be a positive number of seconds{no_limit}, got {value:g}")
+    window = get(config, "nli_window")
+    if window not in CHOICES["nli_window"]:
+        raise pytest.UsageError(f"{name('nli_window')} must be one of {', '.join(CHOICES['nli_window'])}, got {window!r}")
 
 
 def get_all(config: pytest.Config, dest: str) -> list[str]:

@@ -48,6 +48,8 @@ class Controller:
         self.written: dict[str, str] = {}  # report kind -> path, as given; for the terminal
         self.complete = True  # False after an interrupted run: its reports say so
         self.write_problems: list[str] = []  # problems writing the reports, for the summary
+        self.write_failed = False  # a requested report could not be written: the run fails
+        self.written_paths: set[Path] = set()  # the report files this run wrote (the guard registers only these)
         config = sprout.config
         config.stash[CONTROLLER_KEY] = self
 
@@ -159,7 +161,9 @@ class Controller:
         """Controller, before anything runs: options that would fail only at the end, or fail
         every item, are usage errors now."""
         from .integrity import clean_stale_tmp, output_problem
+        from .startcheck import check_roles, check_suites_root, check_tier_options
 
+        check_tier_options(self.sprout)
         url = self.sprout.option("llm_base_url")
         if url:
             options.check_url(str(url))
@@ -172,6 +176,7 @@ class Controller:
 
             if not suite_paths(root):
                 raise pytest.UsageError(f"--sprout-suites / sprout_suites: {self.sprout.option('sprout_suites')!r} holds no suite file (*.yaml, *.yml)")
+        check_suites_root(self.sprout)
         if self.sprout.option("sprout_update_snapshot") and not self.sprout.cases:
             raise pytest.UsageError("--sprout-update-snapshot: the suites hold no valid case; refusing to pin an empty dataset")
         flags = {"sprout_report": "--sprout-report", "sprout_md": "--sprout-md", "sprout_html": "--sprout-html"}
@@ -182,6 +187,7 @@ class Controller:
             problem = output_problem(path)
             if problem:
                 raise pytest.UsageError(f"{flag}={path}: cannot write the report there: {problem}")
+        check_roles(self.sprout)
         for path in [p for _, p in checked] + [self.sprout.guard.path]:  # what a killed writer may have left
             clean_stale_tmp(path)
 
@@ -191,7 +197,11 @@ class Controller:
             self.sprout.worker_system = workeroutput.get("sprout_system")
 
     def finish(self, exitstatus: int = 0) -> None:
-        """After the run: rows for the items that never reported, the gates, then the reports."""
+        """After the run: rows for the items that never reported, the gates, then the reports. A
+        run that ran nothing (pytest --co, or a usage error) writes nothing: the reports of the
+        last run that did stay."""
+        if self.config.option.collectonly or exitstatus == pytest.ExitCode.USAGE_ERROR:
+            return
         interrupted = exitstatus in (pytest.ExitCode.INTERRUPTED, pytest.ExitCode.INTERNAL_ERROR)
         self.complete = not interrupted
         for row in self.ledger.unreported(interrupted):  # selected items that never reported
@@ -223,6 +233,8 @@ class Controller:
         extra += views.markdown_failures(shown, self.sprout.option("sprout_md_failures"))
         problems, written = write_reports(paths, data, rows, extra, intro=views.markdown_header(shown), shown=shown)
         self.write_problems += problems
+        self.write_failed = bool(problems)
+        self.written_paths = {Path(path) for path in written.values()}
         for kind, path in written.items():  # as the user gave it: relative to the rootdir where it is inside
             rel = Path(path)
             self.written[kind] = str(rel.relative_to(self.config.rootpath)) if rel.is_relative_to(self.config.rootpath) else path

@@ -446,9 +446,12 @@ def from_session(sprout: Any) -> Gates:
     )
 
 
-def exit_status(current: int, outcome: GateOutcome | None) -> int:
-    """The session's exit status once the gates have spoken: a failed gate turns a passing run
-    into TESTS_FAILED; an interrupted run, a usage error or an empty collection keep their code."""
+def exit_status(current: int, outcome: GateOutcome | None, write_failed: bool = False) -> int:
+    """The session's exit status once the gates have spoken: a failed gate, or a requested report
+    that could not be written, turns a passing run into TESTS_FAILED; an interrupted run, a usage
+    error or an empty collection keep their code."""
     if outcome is not None and outcome.failed and current == pytest.ExitCode.OK:
+        return pytest.ExitCode.TESTS_FAILED
+    if write_failed and current in (pytest.ExitCode.OK, pytest.ExitCode.NO_TESTS_COLLECTED):
         return pytest.ExitCode.TESTS_FAILED
     return current

@@ -112,11 +112,23 @@ def write_reports(
         try:
             write(path)
         except OSError as exc:
-            problems.append(f"{path}: the report could not be written: {exc.strerror or exc}")
+            problems.append(f"{path}: the report could not be written: {exc.strerror or exc}{remove_stale(path)}")
         else:
             n = sum(1 for k in written if k.startswith(kind))
             written[kind if not n else f"{kind} {n + 1}"] = str(path)
     return problems, written
+
+
+def remove_stale(path: Path) -> str:
+    """After a failed write: remove the file an earlier run left at ``path``, so that it cannot
+    pass for this run's output. Returns what the message adds."""
+    try:
+        if not Path(path).is_file():
+            return ""
+        Path(path).unlink()
+    except OSError as exc:
+        return f"; the old file there could not be removed ({exc.strerror or exc}) and is NOT this run's"
+    return "; the old file there was removed (it was not this run's)"
 
 
 def ordered(items: Iterable[Row | dict[str, Any]]) -> Iterable[Row]:

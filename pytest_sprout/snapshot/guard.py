@@ -14,7 +14,7 @@ from ..core.util import is_xdist_worker
 from ..core.version import __version__
 
 
-OK, TESTS_FAILED, INTERRUPTED, INTERNAL_ERROR, NO_TESTS_COLLECTED = 0, 1, 2, 3, 5  # pytest.ExitCode
+OK, TESTS_FAILED, INTERRUPTED, INTERNAL_ERROR, USAGE_ERROR, NO_TESTS_COLLECTED = 0, 1, 2, 3, 4, 5  # pytest.ExitCode
 
 
 class SnapshotGuard:
@@ -52,6 +52,11 @@ class SnapshotGuard:
     def controller(self) -> bool:
         """False on an xdist worker: workers neither check nor write."""
         return not is_xdist_worker(self.sprout.config)
+
+    @property
+    def collect_only(self) -> bool:
+        """pytest --co: nothing runs, nothing is written (the snapshot's dataset may be updated)."""
+        return bool(getattr(self.sprout.config.option, "collectonly", False))
 
     @property
     def check_only(self) -> bool:
@@ -141,7 +146,7 @@ class SnapshotGuard:
     def write_golden(self, exitstatus: int) -> None:
         """Write the golden set of a --sprout-record run, before the reports (they name it)."""
         path = self.record_path()
-        if path is None or self.blocked or not self.controller:
+        if path is None or self.blocked or not self.controller or self.collect_only or exitstatus == USAGE_ERROR:
             return
         if exitstatus in (INTERRUPTED, INTERNAL_ERROR):
             self.lines.append(f"{self.rel(path)}: not written, the run did not finish")
@@ -149,9 +154,15 @@ class SnapshotGuard:
         if not self.recorded:
             self.lines.append(f"{self.rel(path)}: not written, no sprout item ran")
             return
-        from ..reports.json_report import write_json
+        from ..reports.json_report import remove_stale, write_json
 
-        write_json(path, golden.build(self.sprout.cases, self.recorded, __version__))
+        try:
+            write_json(path, golden.build(self.sprout.cases, self.recorded, __version__))
+        except OSError as exc:
+            self.lines.append(f"--sprout-record={self.rel(path)}: the golden set could not be written: "
+                              f"{exc.strerror or exc}{remove_stale(path)}")
+            self.failed = True
+            return
         self.golden_written = True
         self.golden_ref = {"path": self.rel(path), "sha256": file_sha256(path)}
         missing = len(self.sprout.cases) - len(self.recorded)
@@ -184,11 +195,20 @@ class SnapshotGuard:
             if self.failed:
                 return failed(exitstatus)
             return OK if exitstatus == NO_TESTS_COLLECTED else exitstatus
-        if exitstatus in (INTERRUPTED, INTERNAL_ERROR):
-            return exitstatus
+        if exitstatus in (INTERRUPTED, INTERNAL_ERROR, USAGE_ERROR):
+            return exitstatus  # nothing (or not everything) ran: nothing to register
+        status = self._register(exitstatus)
+        return failed(status) if self.failed else status  # e.g. the golden set could not be written
+
+    def _register(self, exitstatus: int) -> int:
         path, label = self.path, self.rel(self.path)
+        wrote = getattr(self.sprout.controller, "written_paths", set())  # not an old file of that name
         written = [(p, kind) for p, kind in self.rebuilt()
-                   if (self.golden_written if kind == "golden" else p.is_file())]
+                   if (self.golden_written if kind == "golden" else p in wrote)]
+        outside = [p for p, _ in written if not _inside(p, self.root)]
+        for p in outside:  # the snapshot registers files under the rootdir only (a later run refuses others)
+            self.lines.append(f"{p}: written, but not registered in the snapshot: it is outside the rootdir {self.root}")
+        written = [(p, k) for p, k in written if p not in outside]
         try:
             registered = Snapshot.load(path, label).artifacts if path.exists() else {}
             if not self.updating:
@@ -200,6 +220,10 @@ class SnapshotGuard:
             self.lines.append(str(exc))
             self.failed = True
             return failed(exitstatus)
+        except OSError as exc:
+            self.lines.append(f"{label}: the snapshot could not be written: {exc.strerror or exc}; it is as it was")
+            self.failed = True
+            return failed(exitstatus)
         self.lines.extend(lines)
         problems = artifact_problems(snap.artifacts.values(), self.root, snap.dataset_hash)
         if problems:
@@ -209,6 +233,13 @@ class SnapshotGuard:
             self.lines.extend(rebuild_hint(snap))
             return failed(exitstatus)
         return exitstatus
+
+
+def _inside(path: Path, root: Path) -> bool:
+    import os
+
+    real, top = Path(os.path.realpath(path)), Path(os.path.realpath(root))
+    return real == top or top in real.parents
 
 
 def failed(exitstatus: int) -> int:
