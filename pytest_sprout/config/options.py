@@ -159,8 +159,8 @@ def check_values(config: pytest.Config) -> None:
         if opt.kind not in ("int", "float"):
             continue
         value = get(config, opt.dest)  # not a number: a usage error here
-        if value is None:
-            continue
+        if value is None or opt.dest not in (*AT_LEAST_1, *AT_LEAST_0, *SECONDS):
+            continue  # sprout_max_unscored is a fraction: check_fraction says so
         if not math.isfinite(value):
             raise pytest.UsageError(f"{name(opt.dest)} must be a finite number, got {value!r}")
         if opt.dest in AT_LEAST_1 and value < 1:

@@ -56,6 +56,8 @@ class Controller:
     def record(self, report: pytest.TestReport) -> None:
         if not self.sprout.engaged:  # the run reaches no suite: nothing here is a sprout item
             return
+        if report.outcome == "rerun":  # pytest-rerunfailures: an attempt that will be run again; its last one counts
+            return
         if report.when == "setup":
             self.tiers_run.update(t for t in TIERS if report.nodeid.endswith(f"[{t}]") and t in report.keywords)
         if report.when == "call":
@@ -67,6 +69,8 @@ class Controller:
                 self.sprout.guard.keep(data)  # takes the golden entry off (the golden set keeps it)
                 row = Row.from_json(data)
                 row.nodeid = report.nodeid
+                if self.ledger.has_row(report.nodeid):  # xdist --dist each ran it on another worker too
+                    continue  # one row per case and tier: n counts cases, not runs
                 if row.error:
                     row.outcome = ERROR
                 else:

@@ -90,8 +90,7 @@ def option_problem(settings: TierSettings) -> str | None:
     start, where it is a usage error, so that a bad value never skips the tier on a green run."""
     base_url = settings.option("llm_base_url")
     if base_url and not settings.option("llm_model"):
-        return ("--llm-base-url is set, but no model name at that endpoint: set --llm-model "
-                "(or sprout_llm_model in the ini file)")
+        return "the llm tier needs a model name at the endpoint: set --llm-model (or sprout_llm_model in the ini file)"
     concurrency, timeout = settings.option("llm_concurrency"), settings.option("llm_timeout")
     if concurrency is not None and concurrency < 1:
         return f"--llm-concurrency must be at least 1, got {concurrency}"

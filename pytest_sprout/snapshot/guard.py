@@ -56,7 +56,7 @@ class SnapshotGuard:
     @property
     def collect_only(self) -> bool:
         """pytest --co: nothing runs, nothing is written (the snapshot's dataset may be updated)."""
-        return bool(getattr(self.sprout.config.option, "collectonly", False))
+        return bool(getattr(getattr(self.sprout.config, "option", None), "collectonly", False))
 
     @property
     def check_only(self) -> bool:
