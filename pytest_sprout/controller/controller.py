@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from ..config import options
-from .integrity import ERROR, Ledger, parse_nodeid
+from .ledger import ERROR, Ledger, parse_nodeid
 from ..judges import tier_module
 from ..core.model import TIERS
 from ..core.row import Row
@@ -164,7 +164,7 @@ class Controller:
     def check_options(self) -> None:
         """Controller, before anything runs: options that would fail only at the end, or fail
         every item, are usage errors now."""
-        from .integrity import clean_stale_tmp, output_problem
+        from ..reports.safe_write import clean_stale_tmp, output_problem
         from .startcheck import check_roles, check_suites_root, check_tier_options
 
         check_tier_options(self.sprout)
@@ -229,7 +229,7 @@ class Controller:
         if not any(paths.values()):
             return
         from ..reports import markdown as views
-        from ..reports.json_report import write_reports
+        from ..reports.write import write_reports
 
         data = self.report_data()
         shown = {**data, **self.replay_note()}  # the views say where the answers came from; the JSON does not

@@ -154,7 +154,7 @@ class SnapshotGuard:
         if not self.recorded:
             self.lines.append(f"{self.rel(path)}: not written, no sprout item ran")
             return
-        from ..reports.json_report import remove_stale, write_json
+        from ..reports.safe_write import remove_stale, write_json
 
         try:
             write_json(path, golden.build(self.sprout.cases, self.recorded, __version__))
