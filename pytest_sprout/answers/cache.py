@@ -59,7 +59,7 @@ class ResultCache:
         self.run = run or uuid.uuid4().hex
         self._db: sqlite3.Connection | None = None
         self._broken = False
-        self._pending: dict[str, tuple[str, str, str, str, str]] = {}
+        self._pending: dict[str, tuple[str, str, str, str, str, str | None]] = {}
         self._used: list[str] = []
         self._settings: dict[int, tuple[Any, str | None]] = {}  # id(tier) -> (tier, canonical settings)
 

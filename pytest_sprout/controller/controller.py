@@ -56,7 +56,7 @@ class Controller:
     def record(self, report: pytest.TestReport) -> None:
         if not self.sprout.engaged:  # the run reaches no suite: nothing here is a sprout item
             return
-        if report.outcome == "rerun":  # pytest-rerunfailures: an attempt that will be run again; its last one counts
+        if str(report.outcome) == "rerun":  # pytest-rerunfailures: an attempt that will be run again; its last one counts
             return
         if report.when == "setup":
             self.tiers_run.update(t for t in TIERS if report.nodeid.endswith(f"[{t}]") and t in report.keywords)

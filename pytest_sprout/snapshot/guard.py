@@ -202,7 +202,7 @@ class SnapshotGuard:
 
     def _register(self, exitstatus: int) -> int:
         path, label = self.path, self.rel(self.path)
-        wrote = getattr(self.sprout.controller, "written_paths", set())  # not an old file of that name
+        wrote: set[Path] = getattr(self.sprout.controller, "written_paths", set())  # not an old file of that name
         written = [(p, kind) for p, kind in self.rebuilt()
                    if (self.golden_written if kind == "golden" else p in wrote)]
         outside = [p for p, _ in written if not _inside(p, self.root)]
