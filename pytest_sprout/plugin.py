@@ -9,17 +9,10 @@ import pytest
 
 from .config import options
 from .answers.wiring import retry_on
-from .core.model import TIERS
-from .controller.controller import Controller, get_controller
+from .core.tier import TIER_SPECS
+from .controller.controller import Controller
 from .session import SESSION_KEY, SproutSession, get_session, is_controller
-from .core.settings import explicit_tiers
-
-MARKERS = {
-    "groundedness": "lexical groundedness judge (offline, deterministic)",
-    "alce": "ALCE-style NLI citation recall/precision (needs --nli-model)",
-    "ragas": "Ragas' own non-LLM metrics (needs the ragas extra)",
-    "llm": "Ragas and DeepEval LLM-judged metrics (needs --llm-base-url)",
-}
+from .core.option_values import explicit_tiers
 
 
 def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
@@ -33,8 +26,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    for tier in TIERS:
-        config.addinivalue_line("markers", f"{tier}: {MARKERS[tier]}")
+    for spec in TIER_SPECS.values():
+        config.addinivalue_line("markers", f"{spec.name}: {spec.marker}")
     config.stash[SESSION_KEY] = sprout = SproutSession(config)
     if is_controller(config):
         config.pluginmanager.register(Aggregator(sprout.controller), "sprout-aggregator")
@@ -103,7 +96,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     get_upcoming(session.config).collected(session.items)
     collected(get_session(session.config))
     get_session(session.config).collected(session.items)  # the system factory, when a sprout item was selected
-    controller = get_controller(session.config)
+    controller = get_session(session.config).controller
     if controller is not None:
         controller.select([item.nodeid for item in session.items])
     get_session(session.config).run.collected(session.items)
@@ -135,7 +128,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     if not sprout.guard.blocked:  # a stopped run (snapshot check) judges and writes nothing
         sprout.guard.write_golden(session.exitstatus)  # first: the reports name the golden set
         sprout.finish(session.exitstatus)
-        controller = get_controller(session.config)
+        controller = get_session(session.config).controller
         session.exitstatus = exit_status(session.exitstatus, controller.gate_outcome if controller else None)
     if sprout.engaged:
         session.exitstatus = sprout.guard.finish(session.exitstatus)

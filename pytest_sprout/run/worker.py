@@ -26,7 +26,7 @@ from ..judges import tier_module
 from ..core.errors import JudgeFailure, TierUnusable
 from ..core.model import TIERS, Answer, Case, GoldenItem
 from ..core.row import Row
-from ..core.settings import explicit_tiers
+from ..core.option_values import explicit_tiers
 from ..core.tier import TierResult, TierSettings
 from .upcoming import get_upcoming
 from ..core.util import is_xdist_worker
