@@ -318,12 +318,6 @@ def threads_for(workers: int | None) -> int | None:
     return max(1, cores // max(1, int(workers)))
 
 
-def worker_threads(config: Any) -> int | None:
-    """threads_for() the workers of an xdist worker's config (its ``workerinput``); None elsewhere."""
-    workerinput = getattr(config, "workerinput", None)
-    return None if workerinput is None else threads_for(int(workerinput.get("workercount", 1)))
-
-
 def citation_rows(answer: Answer, score: Any) -> list[dict[str, Any]]:
     """One row per sentence of an ALCE-scored answer, with the citations that added nothing to an
     entailed sentence (precision) and those past ``max_citations`` (ignored)."""

@@ -186,7 +186,6 @@ class NLIJudge:
         self.threshold = threshold
         self._device_name, self._threads = device, threads
         self.trust_remote_code = trust_remote_code
-        self._entail_label = entail_label
         self._model: Any = None
         self._load_error: str | None = None
         self.source = resolve_model(model)

@@ -280,13 +280,6 @@ def _own_names(folder: Path, name: str | None) -> list[str]:
     return names
 
 
-def read_model_meta(folder: Path) -> tuple[str, int, str, int]:
-    """(kind, entailment class index, its label, the most tokens the model takes) from the model's
-    JSON files, without transformers. A seq2seq model's entailment answer is "1"."""
-    meta = model_meta(folder)
-    return meta.kind, meta.entail_index, meta.label, meta.limit
-
-
 def _hub_folder(repo_id: str) -> Path | None:
     from huggingface_hub import try_to_load_from_cache
 
