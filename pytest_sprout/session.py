@@ -27,7 +27,7 @@ from .core.util import is_xdist_worker
 SESSION_KEY = pytest.StashKey["SproutSession"]()
 
 
-def get_session(config: pytest.Config) -> "SproutSession":
+def get_session(config: pytest.Config) -> SproutSession:
     return config.stash[SESSION_KEY]
 
 
@@ -151,9 +151,9 @@ class SproutSession:
     def collected(self, items: list[Any]) -> None:
         """After collection (a plain run, or an xdist worker): check the system factory when a
         sprout item was selected."""
-        if self.engaged and any(hasattr(item, "case") and hasattr(item, "tier") for item in items):
-            if is_controller(self.config) and not self.config.option.collectonly:
-                self.check_factory()
+        selected = any(hasattr(item, "case") and hasattr(item, "tier") for item in items)
+        if self.engaged and selected and is_controller(self.config) and not self.config.option.collectonly:
+            self.check_factory()
 
     def finish(self, exitstatus: int = 0) -> None:
         if self.controller is None:  # an xdist worker: its system's name goes back to the controller

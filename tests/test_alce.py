@@ -147,9 +147,7 @@ def alce_reference(a: Answer, entails: set[tuple[str, frozenset[str]]], at_most:
         entail += joint
         if joint and len(ref) > 1:
             for pid in ref:
-                if nli(s.text, [pid]):
-                    entail_prec += 1
-                elif not nli(s.text, [r for r in ref if r != pid]):
+                if nli(s.text, [pid]) or not nli(s.text, [r for r in ref if r != pid]):
                     entail_prec += 1
         else:
             entail_prec += joint

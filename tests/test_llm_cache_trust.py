@@ -12,7 +12,7 @@ from typing import Any, Iterator
 
 import pytest
 
-from helpers import SUITE, make_project
+from helpers import make_project
 from pytest_sprout.judges._llm_client import MAX_BODY, LLMClient, describe_error, is_api_reply
 from pytest_sprout.core.model import Answer, Passage, Sentence
 

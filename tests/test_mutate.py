@@ -153,7 +153,7 @@ def test_unsupported_clause_rotates_named_and_plain_clauses_the_passages_never_m
     """Half the clauses carry a proper name, half only lowercase words, so the kill rate is not
     decided by a judge's name rule alone; a clause whose key stem a passage uses is skipped."""
     named = [c for c, _ in CLAUSES if re.search(r"\b[A-Z]", c)]
-    assert 2 <= len(named) and 2 <= len(CLAUSES) - len(named)
+    assert len(named) >= 2 and len(CLAUSES) - len(named) >= 2
     words = ("high", "steady", "warm", "some", "moist", "constant", "even", "extra")
     texts = [f"Ferns like {w} humidity." for w in words]
     made = {append_clause(t, [])[0].split(", ", 1)[1] for t in texts}

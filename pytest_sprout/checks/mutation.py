@@ -8,12 +8,15 @@ tally; they never count in the main metrics.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from ..core.row import as_rows
 from ..core.stats import MetricRow, Tally
 from ..core.table import SATURATED_NOTE, UNDERPOWERED_NOTE, format_table
 from .operators import OPERATORS, STRUCTURAL, mutate_sentence
+
+if TYPE_CHECKING:
+    from ..core.model import Answer
 
 STRUCTURAL_NOTE = (
     "structural (citation_move, citation_drop): they change what a sentence cites, not what it says;"

@@ -215,7 +215,7 @@ def _aliases(passage: str, a: str, b: str) -> bool:
         for m in re.finditer(re.escape(x), passage):
             rest = passage[m.end(): m.end() + 80]
             k = rest.find(y)
-            if 0 <= k and _ALIAS.search(rest[:k]):
+            if k >= 0 and _ALIAS.search(rest[:k]):
                 return True
     return False
 

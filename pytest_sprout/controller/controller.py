@@ -210,7 +210,7 @@ class Controller:
         paths = self.report_paths()
         if not self.complete:  # a frozen report is not replaced by a partial one: the chain stays whole
             frozen = self.guard.registered()
-            for dest, found in paths.items():
+            for found in paths.values():
                 for path in [p for p in found if self.guard.rel(p) in frozen]:
                     found.remove(path)
                     self.write_problems.append(f"{self.guard.rel(path)}: kept as it was (registered in the snapshot, "

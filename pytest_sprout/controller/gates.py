@@ -294,7 +294,7 @@ class Gates:
     def from_options(
         cls, *, mins: Iterable[str], compare: str | None, compare_path: Path | None,
         fail_on_regression: bool, any_dataset: bool, dataset_hash: str | None,
-    ) -> "Gates":
+    ) -> Gates:
         """Parse the options; refuse a baseline built from another dataset unless ``any_dataset``."""
         if fail_on_regression and not compare:
             raise pytest.UsageError("--sprout-fail-on-regression needs --sprout-compare=OLD.json (the report to compare with)")

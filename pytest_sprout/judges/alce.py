@@ -148,7 +148,7 @@ def score_answers(answers: Sequence[Answer], judge_many: JudgeMany, max_citation
         rest_at.append((a, s, c))
     for key, verdict in zip(rest_at, judge_many(rest) if rest else []):
         relevant[key] = verdict.supported is not True
-    for a, s, c in single_at:
+    for a, s, _ in single_at:
         score = plans[a][s]
         assert score is not None
         if len(score.relevant) < len(score.used):

@@ -345,7 +345,7 @@ class NLIJudge:
         todo = [(premise_of(list(sources)), claim) for claim, sources in pairs if sources]
         results = iter(self.entail(todo))
         verdicts = []
-        for claim, sources in pairs:
+        for _, sources in pairs:
             if not sources:
                 verdicts.append(Verdict(False, 0.0, None, "cites no passage", "no-citation"))
                 continue

@@ -155,7 +155,7 @@ class VerdictCache:
     cache that cannot be read or written only costs time: errors read as misses."""
 
     @classmethod
-    def open(cls, folder: Path) -> "VerdictCache | None":
+    def open(cls, folder: Path) -> VerdictCache | None:
         try:
             return cls(folder)
         except (OSError, sqlite3.Error):

@@ -34,7 +34,7 @@ from ..core.util import is_xdist_worker
 RUN_STASH_KEY = pytest.StashKey["Run"]()
 
 
-def get_run(config: pytest.Config) -> "Run":
+def get_run(config: pytest.Config) -> Run:
     return config.stash[RUN_STASH_KEY]
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Union
+from typing import Any, Iterable
 
 from .formats import BadLine
 from ..core.model import EXPECTS, ID_PATTERN, TIERS, Case
@@ -37,7 +37,7 @@ class SuiteError:
         return ": ".join(parts) + f": {self.message}"
 
 
-Entry = Union[Case, SuiteError]
+Entry = Case | SuiteError
 
 
 @dataclass
