@@ -30,7 +30,8 @@ def pytest_configure(config: pytest.Config) -> None:
         config.addinivalue_line("markers", f"{spec.name}: {spec.marker}")
     config.stash[SESSION_KEY] = sprout = SproutSession(config)
     if is_controller(config):
-        config.pluginmanager.register(Aggregator(sprout.controller), "sprout-aggregator")
+        assert sprout.controller is not None  # the controller half exists wherever is_controller holds
+        config.pluginmanager.register(Aggregator(sprout.controller, config), "sprout-aggregator")
         if sprout.engaged and sprout.guard.check():  # the snapshot check stops this run: start no xdist workers
             config.option.dist = "no"
     retry_on(config)  # a bad sprout_retry_on is a usage error now, not one per item
@@ -52,8 +53,9 @@ class Aggregator:
     """Registered on the controller only (like junitxml's LogXML): item rows arrive on the test
     reports, from this process or from xdist workers, and go to the controller (controller.py)."""
 
-    def __init__(self, controller: Controller) -> None:
+    def __init__(self, controller: Controller, config: pytest.Config) -> None:
         self.controller = controller
+        self.config = config
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         self.controller.record(report)
@@ -73,7 +75,7 @@ class Aggregator:
         """xdist: give each worker this run's id (the cache keeps what the run used)."""
         from .answers.wiring import run_id
 
-        node.workerinput["sprout_run"] = run_id(self.controller.config)
+        node.workerinput["sprout_run"] = run_id(self.config)
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:

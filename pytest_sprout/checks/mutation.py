@@ -96,7 +96,7 @@ def kill_rows(tally: Tally) -> list[MetricRow]:
     """The tally's rows, tiers in order and operators in the order of OPERATORS."""
     rows = tally.rows()
     order = {op: i for i, op in enumerate(OPERATORS)}
-    tier_rank = {}
+    tier_rank: dict[str, int] = {}
     for r in rows:
         tier_rank.setdefault(r.tier, len(tier_rank))
     return sorted(rows, key=lambda r: (tier_rank[r.tier], order.get(r.metric, len(order)), r.metric))

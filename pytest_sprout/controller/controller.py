@@ -226,10 +226,10 @@ class Controller:
         extra += views.markdown_failures(shown, self.settings.md_failures)
         problems, written = write_reports(paths, data, rows, extra, intro=views.markdown_header(shown), shown=shown)
         self.write_problems += problems
-        for kind, path in written.items():  # as the user gave it: relative to the rootdir where it is inside
-            rel = Path(path)
+        for kind, where in written.items():  # as the user gave it: relative to the rootdir where it is inside
+            rel = Path(where)
             root = self.settings.rootpath
-            self.written[kind] = str(rel.relative_to(root)) if rel.is_relative_to(root) else path
+            self.written[kind] = str(rel.relative_to(root)) if rel.is_relative_to(root) else where
 
     def summary_lines(self) -> list[str]:
         from ..core.table import format_table

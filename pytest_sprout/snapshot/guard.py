@@ -69,9 +69,8 @@ class SnapshotGuard:
 
     def rebuilt(self) -> list[tuple[Path, str]]:
         """The frozen artifacts this run writes: the golden set it records, the JSON report."""
-        out = []
-        if self.record_path():
-            out.append((self.record_path(), "golden"))
+        record = self.record_path()
+        out: list[tuple[Path, str]] = [(record, "golden")] if record else []
         out += [(path, "report") for path in self.settings.reports.json]
         return out
 
