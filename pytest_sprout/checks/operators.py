@@ -117,9 +117,10 @@ def negate(text: str, passages: Sequence[str] = ()) -> tuple[str, str] | None:
         if base:
             return text[: m.start()] + match_case(base, m.group(1)) + text[m.end():], f"{m.group(1)!r} -> {base!r}"
     # "whether or not", "if not" and "not only" are not negations of the sentence: dropping them keeps it true.
-    m = re.search(r"(?<!\bor)(?<!\bif)\s\bnot\b(?!\s+(?:only|just|merely|simply|to mention)\b)", text, re.IGNORECASE)
-    if m:
-        return text[: m.start()] + text[m.end():], "dropped 'not'"
+    found_not = re.search(r"(?<!\bor)(?<!\bif)\s\bnot\b(?!\s+(?:only|just|merely|simply|to mention)\b)", text,
+                          re.IGNORECASE)
+    if found_not:
+        return text[: found_not.start()] + text[found_not.end():], "dropped 'not'"
     words = list(WORD.finditer(text))
     if not words:
         return None

@@ -14,7 +14,9 @@ A claim is judged against the sentences of the passages it cites:
    alone ("winter") is no sign that the sentence is about what the claim says.
 4. Rules, in order: every name of the claim is somewhere in the cited passages, and is not
    in place of another name of the sentence that states the rest ("entity"); every number, by value,
-   range, unit and bound, is somewhere in the cited passages ("number"); quantifiers and modals
+   range, unit and bound, is in the evidence sentences, or is a number that counts nothing ("in
+   2015", "10 cm") in a sentence next to them ("number": a number the passage states about
+   something else does not support it); quantifiers and modals
    agree with the evidence ("quantifier"); negation agrees ("negation"); no word of the claim is an
    antonym of an evidence word in its place ("antonym"); no two entities of the evidence trade
    places ("entity-swap"); no clause of two or more words, nor the second half of the claim, is
@@ -48,14 +50,14 @@ from typing import Iterable, Sequence
 from pytest_sprout.core.model import Passage, Verdict
 
 from . import calibration
-from .index import Sentence, _bits, _Prepared, _prepare_passage, _text, analyse, number_facts
+from .index import Sentence, _bits, _Prepared, _prepare_passage, _text, analyse, number_facts, numbers_near
 from .rules import (
     _RULE_RANK, Failure, align, check_antonyms, check_displaced_name, check_negated_clause_stated, check_negation,
     check_numbers_in, check_quantifiers, check_swap,
 )
-from .text import related_keys, stem, synonym_keys, weight
+from .text import rejoin_numbers, related_keys, stem, synonym_keys, weight
 
-RULES_VERSION = 6  # bump when a rule changes what it decides: it is part of settings()
+RULES_VERSION = 7  # bump when a rule changes what it decides: it is part of settings()
 
 # Openings that frame an answer without stating anything about the world.
 _SOURCE = (
@@ -238,6 +240,7 @@ class LexicalJudge:
             raise TypeError(f"claim must be a str, got {type(claim).__name__}")
         if isinstance(sources, (str, bytes)):
             raise TypeError("sources must be a sequence of passages (Passage or str), not a single str")
+        claim = rejoin_numbers(claim)  # as the passages are read
         prepare = self._prepare
         if sources.__class__ is list and len(sources) == 1 and sources[0].__class__ is str:  # the common case
             prepared = [prepare(sources[0])]
@@ -295,15 +298,18 @@ class LexicalJudge:
                 found.name_failure = ("entity", f"name '{absent[0]}' of the claim is in none of the cited passages")
         # A sentence that covers the whole claim and passes the rules settles it.
         failures: list[tuple[tuple[Sentence, ...], Failure]] = []
-        tried: set[str] = set()  # a sentence repeated word for word fails as its first copy did
-        for pm, p in zip(masks, prepared):
+        # A sentence repeated word for word fails as its first copy did (with its neighbours, which
+        # hold the numbers it may take).
+        tried: set[tuple[str, ...]] = set()
+        for pi, (pm, p) in enumerate(zip(masks, prepared)):
             common = reduce(and_, pm, -1)
             for i in _bits(common) if common else ():
                 window = p.sentences[i : i + 1]
-                if window[0].text in tried:
+                seen = (window[0].text,) if not ours.numbers else tuple(s.text for s in p.sentences[max(i - 1, 0) : i + 2])
+                if seen in tried:
                     continue
-                tried.add(window[0].text)
-                failure = self._rules(ours, window, prepared, ())
+                tried.add(seen)
+                failure = self._rules(ours, window, prepared, (), places=((pi, i),))
                 if failure is None:
                     self._fill_whole(found, keys, ours, window, synonym_of)
                     return found
@@ -323,11 +329,11 @@ class LexicalJudge:
         self._fill(found, ours, keys, window, covered, synonym_of, len({pi for pi, _ in chosen}), anywhere)
         uncovered = tuple(key for j, key in enumerate(keys) if not covered >> j & 1)
         best = window[0] if len(window) == 1 else _best_single(window, ours.keys)
-        failure = self._rules(ours, window, prepared, uncovered, best=best)
+        failure = self._rules(ours, window, prepared, uncovered, best=best, places=chosen)
         if failure is not None and uncovered and failure[0] in _SOFT:  # the evidence lacks some of the claim
             found.cue_conflict = failure
             failure = (check_negated_clause_stated(ours, window) if len(window) == 1 else None) or self._rules(
-                ours, window, prepared, uncovered, best=best, cues=False)
+                ours, window, prepared, uncovered, best=best, cues=False, places=chosen)
         if failure is None and found.clause_failure is not None:
             failure = found.clause_failure
         found.failure = failure
@@ -376,7 +382,7 @@ class LexicalJudge:
                     continue
                 if not bits & (bits - 1) and where not in near:
                     continue  # a far sentence must share a second word with the claim, to be about it
-                if g > gain or _closer(where, best, chosen):  # g == gain (> 0) here: the nearer on a tie
+                if g > gain or (best is not None and _closer(where, best, chosen)):  # g == gain (> 0) here: the nearer on a tie
                     best, gain = where, g
         chosen.sort()
         return chosen, covered, top / full
@@ -441,12 +447,17 @@ class LexicalJudge:
 
     @staticmethod
     def _rules(ours: Sentence, window: tuple[Sentence, ...], prepared: list[_Prepared], uncovered: Sequence[str],
-               best: Sentence | None = None, cues: bool = True) -> Failure | None:
+               best: Sentence | None = None, cues: bool = True,
+               places: Sequence[tuple[int, int]] | None = None) -> Failure | None:
+        """The first rule the claim fails against ``window`` (None: it passes them all), in the order
+        of ``RULE_ORDER``. ``places``: the window's (passage, sentence) positions; the claim's numbers
+        must be in those sentences or next to them (None: anywhere in the cited passages)."""
         failure = None
         if best is not None:
             failure = check_displaced_name(ours, best, uncovered)
         if failure is None and ours.numbers:
-            failure = check_numbers_in(ours, *number_facts(prepared))
+            failure = check_numbers_in(ours, *(number_facts(prepared) if places is None
+                                               else numbers_near(prepared, places)))
         if failure is None and cues and (ours.has_cue or (
                 window[0].has_cue if len(window) == 1 else any(s.has_cue for s in window))):
             pairs = align(ours, window)  # shared by the two clause-level rules
@@ -549,8 +560,13 @@ def _pair_key(claim: str, sources: Sequence[Passage | str]) -> tuple[str, ...] |
     """(claim, the passages' texts): what a verdict depends on; None for input ``assess`` refuses."""
     if not isinstance(claim, str) or isinstance(sources, (str, bytes)):
         return None
-    texts = [s if s.__class__ is str else getattr(s, "text", None) for s in sources]
-    return (claim, *texts) if all(t.__class__ is str for t in texts) else None
+    texts: list[str] = []
+    for s in sources:
+        text = s if s.__class__ is str else getattr(s, "text", None)
+        if text.__class__ is not str:
+            return None
+        texts.append(text)
+    return (claim, *texts)
 
 
 def _union(masks: list[list[int]]) -> list[int]:
