@@ -52,7 +52,7 @@ def inputs(sprout: Any) -> list[tuple[str, Path]]:
                          ("sprout_compare", "the report it compares with (--sprout-compare)")):
         value = sprout.option(option)
         if value:
-            found.append((role, sprout.path(value)))
+            found.append((role, Path(sprout.config.rootpath, value)))
     found += [("a suite file (--sprout-suites)", path) for path in suite_paths(sprout.suites_root)]
     return found
 
@@ -60,9 +60,9 @@ def inputs(sprout: Any) -> list[tuple[str, Path]]:
 def outputs(sprout: Any) -> list[tuple[str, Path]]:
     """(option, path) of every file this run writes."""
     flags = {"sprout_report": "--sprout-report", "sprout_md": "--sprout-md", "sprout_html": "--sprout-html"}
-    found = [(flags[dest], path) for dest, paths in sprout.report_paths().items() for path in paths]
-    record = sprout.option("sprout_record")
-    return found + ([("--sprout-record", sprout.path(record))] if record else [])
+    found = [(flags[dest], path) for dest, paths in sprout.settings.reports.by_option().items() for path in paths]
+    record = sprout.settings.record
+    return found + ([("--sprout-record", record)] if record else [])
 
 
 def check_roles(sprout: Any) -> None:
