@@ -203,7 +203,7 @@ class Controller:
         """After the run: rows for the items that never reported, the gates, then the reports. A
         run that ran nothing (pytest --co, or a usage error) writes nothing: the reports of the
         last run that did stay."""
-        if self.config.option.collectonly or exitstatus == pytest.ExitCode.USAGE_ERROR:
+        if self.settings.collect_only or exitstatus == pytest.ExitCode.USAGE_ERROR:
             return
         interrupted = exitstatus in (pytest.ExitCode.INTERRUPTED, pytest.ExitCode.INTERNAL_ERROR)
         self.complete = not interrupted
