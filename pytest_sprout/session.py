@@ -129,10 +129,11 @@ class SproutSession:
         self.controller.start()
         from .controller.startcheck import check_roles, check_suites_root, check_tier_options
 
+        if self.settings.suites_explicit:
+            check_suites_root(self)  # outside the rootdir: never reached by collection, say so
         if not self.engaged:  # the run cannot reach the suites: no system, no snapshot guard
             return
         check_tier_options(self)
-        check_suites_root(self)
         check_roles(self)
         if getattr(self.config.option, "dist", "no") not in (None, "no"):
             self.check_factory()  # the xdist controller collects nothing: check it before any worker starts
