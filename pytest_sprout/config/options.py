@@ -76,6 +76,9 @@ OPTIONS: tuple[Opt, ...] = (
         "TIER.METRIC=VALUE: fail when the 95%% lower bound is below VALUE (repeatable)",
         "sprout_min", kind="append", metavar="TIER.METRIC=VALUE",
     ),
+    Opt("--sprout-labels", "sprout_labels", "JSON Lines of your own labels ({\"case_id\", \"sentence\"?, \"supported\"}); the "
+        "summary and reports add the rate they correct the judge's to (prediction-powered) and the judge's "
+        "sensitivity and specificity against them", "sprout_labels", metavar="PATH"),
     Opt("--sprout-compare", "sprout_compare", "compare with an earlier --sprout-report JSON", metavar="OLD.json"),
     Opt("--sprout-fail-on-regression", "sprout_fail_on_regression", "fail when a metric drop is statistically distinguishable", kind="bool"),
     Opt("--sprout-compare-any-dataset", "sprout_compare_any_dataset", "allow comparing reports of different datasets", kind="bool"),

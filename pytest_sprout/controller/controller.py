@@ -48,6 +48,9 @@ class Controller:
         self.written: dict[str, str] = {}  # report kind -> path, as given; for the terminal
         self.complete = True  # False after an interrupted run: its reports say so
         self.write_problems: list[str] = []  # problems writing the reports, for the summary
+        self.labels: Any = None  # checks.labels.LabelSet of --sprout-labels, read by start()
+        self.label_match: Any = None  # how those labels matched this run's verdicts
+        self.label_fixes: dict[Any, Any] = {}
         config = sprout.config
         config.stash[CONTROLLER_KEY] = self
 
@@ -86,7 +89,7 @@ class Controller:
         for metric, values in row.metrics.items():
             if kind:
                 self.tally.declare(row.tier, metric, kind)
-            self.tally.extend(row.tier, metric, values)
+            self.tally.extend(row.tier, metric, values, row.nodeid)  # one answer: one cluster
 
     def metric_kind(self, tier: str) -> str | None:
         """"mean" for a tier whose every metric is a continuous score (so that a metric with no
@@ -115,7 +118,7 @@ class Controller:
         data = build_report(
             version=__version__,
             dataset_hash=self.sprout.dataset_hash(),
-            metrics=self.tally.rows(),
+            metrics=self.metric_rows(),
             items=[],
             system=self.sprout.system_info(),
             extra=self._judging_extra(),
@@ -147,6 +150,43 @@ class Controller:
 
         self.check_options()
         self.gates = from_session(self.sprout)
+        self.labels = self.load_labels()
+
+    def load_labels(self) -> Any:
+        """--sprout-labels, read before anything runs: a malformed line is a usage error."""
+        from ..checks.labels import LabelError, load_labels
+
+        path = self.sprout.path(self.sprout.option("sprout_labels"))
+        if path is None:
+            return None
+        try:
+            return load_labels(path, self.sprout.guard.rel(path))
+        except LabelError as exc:
+            raise pytest.UsageError(str(exc)) from None
+
+    def metric_rows(self) -> list[Any]:
+        """The tally's rows, with the labels' correction on each labelled metric."""
+        rows = self.tally.rows()
+        if self.labels is None:
+            return rows
+        from dataclasses import replace
+
+        from ..checks.labels import corrections, match
+
+        self.label_match = match(self.labels, self.items)
+        self.label_fixes = corrections(self.label_match, rows)
+        out = []
+        for row in rows:
+            fix = self.label_fixes.get((row.tier, row.metric))
+            out.append(row if fix is None else replace(row, **fix.to_json()))
+        return out
+
+    def label_lines(self) -> list[str]:
+        if self.labels is None or self.label_match is None:
+            return []
+        from ..checks.labels import summary_lines
+
+        return summary_lines(self.labels, self.label_match, self.label_fixes)
 
     def report_paths(self) -> dict[str, list[Path]]:
         return report_paths(self.sprout)
@@ -192,7 +232,7 @@ class Controller:
         self.complete = not interrupted
         for row in self.ledger.unreported(interrupted):  # selected items that never reported
             self.add_row(row)
-        rows = self.tally.rows()
+        rows = self.metric_rows()
         if self.gates is not None:
             from . import unscored
 
@@ -216,6 +256,10 @@ class Controller:
         data = self.report_data()
         shown = {**data, **self.replay_note()}  # the views say where the answers came from; the JSON does not
         extra = self.gate_outcome.markdown() if self.gate_outcome else []
+        if self.labels is not None:
+            from ..core.util import md_cell
+
+            extra += [f"- {md_cell(line.strip())}" for line in self.label_lines()] + [""]
         extra += views.markdown_failures(shown, self.sprout.option("sprout_md_failures"))
         problems, written = write_reports(paths, data, rows, extra, intro=views.markdown_header(shown), shown=shown)
         self.write_problems += problems
@@ -226,7 +270,7 @@ class Controller:
     def summary_lines(self) -> list[str]:
         from ..core.table import format_table
 
-        rows = self.tally.rows()
+        rows = self.metric_rows()
         gate_lines = self.gate_outcome.lines() if self.gate_outcome else []
         if not rows and not gate_lines and not self.items:
             return []
@@ -242,6 +286,7 @@ class Controller:
         if not self.complete:
             lines.append("the run was interrupted: the reports are marked incomplete (\"complete\": false) "
                          "and are not registered in the snapshot")
+        lines += self.label_lines()
         lines += self.write_problems
         from ..reports import markdown as views
         from ..checks import agreement, mutation as mutate

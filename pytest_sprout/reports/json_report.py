@@ -10,7 +10,7 @@ from typing import Any, Callable, Iterable, TextIO
 
 from ..core.row import Row, as_rows
 from ..core.stats import MetricRow
-from ..core.table import SATURATED_NOTE, UNDERPOWERED_NOTE, flags, num as _num
+from ..core.table import CLUSTERS_NOTE, SATURATED_NOTE, UNDERPOWERED_NOTE, corrected_cells, flags, num as _num
 from ..core.util import md_cell as _md_cell
 
 
@@ -152,18 +152,28 @@ def format_markdown(rows: Iterable[MetricRow], extra: Iterable[str] = (), title:
     rows = list(rows)
     lines = [f"## {title}", "", *intro]
     if rows:
-        lines += ["| tier | metric | k/n | rate | 95% CI | flags |", "|---|---|---:|---:|---|---|"]
+        nested = any(r.clusters is not None for r in rows)
+        if nested:
+            lines += ["| tier | metric | k/n | clusters | rate | 95% CI | flags |", "|---|---|---:|---:|---:|---|---|"]
+        else:
+            lines += ["| tier | metric | k/n | rate | 95% CI | flags |", "|---|---|---:|---:|---|---|"]
         for r in rows:
             count = f"{r.k}/{r.n}" if r.kind == "rate" else f"n={r.n}"
             value = _num(r.rate) + ("" if r.kind == "rate" else " mean")
             ci = "-" if r.ci_low is None else f"[{r.ci_low:.3f}, {r.ci_high:.3f}]"
-            cells = (r.tier, r.metric, count, value, ci, flags(r))
+            cells: tuple[str, ...] = (r.tier, r.metric, count, value, ci, flags(r))
+            if nested:
+                cells = (*cells[:3], "" if r.clusters is None else str(r.clusters), *cells[3:])
             lines.append("| " + " | ".join(_md_cell(c) for c in cells) + " |")
+            if r.corrected is not None:
+                lines.append("| " + " | ".join(_md_cell(c.strip()) for c in corrected_cells(r, nested)) + " |")
         lines.append("")
         if any(r.saturated for r in rows):
             lines += [f"> {SATURATED_NOTE}", ""]
         if any(r.underpowered for r in rows):
             lines += [f"> {UNDERPOWERED_NOTE}", ""]
+        if nested:
+            lines += [f"> {CLUSTERS_NOTE}", ""]
     else:
         lines += ["No sprout items ran.", ""]
     lines += list(extra)

@@ -45,7 +45,7 @@ def suite_rows(items: Iterable[Row | dict[str, Any]]) -> list[dict[str, Any]]:
     for row in as_rows(items):
         tally = tallies.setdefault(str(row.suite), Tally())
         for metric, values in (row.metrics or {}).items():
-            tally.extend(str(row.tier), metric, values)
+            tally.extend(str(row.tier), metric, values, row.nodeid)
     out = []
     for suite in sorted(tallies):
         for m in tallies[suite].rows():

@@ -64,6 +64,9 @@ class SnapshotGuard:
     def record_path(self) -> Path | None:
         return self.sprout.path(self.sprout.option("sprout_record"))
 
+    def labels_path(self) -> Path | None:
+        return self.sprout.path(self.sprout.option("sprout_labels"))
+
     def rebuilt(self) -> list[tuple[Path, str]]:
         """The frozen artifacts this run writes: the golden set it records, the JSON report."""
         out = []
@@ -173,7 +176,11 @@ class SnapshotGuard:
 
     def report_extra(self) -> dict[str, Any]:
         """What the JSON report says about the golden set its answers came from."""
-        return {"golden": self.golden_ref} if self.golden_ref else {}
+        out: dict[str, Any] = {"golden": self.golden_ref} if self.golden_ref else {}
+        labels = self.labels_path()
+        if labels is not None and labels.is_file():
+            out["labels"] = {"path": self.rel(labels), "sha256": file_sha256(labels)}
+        return out
 
     def finish(self, exitstatus: int) -> int:
         """Register what this run wrote (all of it with --sprout-update-snapshot; else a recorded
@@ -189,10 +196,15 @@ class SnapshotGuard:
         path, label = self.path, self.rel(self.path)
         written = [(p, kind) for p, kind in self.rebuilt()
                    if (self.golden_written if kind == "golden" else p.is_file())]
+        labels = self.labels_path()
+        if labels is not None and labels.is_file():  # an input of the run, registered like a golden set
+            written.append((labels, "labels"))
         try:
             registered = Snapshot.load(path, label).artifacts if path.exists() else {}
             if not self.updating:
                 written = [(p, k) for p, k in written if k == "golden" or self.rel(p) in registered]
+                if all(k == "labels" for _, k in written):
+                    written = []  # labels already registered, nothing rebuilt: the chain stays as it is
                 if not written:
                     return exitstatus
             snap, lines = update(path, label, self.sprout.cases, self.root, written, __version__, dataset=self.updating)

@@ -402,7 +402,7 @@ def render_html(report: dict[str, Any]) -> str:
         banner = f'<p class="fail" id="incomplete" role="alert">{esc(INCOMPLETE_BANNER)}</p>'
     body = "\n".join([
         _header(report, items), banner, _gates_section(report.get("gates")), _plots_section(report),
-        html_views.suites_section(items), html_views.mutation_section(report), html_views.agreement_section(report),
+        html_views.labels_section(report), html_views.suites_section(items), html_views.mutation_section(report), html_views.agreement_section(report),
         html_views.cases_section(items), _items_section(items),
     ])
     return (
