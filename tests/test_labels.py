@@ -166,3 +166,29 @@ def test_xdist_gives_the_same_corrected_numbers(pytester: pytest.Pytester) -> No
         metrics[workers] = json.loads(Path(pytester.path, f"r{workers}.json").read_text(encoding="utf-8"))["metrics"]
     assert metrics["0"] == metrics["2"]
     assert any("corrected" in m for m in metrics["2"])
+
+
+def test_label_sample_is_seeded_stratified_and_never_overwrites(pytester: pytest.Pytester) -> None:
+    make(pytester)
+    first = pytester.runpytest("-p", "no:cacheprovider", "--sprout-label-sample=6")
+    first.stdout.fnmatch_lines(["wrote label sample (6 sentences to label): sprout-label-sample.jsonl"])
+    path = Path(pytester.path, "sprout-label-sample.jsonl")
+    text = path.read_text(encoding="utf-8")
+    sample = [json.loads(line) for line in text.splitlines()]
+    assert len(sample) == 6 and all(entry["supported"] is None for entry in sample)
+    # stratified: the 3 sentences the judge rejected (of 21) are all in, then 3 it accepted
+    assert sum("is not green" in entry["sentence"] for entry in sample) == 3
+    again = pytester.runpytest("-p", "no:cacheprovider", "--sprout-label-sample=6")
+    again.stdout.fnmatch_lines(["*sprout-label-sample.jsonl: not written, the file exists*"])
+    path.unlink()
+    pytester.runpytest("-p", "no:cacheprovider", "--sprout-label-sample=6")
+    assert path.read_text(encoding="utf-8") == text  # the same suites give the same sample
+    filled = pytester.runpytest("-p", "no:cacheprovider", "--sprout-labels=sprout-label-sample.jsonl")
+    filled.stdout.fnmatch_lines(["labels: sprout-label-sample.jsonl: 0 labels, 6 still to give*"])
+
+
+def test_label_sample_rejects_a_size_below_one(pytester: pytest.Pytester) -> None:
+    make(pytester, cases=2)
+    result = pytester.runpytest("-p", "no:cacheprovider", "--sprout-label-sample=0")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--sprout-label-sample must be a whole number of sentences, 1 or more, got 0*"])

@@ -361,3 +361,15 @@ def test_tally_gives_nested_metrics_their_clusters() -> None:
     flat = tally.row("groundedness", "grounded")
     assert flat.clusters is None and "clusters" not in flat.to_json()
     assert (flat.ci_low, flat.ci_high) == wilson_interval(3, 4)
+
+
+def test_label_sample_takes_the_rare_rejections_first() -> None:
+    from pytest_sprout.checks.labels import label_sample
+
+    rows = [{"case_id": f"c{i}", "suite": "s", "tier": "groundedness", "nodeid": f"s.yaml::c{i}[groundedness]",
+             "outcome": "passed", "metrics": {"grounded_sentence": [i % 10 != 0]},
+             "sentences": [{"text": f"Sentence {i}.", "supported": i % 10 != 0}]} for i in range(100)]
+    sample = label_sample(rows, 20, "seed")
+    assert len(sample) == 20 and sum(s["sentence"] in {f"Sentence {i}." for i in range(0, 100, 10)} for s in sample) == 10
+    assert label_sample(rows, 20, "seed") == sample and label_sample(rows, 20, "other") != sample
+    assert len(label_sample(rows, 500, "seed")) == 100

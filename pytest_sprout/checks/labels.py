@@ -242,3 +242,37 @@ def _rate(rate: Any) -> str:
         return "- (no labels of that kind)"
     low, high = rate.interval
     return f"{rate.value:.3f} ({rate.k}/{rate.n}) [{low:.3f}, {high:.3f}]"
+
+
+# --- which sentences to label (--sprout-label-sample) --------------------------------------------
+
+SAMPLE_NAME = "sprout-label-sample.jsonl"
+
+
+def label_sample(items: Iterable[Row | dict[str, Any]], size: int, seed: str) -> list[dict[str, Any]]:
+    """A deterministic sample of ``size`` judged sentences to label, stratified by the judge's
+    verdict: half from the sentences it rejected (all of them when fewer), the rest from those
+    it accepted, so that rare rejections are not missed; the corrected rate weighs each verdict by
+    its share of all sentences (core/ppi.py), so the oversampling costs no bias. One entry per
+    (case, sentence), the verdict of the first tier (by node id) that judged it; ``seed`` fixes
+    the draw (the dataset hash: the same suites give the same sample)."""
+    import random
+
+    verdicts: dict[tuple[str, str], bool] = {}
+    texts: dict[tuple[str, str], str] = {}
+    for row in sorted(as_rows(items), key=lambda r: str(r.nodeid)):
+        if row.outcome == "error" or SENTENCE_METRIC not in row.metrics:
+            continue
+        for sentence in row.sentences:
+            text, verdict = sentence.get("text"), sentence.get("supported")
+            key = (row.case_id, _norm(text) or "")
+            if isinstance(text, str) and isinstance(verdict, bool) and key not in verdicts:
+                verdicts[key], texts[key] = verdict, text
+    rejected = sorted(k for k, v in verdicts.items() if not v)
+    accepted = sorted(k for k, v in verdicts.items() if v)
+    rng = random.Random(f"sprout-label-sample:{seed}")
+    take_rejected = min(len(rejected), max(size // 2, size - len(accepted)))
+    chosen = rng.sample(rejected, take_rejected)
+    chosen += rng.sample(accepted, min(len(accepted), size - take_rejected))
+    return [{"case_id": case_id, "sentence": texts[(case_id, key)], "supported": None}
+            for case_id, key in sorted(chosen)]

@@ -79,6 +79,9 @@ OPTIONS: tuple[Opt, ...] = (
     Opt("--sprout-labels", "sprout_labels", "JSON Lines of your own labels ({\"case_id\", \"sentence\"?, \"supported\"}); the "
         "summary and reports add the rate they correct the judge's to (prediction-powered) and the judge's "
         "sensitivity and specificity against them", "sprout_labels", metavar="PATH"),
+    Opt("--sprout-label-sample", "sprout_label_sample", "write N judged sentences to label (a seeded sample, stratified by "
+        "the judge's verdict) to sprout-label-sample.jsonl, with \"supported\": null for a person to fill in; "
+        "an existing file of that name is never overwritten", kind="int", metavar="N"),
     Opt("--sprout-compare", "sprout_compare", "compare with an earlier --sprout-report JSON", metavar="OLD.json"),
     Opt("--sprout-fail-on-regression", "sprout_fail_on_regression", "fail when a metric drop is statistically distinguishable", kind="bool"),
     Opt("--sprout-compare-any-dataset", "sprout_compare_any_dataset", "allow comparing reports of different datasets", kind="bool"),

@@ -181,6 +181,29 @@ class Controller:
             out.append(row if fix is None else replace(row, **fix.to_json()))
         return out
 
+    def write_label_sample(self) -> None:
+        """--sprout-label-sample=N: the sentences to label, beside the reports; never over a file
+        people may have filled in."""
+        size = self.sprout.option("sprout_label_sample")
+        if not size or not self.complete:
+            return
+        from ..checks.labels import SAMPLE_NAME, label_sample
+        from ..reports.json_report import atomic_write_text
+
+        path = Path(self.config.rootpath, SAMPLE_NAME)
+        if path.exists():
+            self.write_problems.append(f"{SAMPLE_NAME}: not written, the file exists (it may hold labels): "
+                                       "move it away, or label from it with --sprout-labels")
+            return
+        sample = label_sample(self.items, size, self.sprout.dataset_hash() or "")
+        try:
+            atomic_write_text(path, "".join(json.dumps(entry, ensure_ascii=False) + "\n" for entry in sample))
+        except OSError as exc:
+            self.write_problems.append(f"{SAMPLE_NAME}: the label sample could not be written: {exc.strerror or exc}")
+            return
+        short = "" if len(sample) == size else f" (the run judged only {len(sample)} sentences)"
+        self.written[f"label sample ({len(sample)} sentences to label{short})"] = SAMPLE_NAME
+
     def label_lines(self) -> list[str]:
         if self.labels is None or self.label_match is None:
             return []
@@ -200,6 +223,9 @@ class Controller:
         if url:
             options.check_url(str(url))
         options.check_fraction(self.sprout.option("sprout_max_unscored"), "--sprout-max-unscored")
+        sample = self.sprout.option("sprout_label_sample")
+        if sample is not None and sample < 1:
+            raise pytest.UsageError(f"--sprout-label-sample must be a whole number of sentences, 1 or more, got {sample}")
         if options.explicit(self.config, "sprout_suites"):
             root = self.sprout.suites_root
             if not root.exists():
@@ -240,6 +266,7 @@ class Controller:
             self.gate_outcome = self.gates.evaluate(rows, values, self.tiers_run)
             self.gate_outcome.unscored = (unscored.check(self.items, self.sprout.option("sprout_max_unscored"))
                                           if self.items.unscored else [])
+        self.write_label_sample()
         paths = self.report_paths()
         if not self.complete:  # a frozen report is not replaced by a partial one: the chain stays whole
             frozen = self.sprout.guard.registered()
