@@ -55,6 +55,8 @@ class Controller:
         config.stash[CONTROLLER_KEY] = self
 
     def record(self, report: pytest.TestReport) -> None:
+        if not self.sprout.engaged:  # the run reaches no suite: nothing here is a sprout item
+            return
         if report.when == "setup":
             self.tiers_run.update(t for t in TIERS if report.nodeid.endswith(f"[{t}]") and t in report.keywords)
         if report.when == "call":
@@ -109,6 +111,8 @@ class Controller:
     def select(self, nodeids: list[str]) -> None:
         """Controller: the node ids selected for this run (its own collection, or an xdist
         worker's); every sprout item among them ends as a row."""
+        if not self.sprout.engaged:
+            return
         self.ledger.select((nid, suite) for nid in nodeids if (suite := self.suite_of(nid)) is not None)
 
     def report_data(self) -> dict[str, Any]:

@@ -97,6 +97,7 @@ class Run:
         self._replay = replay
         self._other_system = other_system
         self._system: Callable[[str], Any] | None = None
+        self._system_spec = ""  # where the system came from: its factory spec, or the hook
         self._system_error: BaseException | None = None  # the factory failed: not called again
         self._golden: dict[str, GoldenItem] = {}
         self._tiers: dict[str, Any] = {}
@@ -135,6 +136,7 @@ class Run:
             spec = spec or (self.option("sprout_system") if system is None else None)
             if spec:
                 system = load_factory(spec, self.config.rootpath)()
+            self._system_spec = spec or "the pytest_sprout_make_system hook"
             if system is None:
                 raise LookupError(
                     "no system under test: define pytest_sprout_make_system(config) in a "
@@ -149,7 +151,7 @@ class Run:
         if self._system is None:
             return self._other_system()  # a replay, or the xdist controller: only workers built it
         info = {
-            "name": str(getattr(self._system, "name", type(self._system).__name__)),
+            "name": str(getattr(self._system, "name", None) or callable_name(self._system)),
             "version": str(getattr(self._system, "version", "")),
         }
         from ..answers.wiring import system_fingerprint
@@ -158,6 +160,14 @@ class Run:
         if fingerprint:
             info["fingerprint"] = fingerprint
         return info
+
+    def system_origin(self) -> str | None:
+        """Where the system came from: its factory (the --sprout-system / sprout_system spec, or the
+        conftest hook) and the callable's own import path. Reused answers are keyed on it, so two
+        systems that share a name (or have none) never share answers."""
+        if self._system is None:
+            return None
+        return f"{self._system_spec} -> {callable_name(self._system)}"
 
     # --- answers ------------------------------------------------------------------------------
     def answer(self, case: Case) -> GoldenItem:
@@ -229,7 +239,9 @@ class Run:
             from ..answers.wiring import run_id
             from ..answers.cache import ResultCache, cache_root
 
-            self._cache = ResultCache(cache_root(self.config), __version__, run_id(self.config))
+            from ..core.util import judge_code_fingerprint
+
+            self._cache = ResultCache(cache_root(self.config), __version__, run_id(self.config), judge_code_fingerprint())
         return self._cache
 
     def golden(self) -> dict[str, GoldenItem]:
@@ -361,6 +373,12 @@ def format_exception(exc: BaseException) -> str:
     from ..core.util import clean_text
 
     return clean_text("".join(traceback.format_exception(exc)))
+
+
+def callable_name(system: Any) -> str:
+    """A system's import path, module.qualname: of the function, else of its class."""
+    target = system if hasattr(system, "__qualname__") else type(system)
+    return f"{getattr(target, '__module__', None) or '?'}.{getattr(target, '__qualname__', type(system).__name__)}"
 
 
 def load_factory(spec: str, rootdir: Path | None = None) -> Callable[..., Any]:
