@@ -192,3 +192,50 @@ def test_label_sample_rejects_a_size_below_one(pytester: pytest.Pytester) -> Non
     result = pytester.runpytest("-p", "no:cacheprovider", "--sprout-label-sample=0")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*--sprout-label-sample must be a whole number of sentences, 1 or more, got 0*"])
+
+
+# Stands in for a person at the keyboard: opens the labelling mode, labels three sentences with the
+# page's own keys and buttons (s on the first, arrow down, n on the next, the "supported" button of
+# the third), then presses "export labels". Appended to a copy of the report, it runs after the page.
+HARNESS = """
+(function () {
+  document.querySelector('#labelling details').open = true;
+  var items = document.querySelectorAll('#labelling .lab');
+  function press(el, key) { el.dispatchEvent(new KeyboardEvent('keydown', {key: key, bubbles: true})); }
+  items[0].focus(); press(items[0], 's'); press(items[0], 'ArrowDown');
+  press(document.activeElement, 'n');
+  items[2].querySelector('button[data-v="1"]').click();
+  document.getElementById('lab-export').click();
+})();
+"""
+
+
+def test_html_labelling_mode_round_trips_in_headless_chromium(pytester: pytest.Pytester, tmp_path: Path) -> None:
+    import html as htmllib
+    import re
+
+    from test_html import CHROMIUM, chromium
+
+    if CHROMIUM is None:
+        pytest.skip("headless check needs chromium on PATH (apt-get install chromium)")
+    make(pytester, cases=4)
+    pytester.runpytest("-p", "no:cacheprovider", "--sprout-html=r.html").assert_outcomes(passed=3, failed=1)
+    page = Path(pytester.path, "r.html")
+    text = page.read_text(encoding="utf-8")
+    assert text.count('class="lab"') == 7  # 3 answers of 2 sentences, 1 of 1
+    harness = tmp_path / "harness.html"
+    harness.write_text(text.replace("</body>", f"<script>{HARNESS}</script></body>"), encoding="utf-8")
+    dom = chromium(tmp_path, harness.as_uri(), "--dump-dom")
+    assert 'data-exported="3"' in dom and 'data-labelled="3"' in dom
+    box = re.search(r'<textarea id="lab-text"[^>]*>(.*?)</textarea>', dom, re.S)
+    assert box is not None
+    exported = htmllib.unescape(box.group(1))
+    labels = [json.loads(line) for line in exported.splitlines()]
+    assert [label["supported"] for label in labels] == [True, False, True]
+    Path(pytester.path, "labels.jsonl").write_text(exported, encoding="utf-8")
+    result = pytester.runpytest("-p", "no:cacheprovider", "--sprout-labels=labels.jsonl")
+    result.stdout.fnmatch_lines(["*corrected by labels*3 labels*underpowered*",
+                                 "labels: labels.jsonl: 3 labels; 3 matched to a verdict of this run"])
+    # the choices stay in the browser: the report itself, opened again, shows them
+    again = chromium(tmp_path, page.as_uri(), "--dump-dom")
+    assert 'data-labelled="3"' in again

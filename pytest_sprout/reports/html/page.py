@@ -392,7 +392,7 @@ def _items_section(items: list[Row]) -> str:
 
 def render_html(report: dict[str, Any]) -> str:
     """The whole page as one string."""
-    from . import sections as html_views
+    from . import labelling, sections as html_views
 
     items = list(as_rows(report.get("items") or []))
     banner = ""
@@ -403,14 +403,14 @@ def render_html(report: dict[str, Any]) -> str:
     body = "\n".join([
         _header(report, items), banner, _gates_section(report.get("gates")), _plots_section(report),
         html_views.labels_section(report), html_views.suites_section(items), html_views.mutation_section(report), html_views.agreement_section(report),
-        html_views.cases_section(items), _items_section(items),
+        html_views.cases_section(items), _items_section(items), labelling.labelling_section(report, items),
     ])
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f'<meta http-equiv="Content-Security-Policy" content="{CSP}">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>pytest-sprout report</title><style>{STYLE}{html_views.STYLE}</style></head>\n"
-        f"<body>\n{body}\n<script>{SCRIPT}</script>\n</body></html>\n"
+        f"<title>pytest-sprout report</title><style>{STYLE}{html_views.STYLE}{labelling.STYLE}</style></head>\n"
+        f"<body>\n{body}\n<script>{SCRIPT}{labelling.SCRIPT}</script>\n</body></html>\n"
     )
 
 
