@@ -185,7 +185,7 @@ def test_writer_killed_mid_write_leaves_no_tmp_after_the_next_run(project: pytes
     # A writer killed with SIGKILL between writing its temporary file and renaming it.
     killer = textwrap.dedent("""
         import os, signal, sys
-        from pytest_sprout.reports import json_report as report
+        from pytest_sprout.reports import safe_write as report
         os.replace = lambda *a: os.kill(os.getpid(), signal.SIGKILL)
         report.write_json(sys.argv[1], {"half": "written"})
     """)

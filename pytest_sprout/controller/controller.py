@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from ..config import options
-from .integrity import ERROR, Ledger, parse_nodeid
+from .ledger import ERROR, Ledger, parse_nodeid
 from ..judges import tier_module
 from ..core.model import TIERS
 from ..core.row import Row
@@ -192,7 +192,7 @@ class Controller:
         if not size or not self.complete:
             return
         from ..checks.labels import SAMPLE_NAME, label_sample
-        from ..reports.json_report import atomic_write_text
+        from ..reports.safe_write import atomic_write_text
 
         path = Path(self.config.rootpath, SAMPLE_NAME)
         if path.exists():
@@ -221,7 +221,7 @@ class Controller:
     def check_options(self) -> None:
         """Controller, before anything runs: options that would fail only at the end, or fail
         every item, are usage errors now."""
-        from .integrity import clean_stale_tmp, output_problem
+        from ..reports.safe_write import clean_stale_tmp, output_problem
 
         url = self.sprout.option("llm_base_url")
         if url:
@@ -282,7 +282,7 @@ class Controller:
         if not any(paths.values()):
             return
         from ..reports import markdown as views
-        from ..reports.json_report import write_reports
+        from ..reports.write import write_reports
 
         data = self.report_data()
         shown = {**data, **self.replay_note()}  # the views say where the answers came from; the JSON does not

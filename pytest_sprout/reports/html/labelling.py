@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from ...core.row import Row
-from .sections import esc
+from .parts import esc
 
 SENTENCE_METRIC = "grounded_sentence"
 
