@@ -24,7 +24,7 @@ import math
 from dataclasses import dataclass
 from typing import Sequence
 
-from .stats import t_quantile, z_value
+from .quantiles import t_quantile, z_value
 
 
 def wilson_z(p: float, n: float, z: float) -> tuple[float, float]:
