@@ -13,6 +13,7 @@ from .core.model import TIERS
 from .controller.controller import Controller, get_controller
 from .session import SESSION_KEY, SproutSession, get_session, is_controller
 from .core.settings import explicit_tiers
+from .core.util import safe_text
 
 MARKERS = {
     "groundedness": "lexical groundedness judge (offline, deterministic)",
@@ -145,13 +146,13 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
     if get_session(config).guard.lines:
         terminalreporter.write_sep("=", "sprout snapshot")
         for line in get_session(config).guard.lines:
-            terminalreporter.write_line(line)
+            terminalreporter.write_line(safe_text(line))
     lines = get_session(config).summary_lines()
     if not lines:
         return
     terminalreporter.write_sep("=", "sprout")
     for line in lines:
-        terminalreporter.write_line(line)
+        terminalreporter.write_line(safe_text(line))  # no control character from suite data or an answer
 
 
 @pytest.fixture(scope="session")

@@ -157,8 +157,8 @@ def format_markdown(rows: Iterable[MetricRow], extra: Iterable[str] = (), title:
             count = f"{r.k}/{r.n}" if r.kind == "rate" else f"n={r.n}"
             value = _num(r.rate) + ("" if r.kind == "rate" else " mean")
             ci = "-" if r.ci_low is None else f"[{r.ci_low:.3f}, {r.ci_high:.3f}]"
-            cells = (r.tier, r.metric, count, value, ci, flags(r))
-            lines.append("| " + " | ".join(_md_cell(c) for c in cells) + " |")
+            cells = (_md_cell(r.tier), _md_cell(r.metric), count, value, ci, flags(r))  # names may come from a baseline
+            lines.append("| " + " | ".join(cells) + " |")
         lines.append("")
         if any(r.saturated for r in rows):
             lines += [f"> {SATURATED_NOTE}", ""]
