@@ -132,6 +132,31 @@ def close(session: Any) -> None:
     cache.close()
 
 
+def describe_system(system: Any) -> dict[str, Any]:
+    """The system's ``name``, ``version`` and ``fingerprint`` for the reports and the answer cache.
+    One that raises is left out with a warning (a name falls back to the class's): the run goes
+    on, and without a fingerprint the answers are not kept across runs."""
+    import warnings
+
+    info: dict[str, Any] = {}
+    for key, default in (("name", type(system).__name__), ("version", "")):
+        try:
+            info[key] = str(getattr(system, key, default))
+        except Exception as exc:  # a property of the system's own
+            info[key] = default
+            then = f"the reports name it {default!r}" if default else "the reports leave it out"
+            warnings.warn(pytest.PytestWarning(f"the system's {key} raised {type(exc).__name__}: {exc}; {then}"))
+    try:
+        fingerprint = system_fingerprint(system)
+    except Exception as exc:
+        fingerprint = None
+        warnings.warn(pytest.PytestWarning(f"the system's fingerprint raised {type(exc).__name__}: {exc}; "
+                                           "its answers are not kept across runs"))
+    if fingerprint:
+        info["fingerprint"] = fingerprint
+    return info
+
+
 def system_fingerprint(system: Any) -> str | None:
     """What the system declares its answers depend on (``fingerprint``: a string, or a callable
     returning one), or None."""
