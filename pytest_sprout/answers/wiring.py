@@ -84,6 +84,21 @@ def waiting_note(session: Any, case: Case, seconds: float) -> None:
                             f"({in_flight} answers in flight)")
 
 
+def say(config: Any, text: str) -> None:
+    """A line on the terminal now, whatever the verbosity (a plain run or the xdist controller:
+    a worker's output is not the terminal). Used when the run is held up and would seem stuck."""
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is None or is_xdist_worker(config):
+        return
+    capture = config.pluginmanager.get_plugin("capturemanager")
+    if capture is not None:
+        with capture.global_and_fixture_disabled():
+            reporter.ensure_newline()
+            reporter.write_line(f"sprout: {text}")
+    else:
+        reporter.write_line(f"sprout: {text}")
+
+
 def item_finished(run: Any, item: Any, collected: Sequence[Any]) -> None:
     """After an item ran: once no item of this process that is still to run uses its case, the
     case's answer is dropped (a 50,000-case run need not hold 50,000 answers to its end)."""

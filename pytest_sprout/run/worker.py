@@ -225,7 +225,10 @@ class Run:
             from ..answers.wiring import run_id
             from ..answers.cache import ResultCache, cache_root
 
-            self._cache = ResultCache(cache_root(self.config), __version__, run_id(self.config))
+            from ..answers.wiring import say
+
+            self._cache = ResultCache(cache_root(self.config), __version__, run_id(self.config),
+                                      note=lambda text: say(self.config, text))
         return self._cache
 
     def golden(self) -> dict[str, GoldenItem]:
