@@ -49,6 +49,7 @@ from typing import Callable, Sequence
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the bench helpers (summedits_data)
 
 from pytest_sprout.judges import lexical  # noqa: E402
 from pytest_sprout.judges.lexical import LexicalJudge  # noqa: E402
@@ -347,13 +348,17 @@ def main() -> None:
             agreement[name] = {k: sum(vs) / len(vs) for k, vs in by_kind.items()}
     if other is not None:
         from pytest_sprout.checks.metaeval import load
+        from summedits_data import is_summedits, load_summaries, sentence_pairs
 
         sets = {name: [(c, p) for c, p, _ in triples] for name, triples in workloads.items()}
         if "demo" in sets:
             sets["demo"] = list(dict.fromkeys((c, tuple(p)) for c, p in sets["demo"]))
             sets["demo mutants"] = demo_mutants()
         for data in args.compare_data:
-            sets[Path(data).name[:14]] = [(e.claim, list(e.premise)) for e in load(data)]
+            if is_summedits(data):  # every summary sentence against its document
+                sets[Path(data).name[:14]] = sentence_pairs(load_summaries(data))
+            else:
+                sets[Path(data).name[:14]] = [(e.claim, list(e.premise)) for e in load(data)]
         settings = [(float(c), int(w)) for c, w in (pair.split(":") for pair in args.compare_settings.split(","))]
         differ = compare_verdicts(other, sets, settings)
         if differ:

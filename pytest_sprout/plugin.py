@@ -39,7 +39,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[SESSION_KEY] = sprout = SproutSession(config)
     if is_controller(config):
         config.pluginmanager.register(Aggregator(sprout.controller), "sprout-aggregator")
-        if sprout.guard.check():  # the dataset snapshot check stops this run: start no xdist workers
+        if sprout.engaged and sprout.guard.check():  # the snapshot check stops this run: start no xdist workers
             config.option.dist = "no"
     retry_on(config)  # a bad sprout_retry_on is a usage error now, not one per item
     for tier in sorted(explicit_tiers(config.getoption("markexpr", ""))):
@@ -103,6 +103,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
     get_upcoming(session.config).collected(session.items)
     collected(get_session(session.config))
+    get_session(session.config).collected(session.items)  # the system factory, when a sprout item was selected
     controller = get_controller(session.config)
     if controller is not None:
         controller.select([item.nodeid for item in session.items])
@@ -137,7 +138,8 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         sprout.finish(session.exitstatus)
         controller = get_controller(session.config)
         session.exitstatus = exit_status(session.exitstatus, controller.gate_outcome if controller else None)
-    session.exitstatus = sprout.guard.finish(session.exitstatus)
+    if sprout.engaged:
+        session.exitstatus = sprout.guard.finish(session.exitstatus)
 
 
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:

@@ -50,6 +50,8 @@ class SproutSession:
         # The tally, the gates and the reports: on the controller only (None on an xdist worker)
         self.controller = Controller(self) if is_controller(config) else None
         self.hypothesis_used: bool | None = None  # whether collected test modules imported Hypothesis
+        self.engaged = engaged(config, self.suites_root)  # False: this run cannot select a sprout item
+        self._factory_checked = False
 
     # --- options ------------------------------------------------------------------------------
     def option(self, dest: str) -> Any:
@@ -106,7 +108,8 @@ class SproutSession:
         item_finished(self.run, item, get_upcoming(self.config).items)
 
     def close_answers(self) -> None:
-        self.run.close_answers()
+        if self.engaged:  # a run that reaches no suite opened no cache and asked nothing
+            self.run.close_answers()
 
     def golden(self) -> dict[str, GoldenItem]:
         return self.run.golden()
@@ -122,15 +125,34 @@ class SproutSession:
         """Controller only, before anything runs: options and gates, the system factory, the baseline."""
         assert self.controller is not None
         self.controller.start()
-        spec = self.config.getoption("sprout_system")
-        if not spec and not self.config.hook.pytest_sprout_make_system.get_hookimpls():
-            spec = self.option("sprout_system")  # the ini value, used when no conftest defines the hook
-        if spec and not self.option("sprout_golden"):
-            load_factory(spec, self.config.rootpath)  # an import error stops the run (exit 4), not every item
+        if not self.engaged:  # the run cannot reach the suites: no system, no snapshot guard
+            return
+        if getattr(self.config.option, "dist", "no") not in (None, "no"):
+            self.check_factory()  # the xdist controller collects nothing: check it before any worker starts
         try:
             self.guard.start()
         except SnapshotError as exc:
             raise pytest.UsageError(str(exc)) from None
+
+    def check_factory(self) -> None:
+        """Import the ini's system factory once, so that an import error stops the run (exit 4)
+        rather than erroring every item. Called before the first sprout item, never in a run
+        that selects none."""
+        if self._factory_checked:
+            return
+        self._factory_checked = True
+        spec = self.config.getoption("sprout_system")
+        if not spec and not self.config.hook.pytest_sprout_make_system.get_hookimpls():
+            spec = self.option("sprout_system")  # the ini value, used when no conftest defines the hook
+        if spec and not self.option("sprout_golden"):
+            load_factory(spec, self.config.rootpath)
+
+    def collected(self, items: list[Any]) -> None:
+        """After collection (a plain run, or an xdist worker): check the system factory when a
+        sprout item was selected."""
+        if self.engaged and any(hasattr(item, "case") and hasattr(item, "tier") for item in items):
+            if is_controller(self.config) and not self.config.option.collectonly:
+                self.check_factory()
 
     def report_paths(self) -> dict[str, list[Path]]:
         """Every report this run writes, by option (the snapshot guard registers them)."""
@@ -152,3 +174,19 @@ class SproutSession:
         from .startup import hint
 
         return lines + hint(self.config.pluginmanager, self.hypothesis_used)
+
+
+def engaged(config: pytest.Config, suites_root: Path) -> bool:
+    """Whether this run may select a sprout item: --sprout-check-snapshot or
+    --sprout-update-snapshot, or one of the run's paths holds the suites, lies in them, or is not
+    a path at all (``--pyargs``). ``pytest tests/unit`` reaches no suite: the plugin stays inert
+    (no system factory, no snapshot guard, no cache, no answer source)."""
+    if options.get(config, "sprout_check_snapshot") or options.get(config, "sprout_update_snapshot"):
+        return True
+    root = suites_root.resolve()
+    base = Path(config.invocation_params.dir)
+    for arg in config.args or ["."]:
+        path = Path(base, str(arg).split("::")[0]).resolve()
+        if not path.exists() or path == root or root in path.parents or path in root.parents:
+            return True
+    return False

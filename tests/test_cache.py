@@ -64,6 +64,7 @@ def test_every_input_is_part_of_the_result_key(tmp_path: Path) -> None:
         cache(tmp_path).result_key(Tier("alce", coverage=0.6), ITEM, {}),
         cache(tmp_path).result_key(Tier(), ITEM, {("groundedness", "facts"): 0.9}),
         cache(tmp_path, version="0.2").result_key(Tier(), ITEM, {}),
+        ResultCache(tmp_path, "0.1", "r1", judge_code="other judge code").result_key(Tier(), ITEM, {}),
         cache(tmp_path).result_key(Tier(), other_answer, {}),
         cache(tmp_path).result_key(Tier(), GoldenItem(Case("snake", "care", "Changed?"), ANSWER), {}),
     ]
@@ -172,6 +173,48 @@ def test_pruning_drops_removed_cases_and_superseded_entries(tmp_path: Path) -> N
     ]
     coverage = [json.loads(v) for cid, slot, v in left if (cid, slot) == ("c0", "groundedness")]
     assert coverage[0]["passed"] is True and len(coverage) == 1
+
+
+def test_a_verdict_of_other_judge_code_is_never_served(pytester: pytest.Pytester, tmp_path_factory: pytest.TempPathFactory,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """The judge's code changes without anyone bumping RULES_VERSION or the plugin version (two
+    commits did exactly that): the cached verdicts of the old code are a miss. The package is
+    copied, the cache filled, one cached verdict tampered with (a hit would show it), then a judge
+    file of the copy is edited: the next run judges afresh. A change outside the judges (a report
+    writer) keeps the cache."""
+    import shutil
+    import pytest_sprout
+
+    copy = tmp_path_factory.mktemp("pkg")
+    shutil.copytree(Path(pytest_sprout.__file__).parent, copy / "pytest_sprout",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    import os
+
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(copy), os.environ.get("PYTHONPATH", "")]))
+    make_project(pytester, suite=SUITE, conftest=CONFTEST)
+
+    def tamper() -> None:
+        db = sqlite3.connect(pytester.path / ".pytest_cache" / "d" / "sprout" / "cache.sqlite")
+        for key, value in db.execute("SELECT key, value FROM entries WHERE case_id = 'lily-cats'").fetchall():
+            data = json.loads(value)
+            data.update(passed=False, message="this verdict was served from the cache")
+            db.execute("UPDATE entries SET value = ? WHERE key = ?", (json.dumps(data), key))
+        db.commit()
+        db.close()
+
+    def edit(relpath: str) -> None:
+        path = copy / "pytest_sprout" / relpath
+        path.write_text(path.read_text() + "\n# an edit that bumps no version\n")
+
+    pytester.runpytest_subprocess(*RUN).assert_outcomes(passed=3)
+    tamper()
+    edit("reports/markdown.py")
+    pytester.runpytest_subprocess(*RUN).assert_outcomes(passed=2, failed=1)  # the judges did not change: a hit
+    tamper()
+    edit("judges/lexical/rules.py")
+    fresh = pytester.runpytest_subprocess(*RUN)
+    fresh.assert_outcomes(passed=3)  # judged by the new code, not served from the cache
+    assert "served from the cache" not in fresh.stdout.str()
 
 
 # --- through pytest -----------------------------------------------------------------------------
@@ -287,6 +330,31 @@ def test_answers_are_reused_only_when_asked_or_fingerprinted(pytester: pytest.Py
     assert calls(pytester) == 3  # a recording always asks the system
 
 
+def test_reused_answers_never_cross_systems(pytester: pytest.Pytester) -> None:
+    """Two factories picked with --sprout-system, neither system named: each is asked for its own
+    answers (once an unnamed system was named "function", and the second got the first's answers)."""
+    pytester.makepyfile(systems='''
+        def good():
+            def system(question):
+                return ("Snake plants tolerate low light [1].", ["Snake plants tolerate low light."])
+            return system
+
+        def bad():
+            def system(question):
+                return ("Snake plants need full sun [1].", ["Snake plants tolerate low light."])
+            return system
+    ''')
+    (pytester.path / "suites").mkdir()
+    (pytester.path / "suites" / "care.yaml").write_text("defaults: {tiers: [groundedness]}\ncases:\n  - {id: snake, question: q}\n")
+    args = ("-p", "no:deepeval", "--sprout-reuse-answers", "--sprout-report=r.json")
+    pytester.runpytest(*args, "--sprout-system=systems:good").assert_outcomes(passed=1)
+    pytester.runpytest(*args, "--sprout-system=systems:bad").assert_outcomes(failed=1)  # asked, not good's answer
+    report = json.loads((pytester.path / "r.json").read_text())
+    assert report["system"]["name"] == "systems.bad.<locals>.system"
+    assert report["items"][0]["answer"]["text"] == "Snake plants need full sun [1]."
+    pytester.runpytest(*args, "--sprout-system=systems:good").assert_outcomes(passed=1)  # its own answers, kept
+
+
 def test_entries_of_removed_cases_are_pruned(pytester: pytest.Pytester) -> None:
     make_project(pytester, suite=SUITE, conftest=CONFTEST)
     pytester.runpytest(*RUN).assert_outcomes(passed=3)
@@ -296,6 +364,34 @@ def test_entries_of_removed_cases_are_pruned(pytester: pytest.Pytester) -> None:
     suite.write_text(text[: text.index("  - id: taxes")])
     pytester.runpytest(*RUN).assert_outcomes(passed=2)
     assert {cid for cid, _, _ in stored(pytester)} == {"snake-light", "lily-cats"}
+
+
+def test_a_run_of_one_suite_file_keeps_the_other_suites_entries(pytester: pytest.Pytester) -> None:
+    """--sprout-suites=suites/care.yaml loads one file: the cases of the others are not "gone"
+    (once they were pruned, and the next full run paid for every answer again)."""
+    make_project(pytester, suite=SUITE, conftest=CONFTEST)
+    other = pytester.path / "suites" / "other.yaml"
+    other.write_text((pytester.path / "suites" / "care.yaml").read_text().replace("suite: care", "suite: other")
+                     .replace("id: snake-light", "id: o-snake").replace("id: lily-cats", "id: o-lily").replace("id: taxes", "id: o-taxes"))
+    pytester.runpytest(*RUN).assert_outcomes(passed=6)
+    everything = stored(pytester)
+    assert len(everything) == 6
+    pytester.runpytest(*RUN, "--sprout-suites=suites/care.yaml").assert_outcomes(passed=3)
+    assert stored(pytester) == everything
+    other.unlink()  # a suite file removed from the folder a run loads: its entries go
+    pytester.runpytest(*RUN).assert_outcomes(passed=3)
+    assert {cid for cid, _, _ in stored(pytester)} == {"snake-light", "lily-cats", "taxes"}
+
+
+def test_pruning_only_drops_removed_cases_of_the_suites_loaded(tmp_path: Path) -> None:
+    first = cache(tmp_path, run="r1")
+    for cid, source in (("a", "suites/a.yaml:3"), ("b", "suites/b.yaml:3"), ("old", None)):
+        put(first, GoldenItem(Case(cid, "care", f"{cid}?", source=source), ANSWER))
+    first.close()
+    second = cache(tmp_path, run="r2")
+    assert second.prune(["a"], lambda suite: suite == "suites/a.yaml") == 0  # b's file was not loaded
+    assert second.prune([], lambda suite: suite == "suites/a.yaml") == 1  # a left its loaded file
+    assert [cid for cid, _, _ in second.entries()] == ["b", "old"]  # an entry of unknown suite stays
 
 
 def test_pruning_keeps_cases_whose_suite_did_not_load(tmp_path: Path) -> None:

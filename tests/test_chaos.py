@@ -55,6 +55,10 @@ def pytest_sprout_make_system(config):
                 os._exit(7)
             if mode == "ctrl-c":
                 raise KeyboardInterrupt
+            if mode == "refused-string":  # a JSON service that sends booleans as strings
+                return {"text": "Plants need water 0 [1].", "passages": ["Plants need water 0."], "refused": "false"}
+            if mode == "bytes":  # a retriever that does not decode: judged as the text, not as b'...'
+                return {"text": b"Plants need water 0 [1].", "passages": [{"id": b"d0", "text": b"Plants need water 0."}]}
         n = question[1:] if question != "boom" else "0"
         return (f"Plants need water {n} [1].", [f"Plants need water {n}."])
     system.name = "chaos"
@@ -97,6 +101,7 @@ BOOM_PATTERN = "suites/chaos.yaml::boom[[]groundedness[]]"  # fnmatch: brackets 
 @pytest.mark.parametrize("mode, reason", [
     ("raise", "ValueError: the retriever returned nothing"),
     ("exit", "SystemExit: 3"),
+    ("refused-string", "the system's answer to 'boom' is invalid: 'refused' must be true or false, got 'false'"),
 ])
 def test_system_failure_errors_only_its_item(project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, mode: str, reason: str) -> None:
     result = run(project, monkeypatch, mode)
@@ -104,6 +109,14 @@ def test_system_failure_errors_only_its_item(project: pytest.Pytester, monkeypat
     report = check_report(project.path / "out.json", {BOOM})
     assert reason in next(r for r in report["items"] if r["nodeid"] == BOOM)["error"]
     result.stdout.fnmatch_lines(["1 item errored (not counted in any metric):", f"  {BOOM_PATTERN}: *{reason}*"])
+
+
+def test_bytes_from_the_system_are_judged_as_text(project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
+    result = run(project, monkeypatch, "bytes")
+    result.assert_outcomes(passed=5)
+    report = check_report(project.path / "out.json", set())
+    boom = next(r for r in report["items"] if r["nodeid"] == BOOM)
+    assert boom["answer"]["passages"] == [{"id": "d0", "text": "Plants need water 0."}]
 
 
 def test_factory_failure_errors_every_item(project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -172,7 +185,7 @@ def test_writer_killed_mid_write_leaves_no_tmp_after_the_next_run(project: pytes
     # A writer killed with SIGKILL between writing its temporary file and renaming it.
     killer = textwrap.dedent("""
         import os, signal, sys
-        from pytest_sprout.reports import json_report as report
+        from pytest_sprout.reports import safe_write as report
         os.replace = lambda *a: os.kill(os.getpid(), signal.SIGKILL)
         report.write_json(sys.argv[1], {"half": "written"})
     """)

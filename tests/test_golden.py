@@ -11,7 +11,7 @@ from helpers import PASSING_SUITE as SUITE
 from helpers import SYSTEM_CONFTEST, make_project
 from pytest_sprout.answers.golden import build, entry, load
 from pytest_sprout.core.model import Answer, Case, GoldenItem
-from pytest_sprout.reports.json_report import write_json
+from pytest_sprout.reports.safe_write import write_json
 from pytest_sprout.core.identity import SnapshotError
 
 

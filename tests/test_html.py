@@ -176,7 +176,7 @@ def test_report_views_fit_a_wide_and_a_narrow_window(pytester: pytest.Pytester, 
 
 
 def test_axis_zooms_when_every_interval_is_near_one() -> None:
-    from pytest_sprout.reports.html.page import forest_plot
+    from pytest_sprout.reports.html.parts import forest_plot
 
     near = [{"metric": "grounded", "kind": "rate", "k": 970, "n": 1000, "rate": 0.97, "ci_low": 0.957, "ci_high": 0.979},
             {"metric": "refusal", "kind": "rate", "k": 300, "n": 300, "rate": 1.0, "ci_low": 0.987, "ci_high": 1.0}]

@@ -1,6 +1,7 @@
-"""The package's shape (docs/architecture.md): every module sits in one layer, and no module
-imports from a layer above its own. Read from the source with `ast`, lazy imports inside
-functions included, so a shortcut taken today fails here instead of growing a circle."""
+"""The package's shape (docs/architecture.md): every module sits in one layer, no module imports
+from a layer above its own, no modules import each other in a circle (inside one layer too), and no
+folders do (a folder's modules taken together). Read from the source with `ast`, lazy imports
+inside functions included, so a shortcut taken today fails here instead of growing a circle."""
 
 from __future__ import annotations
 
@@ -105,6 +106,97 @@ def modules() -> list[Path]:
     return sorted(p for p in PACKAGE.rglob("*.py") if "__pycache__" not in p.parts)
 
 
+def package_sources() -> dict[str, tuple[bool, str]]:
+    """{module name: (is a package's __init__, source)} for every module of the package."""
+    return {module_name(p): (p.name == "__init__.py", p.read_text(encoding="utf-8")) for p in modules()}
+
+
+def import_graph(sources: dict[str, tuple[bool, str]]) -> dict[str, set[str]]:
+    """{module: the modules of ``sources`` it imports}. A name that is no module (``from . import
+    Answer``) is an import of the package whose __init__ holds it."""
+    graph: dict[str, set[str]] = {name: set() for name in sources}
+    for name, (is_package, source) in sources.items():
+        for _, target in imports(name, is_package, source):
+            while target not in sources and "." in target:
+                target = target.rsplit(".", 1)[0]
+            if target not in sources and target != "pytest":
+                target = "__init__"
+            if target in sources and target != name:
+                graph[name].add(target)
+    return graph
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one node (Tarjan's algorithm): every set of
+    nodes that reach each other, each sorted, in a sorted list."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for other in sorted(graph.get(node, ())):
+            if other not in index:
+                visit(other)
+                low[node] = min(low[node], low[other])
+            elif other in on_stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                top = stack.pop()
+                on_stack.discard(top)
+                component.append(top)
+                if top == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return sorted(found)
+
+
+def folder_of(name: str, sources: dict[str, tuple[bool, str]]) -> str:
+    """The folder a module sits in (a package's __init__ is its own folder); "" for the top."""
+    if sources[name][0] and name != "__init__":
+        return name
+    return name.rsplit(".", 1)[0] if "." in name else ""
+
+
+def folder_graph(sources: dict[str, tuple[bool, str]]) -> dict[str, set[str]]:
+    """{folder: the folders its modules import}. A folder and the folders inside it are one
+    feature (reports/ writes what reports/html/ draws): imports between them are the module
+    graph's business, not this one's; nor are the top-level modules', which sit above every folder."""
+    graph: dict[str, set[str]] = {}
+    for name, targets in import_graph(sources).items():
+        here = folder_of(name, sources)
+        graph.setdefault(here, set())
+        for target in targets:
+            there = folder_of(target, sources)
+            related = here == there or there.startswith(here + ".") or here.startswith(there + ".")
+            if here and there and not related:
+                graph[here].add(there)
+    return graph
+
+
+def folder_upward(sources: dict[str, tuple[bool, str]]) -> list[str]:
+    """Every folder that imports a folder of a layer above its own."""
+    found = []
+    for here, targets in sorted(folder_graph(sources).items()):
+        own = layer_of(here)
+        for there in sorted(targets):
+            other = layer_of(there)
+            if own is not None and other is not None and other > own:
+                found.append(f"folder {here} ({LAYERS[own][0]}) imports folder {there} ({LAYERS[other][0]})")
+    return found
+
+
 def test_every_module_has_a_layer():
     unplaced = [module_name(p) for p in modules() if layer_of(module_name(p)) is None]
     assert unplaced == [], f"place these modules in LAYERS (and in docs/architecture.md): {unplaced}"
@@ -124,3 +216,47 @@ def test_the_checker_catches_upward_and_lazy_imports():
     ]
     assert upward_imports("plugin", False, source.replace("..", ".")) == []  # wiring may import anything
     assert upward_imports("checks", True, "from . import mutate\nfrom ..judges import LexicalJudge\n") == []
+
+
+def test_no_modules_import_each_other_in_a_circle():
+    assert circles(import_graph(package_sources())) == []
+
+
+def test_no_folders_import_each_other_in_a_circle_or_upward():
+    sources = package_sources()
+    assert circles(folder_graph(sources)) == []
+    assert folder_upward(sources) == []
+
+
+# Planted packages: the checks above must fail on each of these.
+PLANTED_MODULE_CIRCLE = {  # three modules of one layer (reports): no import runs upward, yet a circle
+    "reports": (True, ""),
+    "reports.json_report": (False, "def write():\n    from .html.page import write_html\n"),
+    "reports.html": (True, ""),
+    "reports.html.page": (False, "from . import sections\nfrom ..json_report import write\n"),
+    "reports.html.sections": (False, "def f():\n    from .page import forest_plot\n"),
+    "reports.markdown": (False, "from .json_report import write\n"),
+}
+PLANTED_FOLDERS = {  # no module circle, but two folders need each other (tools is in no layer)
+    "reference": (True, ""),
+    "reference.system": (False, "from ..tools import merge\n"),
+    "reference.docs": (False, ""),
+    "tools": (True, ""),
+    "tools.merge": (False, "import json\n"),
+    "tools.convert": (False, "from ..reference import docs\n"),
+    "judges": (True, ""),
+    "judges.alce": (False, "from ..controller.gates import Gate\n"),
+    "controller": (True, ""),
+    "controller.gates": (False, ""),
+}
+
+
+def test_the_circle_checks_catch_planted_circles():
+    assert circles(import_graph(PLANTED_MODULE_CIRCLE)) == [
+        ["reports.html.page", "reports.html.sections", "reports.json_report"]]
+    assert circles(import_graph(PLANTED_FOLDERS)) == []
+    assert circles(folder_graph(PLANTED_FOLDERS)) == [["reference", "tools"]]
+    assert folder_upward(PLANTED_FOLDERS) == ["folder judges (judges) imports folder controller (controller)"]
+    # a package's __init__ that imports its module, which imports a name the __init__ holds, is a circle
+    assert circles(import_graph({"answers": (True, "from .source import Answer\n"),
+                                 "answers.source": (False, "from . import Answer\n")})) == [["answers", "answers.source"]]

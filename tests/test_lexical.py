@@ -515,18 +515,16 @@ def test_every_rule_holds_for_a_sentence_against_itself(text: str) -> None:
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(SENTENCES, min_size=1, max_size=8), SENTENCES)
-def test_cover_masks_match_their_definition(sentences: list[str], claim: str) -> None:
+def test_the_index_and_masks_match_their_definition(sentences: list[str], claim: str) -> None:
+    """Per content key, ``index`` lists the sentences that hold it and ``masks`` has their bits:
+    what the judge reads to find a claim's sentences."""
     prepared = _Prepared(passage_of(sentences))
-    keys = Sentence(claim).keys
-    assume(keys)
-    cover = prepared.cover(keys)
-    pairs = prepared.pair_cover(keys, cover)
     sets = [s.keys for s in prepared.sentences]
-    assert [bool(cover >> i & 1) for i in range(len(sets))] == [keys <= s for s in sets]
-    assert cover >> len(sets) == 0
-    expected = [keys <= a | b and not keys <= a and not keys <= b for a, b in zip(sets, sets[1:])]
-    assert [bool(pairs >> i & 1) for i in range(len(sets) - 1)] == expected
-    assert pairs >> max(0, len(sets) - 1) == 0
+    assert set(prepared.index) == set(prepared.masks) == set().union(*sets)
+    for key in set(Sentence(claim).keys) | set(prepared.index):
+        holding = tuple(i for i, keys in enumerate(sets) if key in keys)
+        assert prepared.index.get(key, ()) == holding
+        assert prepared.masks.get(key, 0) == sum(1 << i for i in holding)
 
 
 @settings(max_examples=300, deadline=None)

@@ -291,10 +291,29 @@ def test_resources_are_installed_and_licensed_for_use() -> None:
 
 
 def test_the_score_is_a_probability_from_the_stored_coefficients() -> None:
+    """The features of a known claim, each from its definition (not from the judge's code), and the
+    score as the logistic model of calibration.py written out."""
+    import math
+
+    from pytest_sprout.judges.lexical.text import weight
+
     j = LexicalJudge()
     assert len(calibration.COEFFICIENTS) == len(calibration.FEATURES)
     verdict, found = j.assess("Snake plants tolerate low light in winter.", ["Snake plants tolerate low light."])
-    assert found is not None and verdict.score == pytest.approx(j.probability(found.features()))
+    assert found is not None
+    held = [weight(w) for w in ("snake", "plants", "tolerate", "low", "light")]
+    share = sum(held) / (sum(held) + weight("winter"))  # IDF-weighted: "winter" alone is missing
+    expected = {"coverage": 5 / 6, "weighted_coverage": share, "uncovered_weight": weight("winter"),
+                "uncovered_clause": 0.0, "extra_sentences": 0, "rule_failed": 0.0, "names_missing": 0,
+                "several_passages": 0.0, "rarest_missing": weight("winter"), "passage_weighted": share,
+                "log_sentences": math.log(2), "single_sentence": 5 / 6}
+    assert set(expected) == set(calibration.FEATURES)
+    features = dict(zip(calibration.FEATURES, found.features()))
+    assert features == pytest.approx(expected)
+    logit = calibration.INTERCEPT
+    for name, coefficient in zip(calibration.FEATURES, calibration.COEFFICIENTS):
+        logit += coefficient * expected[name]
+    assert verdict.score == pytest.approx(1 / (1 + math.exp(-logit)))
     assert 0.0 < verdict.score < 1.0
     full = j.judge("Snake plants tolerate low light.", ["Snake plants tolerate low light."]).score
     assert verdict.score < full  # less coverage, lower probability

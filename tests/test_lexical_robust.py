@@ -17,8 +17,11 @@ def test_tokenizer_split_contraction_is_judged_not_an_index_error() -> None:
 
 
 def test_apostrophe_only_tokens_are_judged() -> None:
-    for claim, source in [("n't", "n't"), ("' ' '", "'"), ("He did n't.", "He did n't go home.")]:
-        assert JUDGE.judge(claim, [source]).supported in (True, False)
+    # A token the passage holds is found; punctuation alone is no claim to check.
+    assert JUDGE.judge("n't", ["n't"]).supported is True
+    empty = JUDGE.judge("' ' '", ["'"])
+    assert (empty.supported, empty.rule, empty.reason) == (False, "coverage", "the claim has no words to check")
+    assert JUDGE.judge("He did n't.", ["He did n't go home."]).supported is True
 
 
 @settings(max_examples=200, deadline=None)
@@ -45,6 +48,31 @@ def test_superscript_digits_are_not_read_as_numbers() -> None:
     verdict = LexicalJudge().judge("0¹", ["The value is 0¹."])
     assert verdict.supported is True, verdict.reason
     # Nor as the day or year of a date beside a month name.
-    for claim in ("It opened March ² 2011.", "It opened on ³ March.", "Due ¹¹ March.", "Rates rose in May ²."):
+    # The superscript is set aside; the month and year are judged as words and the date as usual.
+    for claim, supported, rule in [("It opened March ² 2011.", True, None), ("It opened on ³ March.", True, None),
+                                   ("Due ¹¹ March.", False, "calibrated"), ("Rates rose in May ².", False, "coverage")]:
         verdict = LexicalJudge().judge(claim, ["It opened on 3 March 2011."])
-        assert isinstance(verdict.supported, bool), (claim, verdict)
+        assert (verdict.supported, verdict.rule) == (supported, rule), (claim, verdict)
+
+
+def test_a_number_too_large_for_a_float_gets_a_verdict_not_an_overflow() -> None:
+    """Issue 23, defect 17: a sentence that is a 309-digit number (a serial, an account number)
+    raised OverflowError in the judge (the number's key formatted float infinity as an int)."""
+    judge = LexicalJudge()
+    for claim in ("9" * 309 + ".", "9" * 400 + ".", "$" + "9" * 320):
+        verdict = judge.judge(claim, ["Snake plants tolerate low light."])
+        assert (verdict.supported, verdict.rule) == (False, "number"), (claim[:20], verdict.reason)
+    # Such a number has no value to compare: it matches the same digits, and only them.
+    code = "The code is " + "9" * 309 + "."
+    assert judge.judge("9" * 309 + ".", [code]).supported is True
+    other = judge.judge("The code is " + "9" * 309 + ".", ["The code is " + "9" * 310 + "."])
+    assert (other.supported, other.rule) == (False, "number"), other.reason
+    assert judge.judge("The code is " + "9" * 308 + ".", [code]).rule == "number"
+
+
+def test_the_number_operator_leaves_a_number_too_large_for_a_float_alone() -> None:
+    from pytest_sprout.checks.operators import mutate_text
+
+    text = "It costs " + "9" * 309 + " dollars for 3 days."
+    assert mutate_text("number", text, [text]) == "It costs " + "9" * 309 + " dollars for 30 days."
+    assert mutate_text("number", "9" * 309 + ".", ["x"]) is None

@@ -171,17 +171,6 @@ def test_a_passage_analysed_again_keeps_the_known_analysis() -> None:
     assert index.analyse("It needs cool autumn weeks.") is kept.sentences[1]
 
 
-def test_a_verdict_built_without_the_dataclass_init_is_the_verdict() -> None:
-    from pytest_sprout.judges.lexical.judge import _verdict_of
-    from pytest_sprout.core.model import Verdict
-
-    assert not hasattr(Verdict, "__post_init__")  # else _verdict_of would skip its checks
-    for fields in [(True, 0.75, "Water weekly.", "coverage 1.00", None), (False, 0.0, None, "uncited", "uncited")]:
-        made, built = _verdict_of(*fields), Verdict(*fields)
-        assert type(made) is Verdict and made == built and hash(made) == hash(built)
-        assert vars(made) == vars(built) and made.to_json() == built.to_json()
-
-
 @settings(max_examples=200, deadline=None)
 @given(uncovered=st.floats(0.0, 10.0), window=st.integers(0, 4), names=st.integers(0, 5),
        sentences=st.integers(0, 300), passages=st.integers(0, 3), failed=st.booleans())

@@ -55,7 +55,10 @@ def test_a_negation_against_evidence_lacking_claim_words_is_weighed_and_named() 
     found = JUDGE.assess("Basil wilts quickly in the shade on a sunny windowsill.", [passage])[1]
     assert found is not None and found.cue_conflict is not None and found.cue_conflict[0] == "negation"
     assert found.failure is None or found.failure[0] != "negation"
-    assert verdict.score == pytest.approx(JUDGE.probability(found.features()))
+    # Weighed, not decisive: the score is the one the same evidence gets without its negation.
+    plain = JUDGE.judge("Basil wilts quickly in the shade on a sunny windowsill.",
+                        ["Basil wilts in the shade of taller plants."])
+    assert verdict.score == plain.score
     if not verdict.supported:  # the score decided; the verdict names the disagreement it weighed
         assert verdict.rule in ("negation", "coverage", "clause", "antonym"), verdict.reason
 

@@ -114,3 +114,24 @@ def test_words_that_end_sentences_more_often_than_they_abbreviate() -> None:
     assert split_sentences("Is it toxic? No. Water for 10 min. Then drain.") == [
         "Is it toxic?", "No.", "Water for 10 min.", "Then drain."
     ]
+
+
+@pytest.mark.parametrize("refused", ["false", "no", "0", 0, 1, "true"])
+def test_refused_is_a_boolean_never_a_truthy_string(refused: object) -> None:
+    """bool("false") is True: a JSON service that sends booleans as strings would have every
+    answer thrown away as a refusal. Only True, False or no key at all is accepted."""
+    with pytest.raises(TypeError, match=r"'refused' must be true or false, got " + repr(refused).replace("'", "'")):
+        Answer.coerce({"text": "Snake plants tolerate low light [1].", "passages": PASSAGES, "refused": refused})
+    assert not Answer.coerce({"text": "Snake plants tolerate low light [1].", "passages": PASSAGES, "refused": False}).refused
+    assert Answer.coerce({"text": "Snake plants tolerate low light [1].", "passages": PASSAGES, "refused": True}).refused
+
+
+def test_bytes_answers_and_passages_are_decoded_not_judged_as_their_repr() -> None:
+    answer = Answer.coerce({"text": b"Snake plants tolerate low light [1].",
+                            "passages": [{"id": b"doc-1", "text": "Snake plants tolerate low light.".encode()}]})
+    assert answer.passages == (Passage("doc-1", "Snake plants tolerate low light."),)
+    assert answer.sentences == (Sentence("Snake plants tolerate low light.", ("doc-1",)),)
+    pair = Answer.coerce((b"Pothos trails [1].", [b"Pothos trails."]))
+    assert pair.passages[0].text == "Pothos trails." and pair.sentences[0].text == "Pothos trails."
+    with pytest.raises(TypeError, match=r"passage 1's 'text' is bytes that are not UTF-8 \(byte 0xff at offset 0\)"):
+        Answer.coerce({"text": "x [1].", "passages": [{"text": b"\xffoops"}]})

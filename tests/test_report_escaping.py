@@ -10,7 +10,7 @@ import pytest
 
 from helpers import PASSING_SUITE, SYSTEM_CONFTEST, make_project
 from pytest_sprout.reports.html.page import SCRIPT, render_html
-from pytest_sprout.reports.json_report import format_markdown
+from pytest_sprout.reports.markdown import format_markdown
 from pytest_sprout.core.stats import Tally
 from test_html import body_attrs, chromium, hostile_report, needs_chromium
 

@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pytest_sprout.reports.json_report import write_json, write_report_json
+from pytest_sprout.reports.json_report import write_report_json
+from pytest_sprout.reports.safe_write import write_json
 from pytest_sprout.core.row import Row
 from pytest_sprout.controller.rows import RowStore
 

@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from helpers import SUITE, SYSTEM_CONFTEST, make_project
-from pytest_sprout.controller.integrity import clean_stale_tmp, clean_text, output_problem
-from pytest_sprout.reports.json_report import write_json
+from pytest_sprout.core.util import clean_text
+from pytest_sprout.reports.safe_write import clean_stale_tmp, output_problem
+from pytest_sprout.reports.safe_write import write_json
 
 RUN = ("-p", "no:deepeval", "-m", "groundedness")
 

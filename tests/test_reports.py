@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from helpers import make_project
-from pytest_sprout.reports.json_report import format_markdown
+from pytest_sprout.reports.markdown import format_markdown
 from pytest_sprout.core.row import junit_properties
 from pytest_sprout.core.stats import Tally
 

@@ -109,6 +109,22 @@ def test_a_bad_line_is_reported_with_its_number_and_the_rest_load(tmp_path: Path
     assert messages[2].startswith("suites/t.csv:6: case 'last': field 'tiers': not a JSON array")
 
 
+@pytest.mark.parametrize("bad, message", [
+    ('c2,"q2 has a stray quote,groundedness', "case 'c2': malformed CSV: a quote opened on this line is never closed"),
+    ('c2,"' + "x" * 200_000 + '",groundedness', "case 'c2': malformed CSV: column 2 ('question') holds a cell of 200,000 characters"),
+])
+def test_a_bad_csv_row_never_drops_the_rows_after_it(tmp_path: Path, bad: str, message: str) -> None:
+    """A stray quote (the csv module reads every later line into that cell) or a cell over the csv
+    field limit fails that row only: the rows after it load, and the error names file and line."""
+    text = "id,question,tiers\nc1,q1,groundedness\n" + bad + "\nc3,q3,groundedness\nc4,\"two\nlines\",groundedness\n" \
+           "c5,q5,groundedness\n"
+    suite = load_suite(write(tmp_path, "t.csv", text), "suites/t.csv")
+    assert [c.id for c in suite.cases] == ["c1", "c3", "c4", "c5"]
+    assert [c.question for c in suite.cases][2] == "two\nlines"  # a quoted newline is still one cell
+    (error,) = suite.errors
+    assert str(error).startswith(f"suites/t.csv:3: {message}")
+
+
 def test_a_bad_csv_header_is_one_error_for_the_file(tmp_path: Path) -> None:
     suite = load_suite(write(tmp_path, "t.csv", "id,question,answer\nx,Q?,A\n"), "t.csv")
     assert [str(e) for e in suite.errors] == [

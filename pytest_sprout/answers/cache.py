@@ -8,7 +8,8 @@ never a stale hit. Keys are per case: editing one case never invalidates another
   ``fingerprint`` (else its ``version``). Answers are stored and reused only when the session asks
   for it (``--sprout-reuse-answers``, or a system that declares a fingerprint): a system's version
   says nothing about the knowledge base or the prompt behind it.
-- tier results: plugin version, the case, the answer's content, the tier's name and
+- tier results: plugin version, the hash of the judges' source files (``judge_code``: a judge
+  whose code changed is a miss, bumped version or not), the case, the answer's content, the tier's name and
   ``settings()`` and every ``--sprout-threshold``. Where the case is written (file:line) is not
   part of the key; a cached failure message is given the case's current place.
 
@@ -51,18 +52,20 @@ CREATE TABLE IF NOT EXISTS entries (
     case_id TEXT NOT NULL,
     slot TEXT NOT NULL,   -- 'answer' or the tier's name
     run TEXT NOT NULL,    -- the last run that wrote or read it
-    value TEXT NOT NULL
+    value TEXT NOT NULL,
+    suite TEXT            -- the suite file of the case (as in its source), NULL when not known
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS entries_case ON entries (case_id, slot);
 """
 
 
 class ResultCache:
-    def __init__(self, root: Path | None, plugin_version: str, run: str | None = None,
+    def __init__(self, root: Path | None, plugin_version: str, run: str | None = None, judge_code: str = "",
                  note: Callable[[str], None] | None = None) -> None:
         self.root = root  # None: caching is off (no cache dir, -p no:cacheprovider)
         self.note = note  # told when another process's lock keeps this one waiting
         self.plugin = plugin_version
+        self.judge_code = judge_code  # util.judge_code_fingerprint(): the judges' source files
         self.run = run or uuid.uuid4().hex
         self._db: sqlite3.Connection | None = None
         self._broken = False
@@ -84,6 +87,8 @@ class ResultCache:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
             db.executescript(SCHEMA)
+            if "suite" not in [row[1] for row in db.execute("PRAGMA table_info(entries)")]:
+                db.execute("ALTER TABLE entries ADD COLUMN suite TEXT")  # a cache of an earlier version
         except sqlite3.Error:
             self._broken = True  # a cache that cannot be used only costs time
             return None
@@ -112,7 +117,7 @@ class ResultCache:
         except ValueError:
             return None  # broken: a miss; the next put repairs it
 
-    def _put(self, key: str | None, case_id: str, slot: str, value: Any) -> None:
+    def _put(self, key: str | None, case: Case, slot: str, value: Any) -> None:
         if self.root is None or key is None:
             return
         try:
@@ -122,7 +127,7 @@ class ResultCache:
             text = json.dumps(value, ensure_ascii=True, separators=(",", ":"))
         except (TypeError, ValueError):
             return
-        self._pending[key] = (key, case_id, slot, self.run, text)
+        self._pending[key] = (key, case.id, slot, self.run, text, suite_of(case))
         if len(self._pending) >= FLUSH_EVERY:
             self.flush()
 
@@ -137,16 +142,19 @@ class ResultCache:
             return
         try:
             self._begin(db)
-            db.executemany("INSERT OR REPLACE INTO entries (key, case_id, slot, run, value) VALUES (?, ?, ?, ?, ?)", pending)
+            db.executemany("INSERT OR REPLACE INTO entries (key, case_id, slot, run, value, suite) VALUES (?, ?, ?, ?, ?, ?)",
+                           pending)
             db.executemany("UPDATE entries SET run = ? WHERE key = ?", ((self.run, key) for key in used))
             db.execute("COMMIT")
         except (sqlite3.Error, UnicodeError):
             _rollback(db)
 
-    def prune(self, case_ids: Iterable[str] | None) -> int:
+    def prune(self, case_ids: Iterable[str] | None, loaded: Callable[[str], bool] | None = None) -> int:
         """Drop entries of cases no longer in any suite (``case_ids``: those still in one; None
         when that is not known), and, per (case, slot) this run used, the entries it did not use.
-        Call after every process of the run has flushed. Returns how many entries went."""
+        ``loaded`` says whether an entry's suite file is one this run loaded (None: every one): a
+        run of one suite file never drops the entries of the others. Call after every process of
+        the run has flushed. Returns how many entries went."""
         db = self._connect()
         if db is None:
             return 0
@@ -157,7 +165,13 @@ class ResultCache:
                 db.execute("CREATE TEMP TABLE IF NOT EXISTS live (case_id TEXT PRIMARY KEY)")
                 db.execute("DELETE FROM live")
                 db.executemany("INSERT OR IGNORE INTO live VALUES (?)", ((cid,) for cid in case_ids))
-                gone += db.execute("DELETE FROM entries WHERE case_id NOT IN (SELECT case_id FROM live)").rowcount
+                scope = "" if loaded is None else " AND suite IN (SELECT suite FROM scope)"
+                if loaded is not None:
+                    suites = [row[0] for row in db.execute("SELECT DISTINCT suite FROM entries WHERE suite IS NOT NULL")]
+                    db.execute("CREATE TEMP TABLE IF NOT EXISTS scope (suite TEXT PRIMARY KEY)")
+                    db.execute("DELETE FROM scope")
+                    db.executemany("INSERT INTO scope VALUES (?)", ((s,) for s in suites if loaded(s)))
+                gone += db.execute(f"DELETE FROM entries WHERE case_id NOT IN (SELECT case_id FROM live){scope}").rowcount
             gone += db.execute(
                 "DELETE FROM entries WHERE run != ? AND EXISTS (SELECT 1 FROM entries AS now "
                 "WHERE now.case_id = entries.case_id AND now.slot = entries.slot AND now.run = ?)",
@@ -217,10 +231,11 @@ class ResultCache:
 
     # --- answers ------------------------------------------------------------------------------
     def answer_key(self, case: Case, system: Mapping[str, Any] | None) -> str | None:
-        """The key of a case's answer from this system, or None when the system has no name."""
+        """The key of a case's answer from this system (its name, version or fingerprint, and
+        origin: the factory and the callable's import path), or None when there is no system."""
         if not system:
             return None
-        identity = {k: str(system[k]) for k in ("name", "version", "fingerprint") if system.get(k)}
+        identity = {k: str(system[k]) for k in ("name", "version", "fingerprint", "origin") if system.get(k)}
         if "fingerprint" in identity:
             identity.pop("version", None)  # the fingerprint says what the answers depend on
         return self._key({"plugin": self.plugin, "kind": "answer", "id": case.id,
@@ -234,7 +249,7 @@ class ResultCache:
             return None
 
     def put_answer(self, case: Case, system: Mapping[str, Any] | None, answer: Answer) -> None:
-        self._put(self.answer_key(case, system), case.id, "answer", answer.to_json())
+        self._put(self.answer_key(case, system), case, "answer", answer.to_json())
 
     # --- tier results -------------------------------------------------------------------------
     def _tier_settings(self, tier: Any) -> str | None:
@@ -255,7 +270,7 @@ class ResultCache:
             return None
         digest = hashlib.sha256()
         for part in (
-            self.plugin, settings, canonical_json(sorted([t, n, v] for (t, n), v in thresholds.items())),
+            self.plugin, self.judge_code, settings, canonical_json(sorted([t, n, v] for (t, n), v in thresholds.items())),
             _dumps(item.case.canonical()), _dumps(item.answer.to_json()),  # built in a fixed order
         ):
             digest.update(part.encode("utf-8", "surrogatepass"))  # an answer may hold a lone surrogate
@@ -278,11 +293,16 @@ class ResultCache:
     def put_result(self, key: str | None, result: TierResult, case: Case, tier: str) -> None:
         if result.passed is None or any(v is None for values in result.metrics.values() for v in values):
             return
-        self._put(key, case.id, tier, {
+        self._put(key, case, tier, {
             "passed": result.passed, "metrics": result.metrics, "sentences": result.sentences,
             "message": result.message, "note": result.note, "extra": result.extra, "source": case.source,
             "reasons": result.reasons,
         })
+
+
+def suite_of(case: Case) -> str | None:
+    """The suite file a case is written in, from its source (``suites/care.yaml:3``)."""
+    return case.source.rsplit(":", 1)[0] if case.source else None
 
 
 def _dumps(value: Any) -> str:

@@ -48,12 +48,16 @@ def make_source(session: Any) -> Any:
             decided.append(bool(session.option("sprout_reuse_answers") or (info and info.get("fingerprint"))))
         return decided[0]
 
+    def identity() -> dict[str, Any]:
+        """The system's name, version, fingerprint and origin (factory and import path)."""
+        return {**(session.system_info() or {}), "origin": session.system_origin()}
+
     def reused(case: Case) -> Answer | None:
-        return session.result_cache().get_answer(case, session.system_info()) if reusing() else None
+        return session.result_cache().get_answer(case, identity()) if reusing() else None
 
     def store(case: Case, answer: Answer) -> None:
         if reusing():  # a recording too: it asks the system and refreshes what is kept
-            session.result_cache().put_answer(case, session.system_info(), answer)
+            session.result_cache().put_answer(case, identity(), answer)
 
     return AnswerSource(
         make_system,
@@ -143,20 +147,21 @@ def close(session: Any) -> None:
     if not is_xdist_worker(session.config) and cache.root is not None:
         files = session.suites().files.values()
         broken = any(f.fatal is not None for f in files)  # its cases are unknown, not removed
-        cache.prune(None if broken else [case.id for case in session.cases])
+        cache.prune(None if broken else [case.id for case in session.cases], loaded_suites(session))
     cache.close()
 
 
-def describe_system(system: Any) -> dict[str, Any]:
-    """The system's ``name``, ``version`` and ``fingerprint`` for the reports and the answer cache.
-    One that raises is left out with a warning (a name falls back to the class's): the run goes
-    on, and without a fingerprint the answers are not kept across runs."""
+def describe_system(system: Any, import_name: str) -> dict[str, Any]:
+    """The system's ``name`` (else ``import_name``, its module.qualname), ``version`` and
+    ``fingerprint`` for the reports and the answer cache. One that raises is left out with a
+    warning (a name falls back to the import name): the run goes on, and without a fingerprint
+    the answers are not kept across runs."""
     import warnings
 
     info: dict[str, Any] = {}
-    for key, default in (("name", type(system).__name__), ("version", "")):
+    for key, default in (("name", import_name), ("version", "")):
         try:
-            info[key] = str(getattr(system, key, default))
+            info[key] = str(getattr(system, key, None) or default)
         except Exception as exc:  # a property of the system's own
             info[key] = default
             then = f"the reports name it {default!r}" if default else "the reports leave it out"
@@ -170,6 +175,21 @@ def describe_system(system: Any) -> dict[str, Any]:
     if fingerprint:
         info["fingerprint"] = fingerprint
     return info
+
+
+def loaded_suites(session: Any) -> Any:
+    """Whether a suite file (as a case's source names it) lies under the suites this run loaded
+    (``--sprout-suites``: a folder, or one file)."""
+    from pathlib import Path
+
+    rootpath = Path(session.config.rootpath)
+    root = Path(rootpath, session.option("sprout_suites")).resolve()
+
+    def loaded(suite: str) -> bool:
+        path = Path(rootpath, suite).resolve()
+        return path == root or root in path.parents
+
+    return loaded
 
 
 def system_fingerprint(system: Any) -> str | None:

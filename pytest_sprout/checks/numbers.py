@@ -5,7 +5,9 @@ negation, in a condition). Pure functions."""
 
 from __future__ import annotations
 
+import math
 import re
+from functools import lru_cache
 from typing import Iterable, Sequence
 
 from .words import WORD, has_word, match_case
@@ -180,11 +182,13 @@ def _forbidden(text: str, start: int, end: int, unit: bool = False) -> set[str]:
 
 
 def _numbers_in(texts: Iterable[str]) -> set[str]:
-    found = set()
-    for t in texts:
-        for m in re.finditer(r"\d+(?:,\d{3})*(?:\.\d+)?", t):
-            found.add(m.group().replace(",", ""))
-    return found
+    """The numbers the texts write, as digits without thousands separators."""
+    return set().union(*map(_numbers_of, texts))
+
+
+@lru_cache(maxsize=256)  # a passage is read once for all the sentences that cite it
+def _numbers_of(text: str) -> frozenset[str]:
+    return frozenset(m.group().replace(",", "") for m in re.finditer(r"\d+(?:,\d{3})*(?:\.\d+)?", text))
 
 
 def _fmt(value: float) -> str:
@@ -239,6 +243,8 @@ def change_number(text: str, passages: Sequence[str] = ()) -> tuple[str, str] | 
             continue  # ordinals: "2nd"
         whole = m.group(1).replace(",", "")
         value = float(whole + ("." + m.group(2) if m.group(2) else ""))
+        if not math.isfinite(value):
+            continue  # 309 digits and more (a serial): no value to change by
         is_year = m.group(2) is None and "," not in m.group(1) and len(whole) == 4 and 1000 <= value <= 2100
         end = m.end(2) if m.group(2) else m.end(1)
         tail = None if suffix else _RANGE_TAIL.match(text, end)
@@ -249,6 +255,8 @@ def change_number(text: str, passages: Sequence[str] = ()) -> tuple[str, str] | 
         forbidden = _forbidden(text, m.start(), quantity_end)
         firsts = _new_values(value, is_year, suffix == "%")
         value2 = float(tail.group(2)) if tail else None
+        if value2 is not None and not math.isfinite(value2):
+            continue
         seconds = _new_values(value2, is_year, False) if value2 is not None else [None] * len(firsts)
         for new, new2 in zip(firsts, seconds):
             if new < 0 or _fmt(new) in taken or (new2 is not None and _fmt(new2) in taken):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import zlib
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Callable, Iterable, Sequence
 
 from ..core.model import Answer, Sentence
@@ -165,6 +166,7 @@ _LIST_LIKE = re.compile(
 _LISTED_BETWEEN = re.compile(r"^(?:[^.;:!?()]{0,60}?(?:,|&|/|\band\b|\bor\b|\bnor\b)){1,}[^.;:!?()]{0,25}$", re.IGNORECASE)
 
 
+@lru_cache(maxsize=4096)
 def _listed_together(passage: str, a: str, b: str) -> bool:
     """Whether the passage names ``a`` and ``b`` in one list ("A, B and C"; "A or B")."""
     for x, y in ((a, b), (b, a)):
@@ -179,11 +181,18 @@ def entities(text: str) -> list[str]:
     """Capitalised names in a passage, in order of first appearance. A leading function word is
     dropped ("From November" -> "November"); a one-word name that starts a sentence counts only if
     the passage also writes it capitalised elsewhere."""
+    return list(_entities(text))
+
+
+@lru_cache(maxsize=256)
+def _entities(text: str) -> tuple[str, ...]:
     matches = []
     mid: set[str] = set()
     for m in _ENTITY.finditer(text):
-        before = text[: m.start()].rstrip()
-        at_start = not before or before[-1] in ".!?:\"\u201c\n"
+        k = m.start() - 1  # the last character before the name that is not a space
+        while k >= 0 and text[k].isspace():
+            k -= 1
+        at_start = k < 0 or text[k] in ".!?:\"\u201c\n"
         matches.append((m.group().rstrip("'\u2019-"), at_start))
         if not at_start:
             mid.update(m.group().split())
@@ -197,7 +206,7 @@ def entities(text: str) -> list[str]:
         if at_start and " " not in name and name not in mid:
             continue
         seen.setdefault(name, None)
-    return list(seen)
+    return tuple(seen)
 
 
 def _kind(name: str) -> str:
@@ -209,6 +218,7 @@ def _kind(name: str) -> str:
     return "name"
 
 
+@lru_cache(maxsize=4096)
 def _aliases(passage: str, a: str, b: str) -> bool:
     """Whether the passage introduces one name as another's alias ("A (B)", "A, also called B")."""
     for x, y in ((a, b), (b, a)):
@@ -220,8 +230,9 @@ def _aliases(passage: str, a: str, b: str) -> bool:
     return False
 
 
-def _occurrences(name: str, text: str) -> list[re.Match[str]]:
-    return list(re.finditer(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text))
+@lru_cache(maxsize=4096)
+def _occurrences(name: str, text: str) -> tuple[re.Match[str], ...]:
+    return tuple(re.finditer(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text))
 
 
 def swap_entities(text: str, passages: Sequence[str] = ()) -> tuple[str, str] | None:
@@ -247,7 +258,7 @@ def swap_entities(text: str, passages: Sequence[str] = ()) -> tuple[str, str] | 
             for other in names:
                 if other in present or other in name or name in other or _kind(other) != _kind(name):
                     continue
-                if all(passage[: o.start()].endswith("(") for o in _occurrences(other, passage)):
+                if all(passage[o.start() - 1 : o.start()] == "(" for o in _occurrences(other, passage)):
                     continue  # only ever an alias in parentheses
                 if _aliases(passage, name, other) or _listed_together(passage, name, other):
                     continue
@@ -388,8 +399,12 @@ CLAUSES: tuple[tuple[str, tuple[str, ...]], ...] = (
 
 def _mentions(stem: str, texts: Iterable[str]) -> bool:
     """Whether a text has a word that starts with ``stem`` (any case): "slug" finds "Slugs"."""
-    pattern = re.compile(rf"(?<![\w-]){re.escape(stem)}", re.IGNORECASE)
-    return any(pattern.search(t) for t in texts)
+    return any(_mentions_in(stem, t) for t in texts)
+
+
+@lru_cache(maxsize=4096)
+def _mentions_in(stem: str, text: str) -> bool:
+    return re.search(rf"(?<![\w-]){re.escape(stem)}", text, re.IGNORECASE) is not None
 
 
 def append_clause(text: str, passages: Sequence[str] = ()) -> tuple[str, str] | None:
@@ -415,8 +430,9 @@ _STOP = frozenset(
 MOVE_MAX_OVERLAP = 0.34  # a passage sharing at most this share of the sentence's words cannot support it
 
 
-def content_words(text: str) -> set[str]:
-    return {w for w in re.findall(r"[a-z0-9]+", text.lower()) if len(w) > 2 and w not in _STOP}
+@lru_cache(maxsize=256)
+def content_words(text: str) -> frozenset[str]:
+    return frozenset(w for w in re.findall(r"[a-z0-9]+", text.lower()) if len(w) > 2 and w not in _STOP)
 
 
 def overlap(sentence: str, passage: str) -> float:

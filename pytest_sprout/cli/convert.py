@@ -217,7 +217,7 @@ def convert(tool: str, source: Path, suite: str, out: Path, golden: Path | None 
     """Read, build, check that the written suite loads back to the same cases, then write.
     Returns the lines to print."""
     from ..suites.loader import load_suite
-    from ..reports.json_report import atomic_write_text, write_json
+    from ..reports.safe_write import atomic_write_text, write_json
     from ..core.identity import dataset_hash
 
     if not source.is_file():

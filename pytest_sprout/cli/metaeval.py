@@ -28,7 +28,7 @@ from ..checks.metaeval import (
     FORMATS, DataError, detect_format, evaluate, format_result, format_tune, load, make_judge, parse_tune, run_judge,
     tune,
 )
-from ..reports.json_report import write_json
+from ..reports.safe_write import write_json
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from ..config import options
-from .integrity import ERROR, Ledger, parse_nodeid
+from .ledger import ERROR, Ledger, parse_nodeid
 from ..judges import tier_module
 from ..core.model import TIERS
 from ..core.row import Row
@@ -52,6 +52,8 @@ class Controller:
         config.stash[CONTROLLER_KEY] = self
 
     def record(self, report: pytest.TestReport) -> None:
+        if not self.sprout.engaged:  # the run reaches no suite: nothing here is a sprout item
+            return
         if report.when == "setup":
             self.tiers_run.update(t for t in TIERS if report.nodeid.endswith(f"[{t}]") and t in report.keywords)
         if report.when == "call":
@@ -106,6 +108,8 @@ class Controller:
     def select(self, nodeids: list[str]) -> None:
         """Controller: the node ids selected for this run (its own collection, or an xdist
         worker's); every sprout item among them ends as a row."""
+        if not self.sprout.engaged:
+            return
         self.ledger.select((nid, suite) for nid in nodeids if (suite := self.suite_of(nid)) is not None)
 
     def report_data(self) -> dict[str, Any]:
@@ -154,7 +158,7 @@ class Controller:
     def check_options(self) -> None:
         """Controller, before anything runs: options that would fail only at the end, or fail
         every item, are usage errors now."""
-        from .integrity import clean_stale_tmp, output_problem
+        from ..reports.safe_write import clean_stale_tmp, output_problem
 
         url = self.sprout.option("llm_base_url")
         if url:
@@ -211,7 +215,7 @@ class Controller:
         if not any(paths.values()):
             return
         from ..reports import markdown as views
-        from ..reports.json_report import write_reports
+        from ..reports.write import write_reports
 
         data = self.report_data()
         shown = {**data, **self.replay_note()}  # the views say where the answers came from; the JSON does not

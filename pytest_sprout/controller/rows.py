@@ -19,7 +19,7 @@ import json
 from collections import Counter
 from typing import Any, Iterator
 
-from .integrity import ERROR
+from .ledger import ERROR
 from ..core.row import Row
 
 

@@ -66,18 +66,38 @@ class Passage:
         """A Passage, a plain string (id = 1-based rank) or a mapping with text/id/title."""
         if isinstance(value, Passage):
             return value
-        if isinstance(value, str):
-            return cls(id=str(index + 1), text=value)
+        if isinstance(value, (str, bytes)):
+            return cls(id=str(index + 1), text=as_text(value, f"passage {index + 1}"))
         if isinstance(value, Mapping):
             if "text" not in value:
                 raise TypeError(f"passage {index + 1} has no 'text'")
             title = value.get("title")
             return cls(
-                id=str(value.get("id", index + 1)),
-                text=str(value["text"]),
-                title=None if title is None else str(title),
+                id=as_text(value.get("id", index + 1), f"passage {index + 1}'s 'id'"),
+                text=as_text(value["text"], f"passage {index + 1}'s 'text'"),
+                title=None if title is None else as_text(title, f"passage {index + 1}'s 'title'"),
             )
         raise TypeError(f"passage {index + 1} is a {type(value).__name__}, not a str, dict or Passage")
+
+
+def as_text(value: Any, field: str) -> str:
+    """A field of a system's answer as text: bytes are decoded as UTF-8 (a retriever that does not
+    decode), never judged as their Python repr ``b'...'``; bytes that are not UTF-8 are refused."""
+    if isinstance(value, (bytes, bytearray)):
+        try:
+            return bytes(value).decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise TypeError(f"{field} is bytes that are not UTF-8 (byte 0x{value[exc.start]:02x} at offset "
+                            f"{exc.start}); decode it before returning it") from None
+    return str(value)
+
+
+def as_refused(value: Any) -> bool | None:
+    """The ``refused`` of an answer mapping: True, False or absent (None). A string such as
+    "false" is refused: read by truthiness it would count as a refusal."""
+    if value is None or isinstance(value, bool):
+        return value
+    raise TypeError(f"'refused' must be true or false, got {value!r}")
 
 
 @dataclass(frozen=True)
@@ -261,22 +281,25 @@ class Answer:
         """
         if isinstance(value, Answer):
             return value
-        if isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], str):
-            return cls.from_text(value[0], value[1])
+        if isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], (str, bytes)):
+            return cls.from_text(as_text(value[0], "the answer text"), value[1])
         if isinstance(value, Mapping):
             passages = value.get("passages", ())
-            refused = value.get("refused")
+            refused = as_refused(value.get("refused"))
             if "sentences" in value:
                 plist = passage_list(passages)
                 sents = tuple(
-                    Sentence(text=str(s["text"]), citations=tuple(str(c) for c in s.get("citations", ())))
-                    for s in value["sentences"]
+                    Sentence(text=as_text(s["text"], f"sentence {i + 1}'s 'text'"),
+                             citations=tuple(as_text(c, f"sentence {i + 1}'s citation") for c in s.get("citations", ())))
+                    for i, s in enumerate(value["sentences"])
                 )
                 return cls(sentences=sents, passages=plist, refused=bool(refused))
             text = value.get("text", value.get("answer"))
+            if isinstance(text, (bytes, bytearray)):
+                text = as_text(text, "'text'")
             if not isinstance(text, str):
                 raise TypeError("an answer mapping needs a 'text' (or 'answer') string or 'sentences'")
-            return cls.from_text(text, passages, None if refused is None else bool(refused))
+            return cls.from_text(text, passages, refused)
         raise TypeError(
             f"the system returned a {type(value).__name__}; expected an Answer, a (text, passages) "
             "pair, or a dict with 'text' and 'passages'"

@@ -4,6 +4,7 @@ Python, no imports from the package."""
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -69,4 +70,31 @@ def file_sha256(path: Any) -> str:
     with open(path, "rb") as handle:
         for block in iter(lambda: handle.read(1 << 20), b""):
             digest.update(block)
+    return digest.hexdigest()
+
+
+# The folders whose code decides a verdict: the judges, the checks on them, and the data model and
+# settings they read. A verdict cached by other code than this is never served (cache.py).
+JUDGE_CODE = ("core", "judges", "checks")
+
+
+@functools.lru_cache(maxsize=None)
+def judge_code_fingerprint() -> str:
+    """The SHA-256 of the judges' own source files (their paths and bytes), computed once per
+    process: a judge whose code changed is a cache miss, whether or not anyone bumped a version.
+    Where the sources cannot be read (a zip install), the hash of the file list still differs by
+    release only; the plugin version, also in every key, covers that case."""
+    import hashlib
+    from pathlib import Path
+
+    package = Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256()
+    for folder in JUDGE_CODE:
+        for path in sorted((package / folder).rglob("*.py")):
+            digest.update(path.relative_to(package).as_posix().encode() + b"\0")
+            try:
+                digest.update(path.read_bytes())
+            except OSError:
+                digest.update(b"unreadable")
+            digest.update(b"\0")
     return digest.hexdigest()

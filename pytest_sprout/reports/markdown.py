@@ -7,10 +7,16 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from ..core.row import Row, as_rows
-from ..core.stats import Tally
+from ..core.stats import MetricRow, Tally
+from ..core.table import SATURATED_NOTE, UNDERPOWERED_NOTE, flags, num as _num
 from ..core.util import md_cell as _md, short_hash
 
 OUTCOME_ORDER = {"failed": 0, "unscored": 1, "skipped": 2, "passed": 3}
+
+INCOMPLETE_BANNER = (
+    "INCOMPLETE: the run was interrupted; items that did not finish are error rows, and the "
+    "numbers describe only the items that ran."
+)
 
 
 def outcome_counts(items: Iterable[Row | dict[str, Any]]) -> dict[str, int]:
@@ -94,3 +100,29 @@ def files_lines(written: dict[str, str], report: dict[str, Any]) -> list[str]:
     for label, path in written.items():
         lines.append(f"wrote {label}: {path}")
     return lines
+
+
+def format_markdown(rows: Iterable[MetricRow], extra: Iterable[str] = (), title: str = "pytest-sprout",
+                    intro: Iterable[str] = ()) -> str:
+    """The summary table as GitHub-flavoured Markdown (for a CI step summary), after ``intro``
+    lines (counts, system, dataset) and before ``extra`` Markdown lines (gates, comparison,
+    failing cases)."""
+    rows = list(rows)
+    lines = [f"## {title}", "", *intro]
+    if rows:
+        lines += ["| tier | metric | k/n | rate | 95% CI | flags |", "|---|---|---:|---:|---|---|"]
+        for r in rows:
+            count = f"{r.k}/{r.n}" if r.kind == "rate" else f"n={r.n}"
+            value = _num(r.rate) + ("" if r.kind == "rate" else " mean")
+            ci = "-" if r.ci_low is None else f"[{r.ci_low:.3f}, {r.ci_high:.3f}]"
+            cells = (_md(r.tier), _md(r.metric), count, value, ci, flags(r))  # names may come from a baseline
+            lines.append("| " + " | ".join(cells) + " |")
+        lines.append("")
+        if any(r.saturated for r in rows):
+            lines += [f"> {SATURATED_NOTE}", ""]
+        if any(r.underpowered for r in rows):
+            lines += [f"> {UNDERPOWERED_NOTE}", ""]
+    else:
+        lines += ["No sprout items ran.", ""]
+    lines += list(extra)
+    return "\n".join(lines).rstrip() + "\n"

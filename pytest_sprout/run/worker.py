@@ -98,6 +98,7 @@ class Run:
         self._other_system = other_system
         self._system: Callable[[str], Any] | None = None
         self._info: dict[str, Any] | None = None  # the system's name, version and fingerprint
+        self._system_spec = ""  # where the system came from: its factory spec, or the hook
         self._system_error: BaseException | None = None  # the factory failed: not called again
         self._golden: dict[str, GoldenItem] = {}
         self._tiers: dict[str, Any] = {}
@@ -136,6 +137,7 @@ class Run:
             spec = spec or (self.option("sprout_system") if system is None else None)
             if spec:
                 system = load_factory(spec, self.config.rootpath)()
+            self._system_spec = spec or "the pytest_sprout_make_system hook"
             if system is None:
                 raise LookupError(
                     "no system under test: define pytest_sprout_make_system(config) in a "
@@ -152,8 +154,16 @@ class Run:
         if self._info is None:  # read once: a fingerprint may hash an index
             from ..answers.wiring import describe_system
 
-            self._info = describe_system(self._system)
+            self._info = describe_system(self._system, callable_name(self._system))
         return self._info
+
+    def system_origin(self) -> str | None:
+        """Where the system came from: its factory (the --sprout-system / sprout_system spec, or the
+        conftest hook) and the callable's own import path. Reused answers are keyed on it, so two
+        systems that share a name (or have none) never share answers."""
+        if self._system is None:
+            return None
+        return f"{self._system_spec} -> {callable_name(self._system)}"
 
     # --- answers ------------------------------------------------------------------------------
     def answer(self, case: Case) -> GoldenItem:
@@ -226,8 +236,9 @@ class Run:
             from ..answers.cache import ResultCache, cache_root
 
             from ..answers.wiring import say
+            from ..core.util import judge_code_fingerprint
 
-            self._cache = ResultCache(cache_root(self.config), __version__, run_id(self.config),
+            self._cache = ResultCache(cache_root(self.config), __version__, run_id(self.config), judge_code_fingerprint(),
                                       note=lambda text: say(self.config, text))
         return self._cache
 
@@ -360,6 +371,12 @@ def format_exception(exc: BaseException) -> str:
     from ..core.util import clean_text
 
     return clean_text("".join(traceback.format_exception(exc)))
+
+
+def callable_name(system: Any) -> str:
+    """A system's import path, module.qualname: of the function, else of its class."""
+    target = system if hasattr(system, "__qualname__") else type(system)
+    return f"{getattr(target, '__module__', None) or '?'}.{getattr(target, '__qualname__', type(system).__name__)}"
 
 
 def load_factory(spec: str, rootdir: Path | None = None) -> Callable[..., Any]:

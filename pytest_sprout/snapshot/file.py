@@ -189,7 +189,7 @@ class Snapshot:
         return cls.from_json(read_json(path, label), label)
 
     def write(self, path: Path) -> None:
-        from ..reports.json_report import write_json
+        from ..reports.safe_write import write_json
 
         write_json(path, self.to_json())
 

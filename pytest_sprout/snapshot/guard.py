@@ -149,7 +149,7 @@ class SnapshotGuard:
         if not self.recorded:
             self.lines.append(f"{self.rel(path)}: not written, no sprout item ran")
             return
-        from ..reports.json_report import write_json
+        from ..reports.safe_write import write_json
 
         write_json(path, golden.build(self.sprout.cases, self.recorded, __version__))
         self.golden_written = True

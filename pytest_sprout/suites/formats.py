@@ -109,8 +109,82 @@ def _list_cell(value: str, column: str) -> Any:
     return [part.strip() for part in value.split("|")]
 
 
+class _Lines:
+    """The physical lines of a CSV text, handed to ``csv.reader`` one at a time. ``pos`` (lines
+    handed out so far) can be set back: after a bad record, reading resumes on the line after the
+    one it started on, so one bad row never takes the rows after it along."""
+
+    def __init__(self, text: str) -> None:
+        self.lines = text.splitlines(keepends=True)
+        self.pos = 0
+
+    def __iter__(self) -> "_Lines":
+        return self
+
+    def __next__(self) -> str:
+        if self.pos >= len(self.lines):
+            raise StopIteration
+        self.pos += 1
+        return self.lines[self.pos - 1]
+
+
+def _over_limit(line: str, columns: list[str]) -> str:
+    """Which column of a one-line record holds a cell over the csv module's field limit."""
+    limit = csv.field_size_limit()
+    try:
+        csv.field_size_limit(max(limit, len(line) + 1))
+        cells = next(csv.reader([line]), [])
+    except csv.Error:
+        cells = []
+    finally:
+        csv.field_size_limit(limit)
+    for index, cell in enumerate(cells):
+        if len(cell) > limit:
+            name = repr(columns[index]) if index < len(columns) else "past the last column"
+            return f"column {index + 1} ({name}) holds a cell of {len(cell):,} characters, over the limit of {limit:,}"
+    return f"a cell is over the limit of {limit:,} characters"
+
+
+def _line_id(line: str, columns: list[str]) -> str | None:
+    """The id cell of a record's first line read alone, when it can be read (for the error)."""
+    before = line.split('"', 1)[0]  # the cells before any quote are whole
+    cells = before.split(",")
+    index = columns.index("id")
+    return cells[index].strip() or None if index < len(cells) - 1 else None
+
+
+def _records(lines: _Lines, columns: list[str]) -> Any:
+    """(line number, cells) per record, or (line number, BadLine) for one that cannot be read. A
+    record that cannot be read is its first line only; reading goes on with the next line."""
+    reader = csv.reader(lines)
+    while True:
+        first = lines.pos  # lines before this record
+        try:
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            text = lines.lines[first] if first < len(lines.lines) else ""
+            why = _over_limit(text, columns) if "field larger" in str(exc) else str(exc)
+            yield first + 1, BadLine(f"malformed CSV: {why}", case=_line_id(text, columns))
+            lines.pos = first + 1
+            reader = csv.reader(lines)
+            continue
+        if lines.pos - first > 1 and len(row) != len(columns):  # a quote left open swallowed lines
+            yield first + 1, BadLine(
+                f"malformed CSV: a quote opened on this line is never closed where the record should end "
+                f"(it would swallow lines {first + 2}-{lines.pos}); the lines after it are read as their own rows",
+                case=_line_id(lines.lines[first], columns),
+            )
+            lines.pos = first + 1
+            reader = csv.reader(lines)
+            continue
+        yield first + 1, row
+
+
 def read_csv(text: str, stem: str) -> tuple[dict[str, Any], list[int]]:
-    reader = csv.reader(io.StringIO(text))
+    lines = _Lines(text)
+    reader = csv.reader(lines)
     try:
         header = next(reader)
     except StopIteration:
@@ -127,42 +201,37 @@ def read_csv(text: str, stem: str) -> tuple[dict[str, Any], list[int]]:
     if len(set(columns)) != len(columns):
         raise FormatError(f"line 1: a column is named twice: {', '.join(columns)}")
     document: dict[str, Any] = {"suite": stem, "cases": []}
-    lines: list[int] = []
-    start = reader.line_num + 1
-    while True:
-        try:
-            row = next(reader)
-        except StopIteration:
-            break
-        except csv.Error as exc:
-            document["cases"].append(BadLine(f"malformed CSV: {exc}"))
-            lines.append(start)
-            break
-        line, start = start, reader.line_num + 1
+    case_lines: list[int] = []
+    for line, row in _records(lines, columns):
+        if isinstance(row, BadLine):
+            document["cases"].append(row)
+            case_lines.append(line)
+            continue
         if not any(cell.strip() for cell in row):
             continue
-        lines.append(line)
-        if len(row) != len(columns):
-            document["cases"].append(BadLine(f"{len(row)} cells, but the header has {len(columns)} columns"))
+        case_lines.append(line)
+        document["cases"].append(_csv_case(row, columns))
+    return document, case_lines
+
+
+def _csv_case(row: list[str], columns: list[str]) -> dict[str, Any] | BadLine:
+    """One CSV record as a case mapping, or a BadLine naming the column that cannot be read."""
+    if len(row) != len(columns):
+        return BadLine(f"{len(row)} cells, but the header has {len(columns)} columns")
+    case: dict[str, Any] = {}
+    for column, cell in zip(columns, row):
+        if not cell.strip():
             continue
-        case: dict[str, Any] = {}
-        bad: BadLine | None = None
-        for column, cell in zip(columns, row):
-            if not cell.strip():
-                continue
-            if column in LIST_KEYS:
-                try:
-                    case[column] = _list_cell(cell, column)
-                except ValueError as exc:
-                    bad = BadLine(str(exc), column, row[columns.index("id")].strip() or None)
-                    break
-            elif column == "thresholds":
-                try:
-                    case[column] = _cell_json(cell, "a JSON object")
-                except ValueError as exc:
-                    bad = BadLine(str(exc), column, row[columns.index("id")].strip() or None)
-                    break
-            else:
-                case[column] = cell.strip()
-        document["cases"].append(bad if bad is not None else case)
-    return document, lines
+        if column in LIST_KEYS:
+            try:
+                case[column] = _list_cell(cell, column)
+            except ValueError as exc:
+                return BadLine(str(exc), column, row[columns.index("id")].strip() or None)
+        elif column == "thresholds":
+            try:
+                case[column] = _cell_json(cell, "a JSON object")
+            except ValueError as exc:
+                return BadLine(str(exc), column, row[columns.index("id")].strip() or None)
+        else:
+            case[column] = cell.strip()
+    return case

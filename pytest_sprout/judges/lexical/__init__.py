@@ -1,6 +1,6 @@
 """Deterministic, offline groundedness judge: lexical coverage plus rules that must agree.
 
-The package, by role:
+The package, by role (each module imports only those above it):
 
 - ``text``: word lists, the tokeniser, word keys (lemma, then a light stem) and token kinds;
 - ``numbers``: numbers with ranges, units and bounds, compared by value;
@@ -11,24 +11,48 @@ The package, by role:
 - ``rules``: the rules a claim must pass against its evidence;
 - ``judge``: ``LexicalJudge``, which finds the evidence and combines coverage and rules into a
   calibrated probability.
+
+How to add a rule (each step is a place in the code; tests/test_lexical_rules_order.py checks
+that the first three agree):
+
+1. Write ``check_x(claim, window, ...) -> Failure | None`` in ``rules.py``: ``claim`` and each
+   evidence sentence are ``index.Sentence`` analyses; return ``("x", reason)``, the reason naming
+   the claim's word and the evidence's. Read what the sentence already computes (``keys``,
+   ``content``, ``clauses()``, ``numbers``, ``names()``) rather than the text.
+2. Call it in ``LexicalJudge._rules`` (judge.py), the one place the rules run, at the point where it
+   should win over the others: ``_rules`` is called for each sentence that holds the whole claim
+   and then once for the evidence the search chose. (The clause rule is the exception: it is found
+   while the coverage is counted, ``LexicalJudge._fill``, and applies after every rule of
+   ``_rules``.)
+3. Put ``"x"`` in ``rules.RULE_ORDER`` at that same position: the order is the order of the calls,
+   and among sentences that each hold the whole claim and fail, the latest rule's failure is the
+   one reported.
+4. If its failure on evidence that lacks some of the claim's words is only a sign (the evidence may
+   be about something else), add ``"x"`` to ``judge._SOFT``: the score weighs it instead.
+5. Bump ``judge.RULES_VERSION`` (it is part of every cache key), refit with
+   ``bench/fit_lexical.py`` (the ``rule_failed`` feature changes) and write the new
+   ``calibration.py``; compare the verdicts before and after with
+   ``bench/bench_lexical.py --against`` on the labelled data.
+6. Describe the rule in ``judge.py``'s docstring (step 4 of the judging) and in
+   docs/judging-the-judges.md; test it in tests/test_lexical*.py with a verdict that it fails and
+   one it must not fail (the phenomenon, not one data set's sentence).
 """
 
 from __future__ import annotations
 
-from .index import *  # noqa: F403
-from .index import Clause, Sentence, _bits, _Prepared, _prepare_passage, _text  # noqa: F401
-from . import calibration, lexicon  # noqa: F401
-from .judge import RULES_VERSION, LexicalJudge, strip_boilerplate  # noqa: F401
-from .numbers import Number, find_numbers  # noqa: F401
-from .rules import *  # noqa: F403
-from .rules import (  # noqa: F401
-    RULE_ORDER, Alignment, Failure, align, check_antonyms, check_displaced_name, check_names, check_names_in,
-    check_negation, check_numbers_in, check_numbers, check_quantifiers,
-    check_swap,
+from . import calibration, lexicon
+from .index import Clause, Sentence, _Prepared, _prepare_passage, analyse
+from .judge import RULES_VERSION, Evidence, LexicalJudge, strip_boilerplate
+from .numbers import Number, find_numbers
+from .rules import (
+    RULE_ORDER, Alignment, Failure, align, check_antonyms, check_displaced_name, check_negated_clause_stated,
+    check_negation, check_numbers_in, check_quantifiers, check_swap,
 )
-from .text import *  # noqa: F403
-from .text import (  # noqa: F401
-    CLAUSE_BREAKS, MONTHS, NEGATIONS, NUMBER_WORDS, QUANTIFIERS, STOPWORDS, UNITS, _classify, stem, words_of,
-)
+from .text import stem, words_of
 
-__all__ = ["LexicalJudge"]
+__all__ = [
+    "RULES_VERSION", "RULE_ORDER", "Alignment", "Clause", "Evidence", "Failure", "LexicalJudge", "Number", "Sentence",
+    "_Prepared", "_prepare_passage", "align", "analyse", "calibration", "check_antonyms", "check_displaced_name",
+    "check_negated_clause_stated", "check_negation", "check_numbers_in", "check_quantifiers", "check_swap",
+    "find_numbers", "lexicon", "stem", "strip_boilerplate", "words_of",
+]

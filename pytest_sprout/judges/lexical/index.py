@@ -10,17 +10,18 @@ from weakref import WeakValueDictionary
 from pytest_sprout.core.model import split_sentences
 
 from .dates import _ISO_DATE, _MONTH_TOKENS, ORDINAL_SUFFIXES, find_dates, month_name
-from .numbers import dimension_of, find_numbers
+from .numbers import Number, dimension_of, find_numbers
+
+from .text import (
+    _ALL_IDIOM_NEXT, _ALL_IDIOM_PREV, _BARE_PERIOD_AFTER, _COMPARATIVES, _EVERY_NTH, _FIRST, _LEXICON, _NAME,
+    _NEGATION_EXEMPT_NEXT, _PERIOD_ADVERBS, _PERIOD_WORDS_BEFORE, _SENTENCE_OPENERS, _TRUTH_WORDS, _UNIT_TOKENS, _VAGUE,
+    AND, BREAK, CONTENT, NEG, NUMERAL, OTHER, PERIOD, QUANT, QUANTIFIERS, STOP, _classify, stem, words_of,
+)
 
 # Words before "may" that make it the month ("in May", "since May"), not the modal.
 _MONTH_BEFORE = frozenset({"in", "of", "since", "until", "till", "by", "from", "early", "late", "mid", "during",
                            "last", "next", "this"})
-from .text import *  # noqa: F403
-from .text import (
-    _ALL_IDIOM_NEXT, _ALL_IDIOM_PREV, _BARE_PERIOD_AFTER, _COMPARATIVES, _EVERY_NTH, _FIRST, _LEXICON, _NAME,
-    _NEGATION_EXEMPT_NEXT, _PERIOD_ADVERBS, _PERIOD_WORDS_BEFORE, _SENTENCE_OPENERS, _TRUTH_WORDS,
-    _UNIT_TOKENS, _VAGUE, _classify,
-)
+
 
 class Clause(NamedTuple):
     """A clause with content: its keys, its polarity, its first negation cue, a word to name it,
@@ -261,13 +262,11 @@ class _Prepared:
     """A passage split into analysed sentences.
 
     ``index`` maps a content key to the indices of the sentences holding it, ``masks`` to the same
-    as a bit mask (bit i: sentence i) and ``pair_masks`` to the pairs of neighbours holding it
-    (bit i: sentence i or i+1); ``shared[i]`` holds the keys that sentences i and i+1 have in
-    common; ``by_text`` maps each sentence's text to its analysis.
+    as a bit mask (bit i: sentence i); ``by_text`` maps each sentence's text to its analysis;
+    ``numbers`` and the three ``number_*`` fields are what the number rule reads.
     """
 
-    __slots__ = ("sentences", "keysets", "shared", "index", "masks", "pair_masks", "by_text", "numbers", "number_keys",
-                 "number_values", "number_units")
+    __slots__ = ("sentences", "index", "masks", "by_text", "numbers", "number_keys", "number_values", "number_units")
 
     def __init__(self, text: str) -> None:
         self.sentences = tuple(Sentence(s) for s in split_sentences(text))
@@ -275,16 +274,12 @@ class _Prepared:
         known = _KNOWN.setdefault  # a live analysis of the same text stays: it may be a cached passage's
         for s in self.sentences:
             known(s.text, s)
-        self.keysets = [s.keys for s in self.sentences]
-        self.shared = [a & b for a, b in zip(self.keysets, self.keysets[1:])]
         index: dict[str, list[int]] = {}
-        for i, keys in enumerate(self.keysets):
-            for key in keys:
+        for i, s in enumerate(self.sentences):
+            for key in s.keys:
                 index.setdefault(key, []).append(i)
         self.index = {key: tuple(where) for key, where in index.items()}
         self.masks = {key: sum(1 << i for i in where) for key, where in index.items()}
-        last = (1 << (len(self.sentences) - 1)) - 1 if self.sentences else 0  # bit i: sentences i and i+1
-        self.pair_masks = {key: (mask | (mask >> 1)) & last for key, mask in self.masks.items()}
         self.numbers = tuple(n for s in self.sentences for n in s.numbers)  # every number, for the number rule
         self.number_keys = frozenset(n.exact for n in self.numbers)  # the number rule's shortcut
         # The values (lo, hi) of the numbers, a second shortcut: without a rounded number ("3.5
@@ -301,26 +296,23 @@ class _Prepared:
                 units.setdefault(dimension, set()).add(n.unit)
         self.number_units = {dimension: frozenset(found) for dimension, found in units.items()}
 
-    def cover(self, keys: frozenset[str]) -> int:
-        """Bit mask of the sentences that hold every one of ``keys`` (not empty)."""
-        masks = self.masks
-        common = -1
-        for key in keys:
-            common &= masks.get(key, 0)
-            if not common:
-                break
-        return common
 
-    def pair_cover(self, keys: frozenset[str], single: int) -> int:
-        """Bit mask of the pairs of neighbours (bit i: sentences i and i+1) that hold every one of
-        ``keys`` together where neither does alone (``single``: the mask from ``cover``)."""
-        masks = self.pair_masks
-        common = -1
-        for key in keys:
-            common &= masks.get(key, 0)
-            if not common:
-                return 0
-        return common & ~(single | (single >> 1))
+def number_facts(prepared: list[_Prepared]) -> tuple[
+        tuple[Number, ...], frozenset[str], frozenset[tuple[float, float]] | None, dict[str, frozenset[str]]]:
+    """What the number rule reads of the cited passages, as if they were one: their numbers, the
+    numbers' exact keys, their values (None where one is rounded or a date) and their units by
+    dimension (see ``rules.check_numbers_in``)."""
+    if len(prepared) == 1:  # as analysed
+        p = prepared[0]
+        return p.numbers, p.number_keys, p.number_values, p.number_units
+    values = None if any(p.number_values is None for p in prepared) else frozenset().union(
+        *(p.number_values for p in prepared if p.number_values is not None))
+    units: dict[str, frozenset[str]] = {}
+    for p in prepared:
+        for dimension, found in p.number_units.items():
+            units[dimension] = units.get(dimension, frozenset()) | found
+    return (tuple(n for p in prepared for n in p.numbers), frozenset().union(*(p.number_keys for p in prepared)),
+            values, units)
 
 
 # Every sentence of a passage still analysed (held by a passage in the cache, or by a caller), by
@@ -329,13 +321,9 @@ class _Prepared:
 _KNOWN: WeakValueDictionary[str, Sentence] = WeakValueDictionary()
 
 
-_KNOWN_REFS = _KNOWN.data  # its weak references: a miss is a dict lookup, not a KeyError caught in Python
-
-
 def analyse(text: str) -> Sentence:
     """The analysis of a sentence: the one of a passage sentence with this text, else a new one."""
-    ref = _KNOWN_REFS.get(text)
-    known = ref() if ref is not None else None
+    known = _KNOWN.get(text)
     return known if known is not None else Sentence(text)
 
 
@@ -344,14 +332,16 @@ def _text(window: tuple[Sentence, ...]) -> str:
 
 
 def _bits(mask: int) -> list[int]:
-    """The positions of the bits set in ``mask``, lowest first."""
+    """The positions of the bits set in ``mask``, lowest first (read from its binary text: a mask of
+    a long passage has thousands of bits, and shifting such an int costs its length each time)."""
     if not mask & (mask - 1):  # none, or one
         return [mask.bit_length() - 1] if mask else []
+    text = bin(mask)[:1:-1]  # bit i is text[i]
     out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
+    i = text.find("1")
+    while i >= 0:
+        out.append(i)
+        i = text.find("1", i + 1)
     return out
 
 

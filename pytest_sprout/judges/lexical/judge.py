@@ -42,13 +42,13 @@ import math
 import re
 from functools import reduce
 from itertools import repeat
-from operator import and_, mul
+from operator import and_, mul, or_
 from typing import Iterable, Sequence
 
 from pytest_sprout.core.model import Passage, Verdict
 
 from . import calibration
-from .index import Sentence, _bits, _Prepared, _prepare_passage, _text, analyse
+from .index import Sentence, _bits, _Prepared, _prepare_passage, _text, analyse, number_facts
 from .rules import (
     _RULE_RANK, Failure, align, check_antonyms, check_displaced_name, check_negated_clause_stated, check_negation,
     check_numbers_in, check_quantifiers, check_swap,
@@ -124,19 +124,6 @@ class _TwoDecimals(dict):
 
 
 _TWO = _TwoDecimals()
-
-
-_new_object = object.__new__
-
-
-def _verdict_of(supported: bool, score: float, evidence: str | None, reason: str, rule: str | None = None) -> Verdict:
-    """``Verdict(supported, score, evidence, reason, rule)``, built without the frozen dataclass's
-    ``__init__``, which sets each of the five fields through ``object.__setattr__`` (about half the
-    cost of a verdict's text). The same instance, fields and equality: ``Verdict`` has no
-    ``__post_init__`` to run (tests/test_lexical_shortcuts.py checks both)."""
-    verdict = _new_object(Verdict)
-    verdict.__dict__.update(supported=supported, score=score, evidence=evidence, reason=reason, rule=rule)
-    return verdict
 
 
 class Evidence:
@@ -222,9 +209,21 @@ class LexicalJudge:
                 "rules_version": RULES_VERSION, "calibration": calibration.VERSION}
 
     def judge_many(self, pairs: Iterable[tuple[str, Sequence[Passage | str]]]) -> list[Verdict]:
-        """``judge`` on each (claim, sources) pair; a passage cited by several is analysed once."""
+        """``judge`` on each (claim, sources) pair; a passage cited by several is analysed once, and
+        a pair that repeats (the same mutant of the same sentence repeated in an answer) is judged
+        once: a verdict is a pure function of the claim, the passages' texts and the settings."""
         assess = self.assess
-        return [assess(claim, sources)[0] for claim, sources in pairs]
+        seen: dict[tuple, Verdict] = {}
+        out = []
+        for claim, sources in pairs:
+            key = _pair_key(claim, sources)
+            verdict = seen.get(key) if key is not None else None
+            if verdict is None:
+                verdict = assess(claim, sources)[0]
+                if key is not None:
+                    seen[key] = verdict
+            out.append(verdict)
+        return out
 
     def judge(self, claim: str, sources: Sequence[Passage | str]) -> Verdict:
         """Whether the passages a claim cites support it; ``score`` is the calibrated probability."""
@@ -273,44 +272,21 @@ class LexicalJudge:
         return found
 
     def _search(self, ours: Sentence, prepared: list[_Prepared]) -> Evidence:
+        """The evidence for a claim and the first rule it fails: a sentence that holds the whole claim
+        and passes the rules, else the best set of up to ``window`` sentences (``_choose``)."""
         seq = ours.seq  # claim order, each key once: every choice below is deterministic
         keys = list(seq) if len(seq) == len(ours.keys) else list(dict.fromkeys(seq))
         found = Evidence()
-        found.total = len(keys)
-        found.sentences = len(prepared[0].sentences) if len(prepared) == 1 else sum(len(p.sentences) for p in prepared)
+        found.total = full = len(keys)
+        found.sentences = sum(len(p.sentences) for p in prepared)
         # Per passage and claim key, the sentences that hold the key (bit i: sentence i).
-        masks = ([list(map(prepared[0].masks.get, keys, _ZEROS))] if len(prepared) == 1
-                 else [list(map(p.masks.get, keys, _ZEROS)) for p in prepared])
-        synonym_of: dict[int, str] = {}
-        held = masks[0] if len(masks) == 1 else [any(m[j] for m in masks) for j in range(len(keys))]
-        lacking = 0 in held  # 0 (or False): a word no cited sentence holds
-        first_words = ours.first_words() if lacking else None
-        for j in range(len(keys)) if lacking else ():
-            if held[j]:
-                continue
-            synonyms = related_keys(first_words[keys[j]])  # WordNet only for a word no cited sentence holds
-            if len(prepared) == 1:  # one passage: its first synonym it holds, found in one C-level pass
-                other = next(filter(prepared[0].masks.__contains__, synonyms), None)
-                if other is not None:
-                    masks[0][j] |= prepared[0].masks[other]
-                    synonym_of[j] = other
-                continue
-            for other in synonyms:
-                hit = False
-                for pm, p in zip(masks, prepared):
-                    mask = p.masks.get(other, 0)
-                    if mask:
-                        pm[j] |= mask
-                        hit = True
-                if hit:
-                    synonym_of[j] = other
-                    break
+        masks = [list(map(p.masks.get, keys, _ZEROS)) for p in prepared]
+        held = _union(masks)
+        synonym_of = _add_synonyms(ours, keys, masks, prepared) if 0 in held else {}
+        if synonym_of:
+            held = _union(masks)
         # The claim's words that some cited sentence holds (bit j: keys[j]), synonyms included.
-        if len(masks) == 1:  # all bits when every word is held, as for most claims
-            anywhere = (1 << len(keys)) - 1 if 0 not in masks[0] else sum(
-                1 << j for j, mask in enumerate(masks[0]) if mask)
-        else:
-            anywhere = sum(1 << j for j in range(len(keys)) if any(pm[j] for pm in masks))
+        anywhere = (1 << full) - 1 if 0 not in held else sum(1 << j for j, mask in enumerate(held) if mask)
         names = ours.names()
         if names:
             absent = [word for key, word in names.items() if not any(key in p.masks for p in prepared)]
@@ -319,41 +295,70 @@ class LexicalJudge:
                 found.name_failure = ("entity", f"name '{absent[0]}' of the claim is in none of the cited passages")
         # A sentence that covers the whole claim and passes the rules settles it.
         failures: list[tuple[tuple[Sentence, ...], Failure]] = []
-        full = len(keys)
+        tried: set[str] = set()  # a sentence repeated word for word fails as its first copy did
         for pm, p in zip(masks, prepared):
             common = reduce(and_, pm, -1)
             for i in _bits(common) if common else ():
                 window = p.sentences[i : i + 1]
+                if window[0].text in tried:
+                    continue
+                tried.add(window[0].text)
                 failure = self._rules(ours, window, prepared, ())
                 if failure is None:
                     self._fill_whole(found, keys, ours, window, synonym_of)
                     return found
                 failures.append((window, failure))
         if failures:  # sentences that cover the whole claim are the best evidence; the rules failed them all
-            window, failure = failures[0] if len(failures) == 1 else max(failures, key=lambda f: _RULE_RANK[f[1][0]])
+            window, failure = max(failures, key=lambda f: _RULE_RANK[f[1][0]])  # the first of the latest rule
             self._fill_whole(found, keys, ours, window, synonym_of)
             found.failure = failure
             return found
-        # Otherwise the best set of up to ``window`` sentences, chosen one by one.
-        # Per (passage, sentence), the claim keys it holds (bit j: keys[j]), in the order of the key
-        # then the sentence: the sentences of masks[pi][j], read from the passage's index rather than
-        # from the mask bit by bit (a key found by a synonym is that synonym's sentences).
         looked_up = [synonym_of.get(j, key) for j, key in enumerate(keys)] if synonym_of else keys
+        chosen, covered, found.single = self._choose(looked_up, prepared)
+        if not chosen:
+            first = next((p.sentences[:1] for p in prepared if p.sentences), ())
+            self._fill(found, ours, keys, first, 0, synonym_of, 1 if first else 0, anywhere)
+            return found
+        window = tuple(prepared[pi].sentences[i] for pi, i in chosen)
+        self._fill(found, ours, keys, window, covered, synonym_of, len({pi for pi, _ in chosen}), anywhere)
+        uncovered = tuple(key for j, key in enumerate(keys) if not covered >> j & 1)
+        best = window[0] if len(window) == 1 else _best_single(window, ours.keys)
+        failure = self._rules(ours, window, prepared, uncovered, best=best)
+        if failure is not None and uncovered and failure[0] in _SOFT:  # the evidence lacks some of the claim
+            found.cue_conflict = failure
+            failure = (check_negated_clause_stated(ours, window) if len(window) == 1 else None) or self._rules(
+                ours, window, prepared, uncovered, best=best, cues=False)
+        if failure is None and found.clause_failure is not None:
+            failure = found.clause_failure
+        found.failure = failure
+        return found
+
+    def _choose(self, keys: list[str], prepared: list[_Prepared]) -> tuple[list[tuple[int, int]], int, float]:
+        """The best set of up to ``window`` sentences for the claim's keys (a key found by a synonym
+        given as that synonym): (their (passage, sentence) positions in order, the claim keys they
+        cover as bits, the share of the keys the best single sentence holds).
+
+        First the sentence that holds the most claim words (the first of them on a tie), then the
+        one that adds the most words not yet covered, the nearer to one chosen on a tie. A sentence
+        that is not next to one already chosen joins only if it holds at least two of the claim's
+        words: one word alone ("winter") is no sign that the sentence is about what the claim says."""
+        # Per (passage, sentence), the claim keys it holds (bit j: keys[j]), in the order of the key
+        # then the sentence, read from the passage's index.
         candidates: dict[tuple[int, int], int] = {}
         get = candidates.get
         for pi, p in enumerate(prepared):
             sentences_of = p.index.get
-            for j, key in enumerate(looked_up):
+            for j, key in enumerate(keys):
                 bit = 1 << j
                 for i in sentences_of(key, ()):  # each sentence holding key j, lowest first
                     where = (pi, i)
                     candidates[where] = get(where, 0) | bit
+        if not candidates:
+            return [], 0, 0.0
         counts = list(map(int.bit_count, candidates.values()))  # how many claim words each sentence holds
-        top = max(counts) if counts else 0
-        found.single = top / full
-        # First the sentence that holds the most claim words (the first of them on a tie), then, up
-        # to ``window`` sentences in all, the one that adds the most words not yet covered.
-        best = list(candidates)[counts.index(top)] if counts else None
+        top = max(counts)
+        best: tuple[int, int] | None = list(candidates)[counts.index(top)]
+        full = len(keys)
         chosen: list[tuple[int, int]] = []
         covered = 0
         near: set[tuple[int, int]] = set()  # the neighbours of the sentences chosen so far
@@ -373,24 +378,8 @@ class LexicalJudge:
                     continue  # a far sentence must share a second word with the claim, to be about it
                 if g > gain or _closer(where, best, chosen):  # g == gain (> 0) here: the nearer on a tie
                     best, gain = where, g
-        if not chosen:
-            first = next((p.sentences[:1] for p in prepared if p.sentences), ())
-            self._fill(found, ours, keys, first, 0, synonym_of, 1 if first else 0, anywhere)
-            return found
         chosen.sort()
-        window = tuple(prepared[pi].sentences[i] for pi, i in chosen)
-        self._fill(found, ours, keys, window, covered, synonym_of, len({pi for pi, _ in chosen}), anywhere)
-        uncovered = tuple(key for j, key in enumerate(keys) if not covered >> j & 1)
-        best = prepared[chosen[0][0]].sentences[chosen[0][1]] if len(chosen) == 1 else _best_single(window, ours.keys)
-        failure = self._rules(ours, window, prepared, uncovered, best=best)
-        if failure is not None and uncovered and failure[0] in _SOFT:  # the evidence lacks some of the claim
-            found.cue_conflict = failure
-            failure = (check_negated_clause_stated(ours, window) if len(window) == 1 else None) or self._rules(
-                ours, window, prepared, uncovered, best=best, cues=False)
-        if failure is None and found.clause_failure is not None:
-            failure = found.clause_failure
-        found.failure = failure
-        return found
+        return chosen, covered, top / full
 
     @staticmethod
     def _fill_whole(found: Evidence, keys: list[str], ours: Sentence, window: tuple[Sentence, ...],
@@ -457,12 +446,7 @@ class LexicalJudge:
         if best is not None:
             failure = check_displaced_name(ours, best, uncovered)
         if failure is None and ours.numbers:
-            if len(prepared) == 1:
-                p = prepared[0]
-                failure = check_numbers_in(ours, p.numbers, p.number_keys, p.number_values, p.number_units)
-            else:
-                failure = check_numbers_in(ours, [n for p in prepared for n in p.numbers],
-                                           frozenset().union(*(p.number_keys for p in prepared)))
+            failure = check_numbers_in(ours, *number_facts(prepared))
         if failure is None and cues and (ours.has_cue or (
                 window[0].has_cue if len(window) == 1 else any(s.has_cue for s in window))):
             pairs = align(ours, window)  # shared by the two clause-level rules
@@ -494,32 +478,32 @@ class LexicalJudge:
         extra = ("; " + "; ".join(notes)) if notes else ""
         if found.failure is not None:
             rule, reason = found.failure
-            return _verdict_of(False, p, evidence, reason + extra, rule)
+            return Verdict(False, p, evidence, reason + extra, rule)
         for soft in (found.name_failure, found.cue_conflict):
             if soft is not None and p < self.threshold:
                 rule, reason = soft
-                return _verdict_of(False, p, evidence,
+                return Verdict(False, p, evidence,
                                    f"{reason} (calibrated score {p:.2f} < {_TWO[self.threshold]}){extra}", rule)
         if found.cue_conflict is not None:
             notes.append(f"{found.cue_conflict[1]}, weighed: the evidence does not hold the whole claim")
             extra = "; " + "; ".join(notes)
         if not found.window:
-            return _verdict_of(False, 0.0, None,
+            return Verdict(False, 0.0, None,
                                f"coverage 0.00 < {_TWO[self.coverage]}; the cited passages are empty", "coverage")
         if found.coverage < self.coverage - 1e-9:
             missing = self._missing(found)
-            return _verdict_of(False, p, evidence,
+            return Verdict(False, p, evidence,
                                f"coverage {_TWO[found.coverage]} < {_TWO[self.coverage]}{where}; "
                                f"missing: {missing}{extra}", "coverage")
         if p < self.threshold:
             missing = self._missing(found)
-            return _verdict_of(False, p, evidence,
+            return Verdict(False, p, evidence,
                                f"calibrated score {p:.2f} < {_TWO[self.threshold]} "
                                f"(coverage {_TWO[found.coverage]}{where}, "
                                f"weighted {found.weighted:.2f}"
                                + (", a whole clause uncovered" if found.clause else "")
                                + f"); missing: {missing}{extra}", "calibrated")
-        return _verdict_of(
+        return Verdict(
             True, p, evidence,
             f"coverage {_TWO[found.coverage]} >= {_TWO[self.coverage]}{where}, calibrated score {p:.2f}; "
             f"names{', numbers and dates (by day, month and year)' if found.dated else ' and numbers'} are in the "
@@ -559,6 +543,37 @@ class LexicalJudge:
             return Verdict(False, score, where.text, f"coverage {score:.2f} < {self.coverage:.2f}; missing: {missing}",
                            "coverage")
         return Verdict(True, score, where.text, f"coverage {score:.2f} >= {self.coverage:.2f}; numbers agree")
+
+
+def _pair_key(claim: str, sources: Sequence[Passage | str]) -> tuple[str, ...] | None:
+    """(claim, the passages' texts): what a verdict depends on; None for input ``assess`` refuses."""
+    if not isinstance(claim, str) or isinstance(sources, (str, bytes)):
+        return None
+    texts = [s if s.__class__ is str else getattr(s, "text", None) for s in sources]
+    return (claim, *texts) if all(t.__class__ is str for t in texts) else None
+
+
+def _union(masks: list[list[int]]) -> list[int]:
+    """Per claim key, the sentences of any cited passage that hold it (a passage's own list when
+    there is one passage: a claim's masks are read, never written, once it is taken)."""
+    return masks[0] if len(masks) == 1 else [reduce(or_, column) for column in zip(*masks)]
+
+
+def _add_synonyms(ours: Sentence, keys: list[str], masks: list[list[int]], prepared: list[_Prepared]) -> dict[int, str]:
+    """For each claim key that no cited sentence holds, the first of its synonyms or related forms
+    (WordNet, read only here) that a cited passage holds: its sentences are added to the key's
+    masks. Returns {key's position: the synonym's key}."""
+    words = ours.first_words()
+    synonym_of: dict[int, str] = {}
+    for j, key in enumerate(keys):
+        if any(pm[j] for pm in masks):
+            continue
+        other = next((o for o in related_keys(words[key]) if any(o in p.masks for p in prepared)), None)
+        if other is not None:
+            for pm, p in zip(masks, prepared):
+                pm[j] |= p.masks.get(other, 0)
+            synonym_of[j] = other
+    return synonym_of
 
 
 def _uncovered_tail(seq: Sequence[str], uncovered: set[str]) -> int:

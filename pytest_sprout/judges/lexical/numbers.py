@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from operator import itemgetter
 from typing import Sequence
 
@@ -44,7 +46,7 @@ class Number:
     ("twice a week" is 2 /week, "every 3 days" 1/3 /day). "a day" may be a duration or a rate
     (after "6 hours of sun"): it is 1 day, with ``per`` "/day", and matches either."""
 
-    __slots__ = ("lo", "hi", "unit", "bound", "bare", "scaled", "per", "_words")
+    __slots__ = ("lo", "hi", "unit", "bound", "bare", "scaled", "per", "huge", "_words")
 
     def __init__(
         self, lo: float, hi: float, unit: str | None, words: tuple[str, ...], bound: str | None = None,
@@ -55,11 +57,15 @@ class Number:
         self.per = per  # "a day": also once "/day"
         self._words = words  # the tokens that wrote it; spelled out only for a failure message
         self.scaled = not _MULTIPLIER_WORDS.isdisjoint(words)  # "3.5 million": a rounded value
+        # Beyond a float (309 digits and more: a serial, an account number): no value to compare,
+        # only its digits, which must then be the same.
+        self.huge = lo in _INFINITE or hi in _INFINITE
 
     @property
     def exact(self) -> tuple:
-        """(lo, hi, unit, bound): two numbers with the same ``exact`` always match."""
-        return (self.lo, self.hi, self.unit, self.bound)
+        """(lo, hi, unit, bound): two numbers with the same ``exact`` always match (a huge number's
+        words stand for its value)."""
+        return (self.lo, self.hi, self.unit, self.bound) if not self.huge else (self._words, self.unit, self.bound)
 
     @property
     def text(self) -> str:
@@ -70,7 +76,10 @@ class Number:
         written with a scale word ("3.5 million") is a rounding: it matches values within 5%
         ("3,512,000"). A year alone matches the year of a date ("2011" and "3 March 2011"). A
         frequency matches only a frequency of the same rate ("daily", "every day", "once a day"),
-        or "a day"; never a bare number, a count, a duration or a date."""
+        or "a day"; never a bare number, a count, a duration or a date. A number too large for a
+        float matches only the same digits in the same unit."""
+        if self.huge or other.huge:
+            return self.huge and other.huge and self._words == other._words and self.unit == other.unit
         if self.unit in FREQUENCY_UNITS or other.unit in FREQUENCY_UNITS:
             rate, other = (self, other) if self.unit in FREQUENCY_UNITS else (other, self)
             if other.unit == rate.unit:
@@ -97,11 +106,10 @@ class Number:
             self.bound != other.bound and self.bound in ("min", "max") and other.bound in ("min", "max")
         )
 
-    def overlaps(self, other: "Number") -> bool:
-        return self.lo <= other.hi and other.lo <= self.hi
-
     @property
     def key(self) -> str:
+        if self.huge:
+            return "#" + "".join(self._words)
         value = _fmt(self.lo) if self.lo == self.hi else f"{_fmt(self.lo)}-{_fmt(self.hi)}"
         return f"#{value}{self.unit or ''}"
 
@@ -184,6 +192,9 @@ def _spell(words: Sequence[str]) -> str:
             out += " "
         out += w
     return out
+
+
+_INFINITE = (math.inf, -math.inf)
 
 
 def _fmt(value: float) -> str:

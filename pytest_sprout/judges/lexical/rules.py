@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Iterable, Sequence
 
-from .index import Clause, Sentence, _Prepared
+from .index import Clause, Sentence
 from .numbers import CONVERTIBLE_UNITS, FREQUENCY_UNITS, Number, dimension_of
 from .text import antonym_keys
 from .text import (
@@ -14,24 +14,11 @@ from .text import (
 )
 
 Failure = tuple[str, str]  # (rule, reason)
-RULE_ORDER = ("entity", "number", "quantifier", "negation", "antonym", "clause", "entity-swap")
+# The rules in the order the judge applies them (``LexicalJudge._rules``, then the clause rule on
+# the evidence it chose); among sentences that each hold the whole claim and fail, the failure of
+# the latest rule is reported (``_RULE_RANK``).
+RULE_ORDER = ("entity", "number", "quantifier", "negation", "antonym", "entity-swap", "clause")
 _RULE_RANK = {rule: rank for rank, rule in enumerate(RULE_ORDER)}
-
-
-def check_names(claim: Sentence, window: Sequence[Sentence]) -> Failure | None:
-    """Every name of the claim (a capitalised word inside it) must be in the evidence."""
-    for key, word in claim.names().items():
-        if not any(key in s.keys for s in window):
-            return "entity", f"name '{word}' of the claim is not in the evidence"
-    return None
-
-
-def check_names_in(claim: Sentence, passages: Sequence[_Prepared]) -> Failure | None:
-    """Every name of the claim must be somewhere in the cited passages (not only near the rest)."""
-    for key, word in claim.names().items():
-        if not any(key in p.masks for p in passages):
-            return "entity", f"name '{word}' of the claim is in none of the cited passages"
-    return None
 
 
 def check_displaced_name(claim: Sentence, best: Sentence, uncovered: Sequence[str] = ()) -> Failure | None:
@@ -49,13 +36,6 @@ def check_displaced_name(claim: Sentence, best: Sentence, uncovered: Sequence[st
         ours = names[missing[0]]
         return "entity", f"claim has '{ours}' where its evidence sentence has '{theirs[0]}'"
     return None
-
-
-def check_numbers(claim: Sentence, window: Sequence[Sentence]) -> Failure | None:
-    """Every number of the claim, with its range and unit, must be in the evidence."""
-    if not claim.numbers:
-        return None
-    return check_numbers_in(claim, [num for s in window for num in s.numbers])
 
 
 # How many content words either side of a word make its place (its context) for the antonym rule.

@@ -16,15 +16,16 @@ The filters can be set from the URL fragment (``report.html#outcome=failed&tier=
 
 from __future__ import annotations
 
-import html
 import json
 import os
 from typing import Any, Iterable
 
 from ...core.row import Row, as_rows
 from ...core.util import short_hash
-
-OUTCOME_ORDER = {"failed": 0, "unscored": 1, "skipped": 2, "passed": 3}
+from ..markdown import INCOMPLETE_BANNER, OUTCOME_ORDER, item_reasons, outcome_counts
+from ..safe_write import atomic_write_text
+from . import sections
+from .parts import esc, forest_plot, num as _num, outcome_class
 
 # The page may load nothing from anywhere: no network, no CDN, no external asset.
 CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:"
@@ -129,105 +130,18 @@ SCRIPT = """
 """
 
 
-def esc(value: Any) -> str:
-    """Text or attribute-safe HTML for any value (quotes escaped too)."""
-    return html.escape("" if value is None else str(value), quote=True)
-
-
-def _num(value: Any, digits: int = 3) -> str:
-    return "-" if not isinstance(value, (int, float)) or isinstance(value, bool) else f"{value:.{digits}f}"
-
-
 # --- forest plot -----------------------------------------------------------------------------
-
-PLOT_LEFT, PLOT_WIDTH, ROW_H, TOP = 210, 420, 36, 26
-
-
-def _x(value: float, low: float = 0.0) -> float:
-    """The x position of a value on an axis from ``low`` to 1 (html_views.axis_low zooms it)."""
-    return PLOT_LEFT + (max(low, min(1.0, value)) - low) / (1.0 - low) * PLOT_WIDTH
-
-
-def forest_plot(tier: str, metrics: list[dict[str, Any]], gates: dict[str, float]) -> str:
-    """An inline SVG: one line per metric, the point at the rate (or mean), the bar its 95%
-    interval, a hollow point and an 'underpowered' label when n < 30, a 'saturated' label when
-    every observation passed or none did, and a red tick at a --sprout-min bound."""
-    from .sections import axis_low
-
-    low = axis_low(metrics)
-    height = TOP + ROW_H * len(metrics) + 24 + (14 if low else 0)
-    width = PLOT_LEFT + PLOT_WIDTH + 250
-    out = [
-        f'<svg class="forest" role="img" data-tier="{esc(tier)}" data-axis-low="{low:g}" width="{width}" '
-        f'height="{height}" viewBox="0 0 {width} {height}">',
-        f"<title>{esc(tier)}: rate and 95% interval per metric</title>",
-    ]
-    bottom = TOP + ROW_H * len(metrics)
-    for i in range(5):
-        tick = low + (1.0 - low) * i / 4
-        x = _x(tick, low)
-        out.append(f'<line class="grid" x1="{x:.1f}" y1="{TOP - 8}" x2="{x:.1f}" y2="{bottom}"/>')
-        out.append(f'<text class="muted" x="{x:.1f}" y="{bottom + 16}" text-anchor="middle">{round(tick, 4):g}</text>')
-    if low:
-        out.append(f'<text class="muted" x="{PLOT_LEFT}" y="{bottom + 30}">axis zoomed: it starts at {low:g}, '
-                   "not 0, because every interval lies above it</text>")
-    out.append(f'<line class="axis" x1="{PLOT_LEFT}" y1="{bottom}" x2="{PLOT_LEFT + PLOT_WIDTH}" y2="{bottom}"/>')
-    out.append(f'<text class="muted" x="{PLOT_LEFT + PLOT_WIDTH + 10}" y="{TOP - 10}">k/n, rate, 95% CI</text>')
-    for i, m in enumerate(metrics):
-        y = TOP + ROW_H * i + ROW_H / 2
-        name = str(m.get("metric"))
-        out.append(f'<g class="metric" data-metric="{esc(name)}">')
-        out.append(f'<text x="{PLOT_LEFT - 10}" y="{y + 4:.1f}" text-anchor="end">{esc(name)}</text>')
-        rate, ci_lo, ci_hi, n = m.get("rate"), m.get("ci_low"), m.get("ci_high"), m.get("n") or 0
-        count = f"{m.get('k')}/{n}" if m.get("kind") == "rate" else f"mean, n={n}"
-        tip = f"{tier}.{name}: {count}, {_num(rate)}, 95% CI [{_num(ci_lo)}, {_num(ci_hi)}]"
-        if isinstance(ci_lo, (int, float)) and isinstance(ci_hi, (int, float)):
-            x1, x2 = _x(ci_lo, low), _x(ci_hi, low)
-            out.append(f'<line class="ci" x1="{x1:.1f}" y1="{y:.1f}" x2="{x2:.1f}" y2="{y:.1f}"><title>{esc(tip)}</title></line>')
-            for xc in (x1, x2):
-                out.append(f'<line class="ci" x1="{xc:.1f}" y1="{y - 5:.1f}" x2="{xc:.1f}" y2="{y + 5:.1f}"/>')
-        if isinstance(rate, (int, float)):
-            shape = "pt under" if m.get("underpowered") else "pt"
-            out.append(f'<circle class="{shape}" cx="{_x(rate, low):.1f}" cy="{y:.1f}" r="5"><title>{esc(tip)}</title></circle>')
-        else:
-            out.append(f'<text class="muted" x="{PLOT_LEFT + 6}" y="{y + 4:.1f}">no scored observations</text>')
-        if name in gates:
-            gx = _x(gates[name], low)
-            out.append(f'<line class="gate" x1="{gx:.1f}" y1="{y - 10:.1f}" x2="{gx:.1f}" y2="{y + 10:.1f}">'
-                       f'<title>{esc(f"--sprout-min {tier}.{name}={gates[name]:g}")}</title></line>')
-        flags = []
-        if m.get("underpowered"):
-            flags.append(("flag-under", "underpowered"))
-        if m.get("saturated"):
-            flags.append(("flag-sat", "saturated"))
-        if m.get("unscored"):
-            flags.append(("muted", f"{m['unscored']} unscored"))
-        if isinstance(rate, (int, float)) and not 0.0 <= rate <= 1.0:
-            flags.append(("muted", "off the 0-1 scale"))
-        label = f"{count}  {_num(rate)}  [{_num(ci_lo)}, {_num(ci_hi)}]"
-        tx = PLOT_LEFT + PLOT_WIDTH + 10
-        out.append(f'<text x="{tx}" y="{y + (0 if flags else 4):.1f}">{esc(label)}</text>')
-        if flags:
-            text = "".join(f'<tspan class="{cls}">{esc(word)} </tspan>' for cls, word in flags)
-            out.append(f'<text x="{tx}" y="{y + 13:.1f}" font-size="11">{text}</text>')
-        out.append("</g>")
-    out.append("</svg>")
-    return "\n".join(out)
-
 
 # --- sections --------------------------------------------------------------------------------
 
 
 def _header(report: dict[str, Any], items: list[Row]) -> str:
-    counts: dict[str, int] = {}
-    for row in items:
-        counts[str(row.outcome)] = counts.get(str(row.outcome), 0) + 1
     system = report.get("system") or {}
-    parts = [f"{n} {esc(k)}" for k, n in sorted(counts.items(), key=lambda kv: OUTCOME_ORDER.get(kv[0], 9))]
-    sys_text = esc(" ".join(x for x in (system.get("name"), system.get("version")) if x)) or "unknown"
+    parts = [f"{n} {esc(k)}" for k, n in outcome_counts(items).items()]
+    system_text = esc(" ".join(x for x in (system.get("name"), system.get("version")) if x)) or "unknown"
     return (
         "<header><h1>pytest-sprout report</h1>"
-        f'<p class="meta">{len(items)} items: {", ".join(parts) or "none"} · system: {sys_text} · '
+        f'<p class="meta">{len(items)} items: {", ".join(parts) or "none"} · system: {system_text} · '
         f'dataset <code>{esc(report.get("dataset_hash"))}</code> · pytest-sprout {esc(report.get("version"))}</p>'
         + _answers_source(report) + "</header>"
     )
@@ -354,8 +268,6 @@ def _select(ident: str, label: str, values: Iterable[str]) -> str:
 
 
 def _items_section(items: list[Row]) -> str:
-    from ..markdown import item_reasons
-
     ordered = sorted(items, key=lambda r: (OUTCOME_ORDER.get(str(r.outcome), 9), str(r.nodeid)))
     tiers = sorted({str(r.tier) for r in items})
     suites = sorted({str(r.suite) for r in items})
@@ -369,7 +281,6 @@ def _items_section(items: list[Row]) -> str:
         '<table id="item-table"><thead><tr><th></th><th>outcome</th><th>tier</th><th>suite</th><th>case</th>'
         "<th>metrics</th><th>note</th></tr></thead><tbody>",
     ]
-    cls_of = {"passed": "pass", "failed": "fail", "skipped": "skip", "unscored": "unsc"}
     for i, row in enumerate(ordered):
         outcome = str(row.outcome)
         search = " ".join(str(getattr(row, k) or "") for k in ("case_id", "suite", "tier", "note", "error"))
@@ -381,7 +292,7 @@ def _items_section(items: list[Row]) -> str:
             f'<tr class="item" id="i{i}" aria-expanded="false" data-tier="{esc(row.tier)}" '
             f'data-suite="{esc(row.suite)}" data-outcome="{esc(outcome)}" data-text="{esc(search.lower())}">'
             f'<td><button class="toggle" type="button" aria-controls="d{i}" title="show sentences">&#9656;</button></td>'
-            f'<td class="{cls_of.get(outcome, "")}">{esc(outcome)}</td><td>{esc(row.tier)}</td>'
+            f'<td class="{outcome_class(outcome)}">{esc(outcome)}</td><td>{esc(row.tier)}</td>'
             f'<td>{esc(row.suite)}</td><td>{esc(row.case_id)}</td>'
             f'<td>{esc(_metric_summary(row.metrics or {}))}</td><td>{esc(note)}</td></tr>'
             f'<tr class="detail" id="d{i}" hidden><td colspan="7">{_detail(row)}</td></tr>'
@@ -392,29 +303,23 @@ def _items_section(items: list[Row]) -> str:
 
 def render_html(report: dict[str, Any]) -> str:
     """The whole page as one string."""
-    from . import sections as html_views
-
     items = list(as_rows(report.get("items") or []))
     banner = ""
     if report.get("complete") is False:
-        from ..json_report import INCOMPLETE_BANNER
-
         banner = f'<p class="fail" id="incomplete" role="alert">{esc(INCOMPLETE_BANNER)}</p>'
     body = "\n".join([
         _header(report, items), banner, _gates_section(report.get("gates")), _plots_section(report),
-        html_views.suites_section(items), html_views.mutation_section(report), html_views.agreement_section(report),
-        html_views.cases_section(items), _items_section(items),
+        sections.suites_section(items), sections.mutation_section(report), sections.agreement_section(report),
+        sections.cases_section(items), _items_section(items),
     ])
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f'<meta http-equiv="Content-Security-Policy" content="{CSP}">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>pytest-sprout report</title><style>{STYLE}{html_views.STYLE}</style></head>\n"
+        f"<title>pytest-sprout report</title><style>{STYLE}{sections.STYLE}</style></head>\n"
         f"<body>\n{body}\n<script>{SCRIPT}</script>\n</body></html>\n"
     )
 
 
 def write_html(path: str | os.PathLike[str], report: dict[str, Any]) -> None:
-    from ..json_report import atomic_write_text
-
     atomic_write_text(path, render_html(report))

@@ -1,14 +1,15 @@
 """Sections of the HTML report that bring results together: one view per case (its question,
 answer, passages and every tier's outcome with its reasons, failing cases first), a per-suite
 table with intervals, the mutation kill rates and the agreement between tiers. Each function
-takes the JSON report (or its items) and returns escaped HTML; html.py places them."""
+takes the JSON report (or its items) and returns escaped HTML; `page` places them."""
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
+from ...core.row import Row
 from ..markdown import OUTCOME_ORDER, item_reasons, suite_rows
+from .parts import esc, forest_plot, num as _num, outcome_class as _outcome_cls
 
 STYLE = """
 details.case{border:1px solid #e5e7eb;border-radius:6px;margin:6px 0;padding:4px 10px}
@@ -20,31 +21,6 @@ ol.passages{margin:2px 0;padding-left:24px;font-size:13px;color:#374151}
 .scroll,#items,div.tier{overflow-x:auto;max-width:100%}.meta code{word-break:break-all}
 @media (max-width:700px){body{margin:10px}th,td{padding:3px 4px;font-size:12px}}
 """
-
-
-def esc(value: Any) -> str:
-    import html
-
-    return html.escape("" if value is None else str(value), quote=True)
-
-
-def _num(value: Any, digits: int = 3) -> str:
-    return "-" if not isinstance(value, (int, float)) or isinstance(value, bool) else f"{value:.{digits}f}"
-
-
-def axis_low(metrics: list[dict[str, Any]]) -> float:
-    """Where a forest plot's axis starts: 0, or, when every point and interval sits at 0.5 or
-    above, a multiple of 0.05 just below the lowest of them, so that intervals near 1.0 are wide
-    enough to read (the axis labels say where it starts)."""
-    lows = [v for m in metrics for v in (m.get("ci_low"), m.get("rate")) if isinstance(v, (int, float))]
-    highs = [v for m in metrics for v in (m.get("ci_high"), m.get("rate")) if isinstance(v, (int, float))]
-    if not lows or min(lows) < 0.5 or max(highs) > 1.0:
-        return 0.0
-    return max(0.0, math.floor((min(lows) - 0.01) * 20) / 20)
-
-
-def _outcome_cls(outcome: str) -> str:
-    return {"passed": "pass", "failed": "fail", "skipped": "skip", "unscored": "unsc"}.get(outcome, "")
 
 
 def case_groups(items: list[Row]) -> list[tuple[str, list[Row]]]:
@@ -148,8 +124,6 @@ def suites_section(items: list[Row]) -> str:
 
 def mutation_section(report: dict[str, Any]) -> str:
     """The kill rates of --sprout-mutate, per tier, as forest plots (killed out of scored mutants)."""
-    from .page import forest_plot
-
     mutation = report.get("mutation") or {}
     rates = mutation.get("kill_rates") or []
     if not rates and not mutation.get("not_mutated"):

@@ -1,23 +1,18 @@
-"""Run integrity: every selected item ends as a row, reports are written whole or not at all, and
-their paths are checked before anything runs. Plain Python (no pytest import): the session calls in.
+"""Run integrity: every selected item ends as a row. Plain Python (no pytest import): the
+controller calls in.
 
 - ``Ledger`` (controller only) knows which sprout items were selected and which have a row. A
   report that carries no row (the item's setup skipped or failed, its runtest raised before the
   row was made, its xdist worker crashed) becomes a row from the report; at the end an item that
   never reported at all (a crashed worker's unscheduled items, an interrupted run) becomes an
   ``error`` row that says why.
-- ``check_output`` refuses a report path that cannot be written (a folder, a file in the way, a
-  read-only folder) before the first item runs; ``clean_stale_tmp`` removes the temporary files a
-  writer killed mid-write (kill -9) left next to a report.
-- ``clean_text`` (from util) makes any text writable as UTF-8 (lone surrogates from a system's error message
-  are escaped).
+
+Checking report paths before the run and writing them whole lives in reports/safe_write.py.
 """
 
 from __future__ import annotations
 
-import os
 import re
-from pathlib import Path
 from typing import Any, Iterable
 
 from ..core.row import Row
@@ -56,9 +51,6 @@ class Ledger:
         same collection; registering twice is harmless."""
         for nodeid, suite in nodeids:
             self.selected.setdefault(nodeid, suite)
-
-    def has_row(self, nodeid: str) -> bool:
-        return nodeid in self.rowed
 
     def add(self, nodeid: str) -> None:
         self.rowed.add(nodeid)
@@ -112,58 +104,3 @@ def skip_reason(longrepr: Any) -> str:
     if isinstance(longrepr, tuple) and len(longrepr) == 3:
         return clean_text(str(longrepr[2])).removeprefix("Skipped: ")
     return first_line(longrepr)
-
-
-# --- report paths ----------------------------------------------------------------------------
-
-
-def output_problem(path: Path) -> str | None:
-    """Why a report cannot be written at ``path``, or None when it can. The folder may be missing
-    (it is created), as long as it could be: every existing ancestor must be a writable folder."""
-    if path.is_dir():
-        return "is a directory; give a file name"
-    folder = path.parent
-    while not folder.exists():
-        if folder.parent == folder:
-            break
-        folder = folder.parent
-    if not folder.is_dir():
-        return f"{folder} is not a folder"
-    if not os.access(folder, os.W_OK | os.X_OK):
-        return f"the folder {folder} is not writable"
-    if path.exists() and not os.access(path, os.W_OK) and not os.access(folder, os.W_OK):
-        return "the file is read-only"
-    return _probe(folder) if folder == path.parent else None
-
-
-def _probe(folder: Path) -> str | None:
-    """Try to create a file in the folder: permission bits do not tell (a read-only mount)."""
-    import tempfile
-
-    try:
-        fd, name = tempfile.mkstemp(prefix=".sprout-probe.", suffix=".tmp", dir=folder)
-    except OSError as exc:
-        return f"cannot write in the folder {folder} ({exc.strerror or exc})"
-    os.close(fd)
-    os.unlink(name)
-    return None
-
-
-def clean_stale_tmp(path: Path) -> list[Path]:
-    """Remove the temporary files an earlier writer of ``path`` left behind (killed mid-write).
-    Called on the controller before the run, when no other writer of this report runs."""
-    removed = []
-    folder = path.parent
-    if not folder.is_dir():
-        return removed
-    for tmp in folder.glob(f".{glob_escape(path.name)}.*.tmp"):
-        try:
-            tmp.unlink()
-            removed.append(tmp)
-        except OSError:
-            pass
-    return removed
-
-
-def glob_escape(name: str) -> str:
-    return re.sub(r"([*?\[])", r"[\1]", name)
