@@ -294,7 +294,7 @@ def test_a_name_or_fingerprint_that_raises_is_a_warning_and_the_report_is_writte
     assert result.ret == 0 and "INTERNALERROR" not in output and "Traceback" not in output
     assert warning in output
     report = json.loads((pytester.path / "r.json").read_text())
-    assert len(report["items"]) == 1 and report["system"]["name"] == ("System" if mode == "name" else "s")
+    assert len(report["items"]) == 1 and report["system"]["name"] == ("conftest.System" if mode == "name" else "s")
 
 
 # --- 28: a module that raises while it is imported ----------------------------------------------

@@ -31,12 +31,12 @@ BIG = "1" + "0" * 5000
 DEEP = "[" * 100000 + "]" * 100000
 GOOD = '{"id": "j2", "question": "q2", "tiers": ["groundedness"]}\n'
 TOO_MUCH = {
-    "bigint.jsonl": ('{"id": "j1", "question": "q1", "thresholds": {"groundedness.coverage": %s}}\n' % BIG + GOOD,
+    "bigint.jsonl": ('{"id": "j1", "question": "q1", "thresholds": {"groundedness.coverage": ' + BIG + '}}\n' + GOOD,
                      "a number in it is too long to read"),
-    "deep.jsonl": ('{"id": "j1", "question": "q1", "tags": %s}\n' % DEEP + GOOD, "nested too deeply"),
-    "bigint.csv": ('id,question,tiers,thresholds\nj1,q1,groundedness,"{""groundedness.coverage"": %s}"\n'
-                   'j2,q2,groundedness,\n' % BIG, "a number in it is too long to read"),
-    "deep.csv": ('id,question,tiers,tags\nj1,q1,groundedness,"%s"\nj2,q2,groundedness,\n' % ("[" * 5000 + "]" * 5000),
+    "deep.jsonl": ('{"id": "j1", "question": "q1", "tags": ' + DEEP + '}\n' + GOOD, "nested too deeply"),
+    "bigint.csv": ('id,question,tiers,thresholds\nj1,q1,groundedness,"{""groundedness.coverage"": ' + BIG + '}"\n'
+                   'j2,q2,groundedness,\n', "a number in it is too long to read"),
+    "deep.csv": ('id,question,tiers,tags\nj1,q1,groundedness,"' + "[" * 5000 + "]" * 5000 + '"\nj2,q2,groundedness,\n',
                  "nested too deeply"),
 }
 

@@ -387,7 +387,7 @@ class AnswerSource:
             warnings.warn(RuntimeWarning(
                 f"sprout: the OS refused a thread to ask the system ({exc}); "
                 + (f"--sprout-concurrency={self.concurrency} lowered to {working}" if working else
-                   "cases that need a thread fail") + " (a pids or memory limit? lower --sprout-concurrency)"))
+                   "cases that need a thread fail") + " (a pids or memory limit? lower --sprout-concurrency)"), stacklevel=2)
         if working:
             self.concurrency = working
             return

@@ -141,7 +141,7 @@ def close(session: Any) -> None:
         if problem:
             import warnings
 
-            warnings.warn(pytest.PytestWarning(problem))
+            warnings.warn(pytest.PytestWarning(problem), stacklevel=2)
     cache = session.result_cache()
     cache.flush()
     if not is_xdist_worker(session.config) and cache.root is not None:
@@ -165,13 +165,14 @@ def describe_system(system: Any, import_name: str) -> dict[str, Any]:
         except Exception as exc:  # a property of the system's own
             info[key] = default
             then = f"the reports name it {default!r}" if default else "the reports leave it out"
-            warnings.warn(pytest.PytestWarning(f"the system's {key} raised {type(exc).__name__}: {exc}; {then}"))
+            warnings.warn(pytest.PytestWarning(f"the system's {key} raised {type(exc).__name__}: {exc}; {then}"),
+                          stacklevel=2)
     try:
         fingerprint = system_fingerprint(system)
     except Exception as exc:
         fingerprint = None
         warnings.warn(pytest.PytestWarning(f"the system's fingerprint raised {type(exc).__name__}: {exc}; "
-                                           "its answers are not kept across runs"))
+                                           "its answers are not kept across runs"), stacklevel=2)
     if fingerprint:
         info["fingerprint"] = fingerprint
     return info

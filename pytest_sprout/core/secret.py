@@ -52,7 +52,7 @@ class SecretStr:
 _TOKENS = re.compile(rb"(?i)(?<![A-Za-z0-9])(?:bearer\s+[^\s\"'\\,;]+|sk-[A-Za-z0-9_\-]{8,})")
 
 
-def redact(content: bytes, secret: "SecretStr | None") -> bytes:
+def redact(content: bytes, secret: SecretStr | None) -> bytes:
     """``content`` (a reply's body) with the secret's text and every ``Bearer ...`` or ``sk-...``
     token replaced by ``***``, so no reply shown in a report, a message or a cache holds a key."""
     if secret:
