@@ -43,7 +43,7 @@ import random
 import re
 import sys
 import time
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -51,7 +51,6 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the bench helpers (summedits_data)
 
-from pytest_sprout.judges import lexical  # noqa: E402
 from pytest_sprout.judges.lexical import LexicalJudge  # noqa: E402
 from pytest_sprout.core.model import split_sentences  # noqa: E402
 
@@ -99,7 +98,7 @@ def make_passage(rng: random.Random, words: int = 150) -> str:
     return " ".join(sentences)
 
 
-@lru_cache(maxsize=None)
+@cache
 def sentences_of(passage: str) -> tuple[str, ...]:
     return tuple(split_sentences(passage))
 

@@ -212,8 +212,8 @@ def main() -> int:
     wice, lfq = dataset == "WiCE", dataset == "LFQA"
     print(f"features: {', '.join(calibration.FEATURES[i] for i in kept)}"
           + (f" (left out: {', '.join(left_out)})" if left_out else ""))
-    print(f"{args.folds}-fold cross-validation grouped by WiCE article ({len(set(g for g, d in zip(group, dataset) if d == 'WiCE'))})"
-          f" and LFQA question ({len(set(g for g, d in zip(group, dataset) if d == 'LFQA'))}), seed {args.seed};"
+    print(f"{args.folds}-fold cross-validation grouped by WiCE article ({len({g for g, d in zip(group, dataset) if d == 'WiCE'})})"
+          f" and LFQA question ({len({g for g, d in zip(group, dataset) if d == 'LFQA'})}), seed {args.seed};"
           f" threshold: best mean of per-dataset BA on the fitting rows")
 
     def block(title, fitted_on, weighting, detail=False):

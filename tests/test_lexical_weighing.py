@@ -36,7 +36,7 @@ def test_a_changed_quantifier_on_evidence_holding_every_word_is_rejected() -> No
 def test_clauses_that_share_one_word_of_several_are_not_aligned() -> None:
     claim = Sentence("Fish that do not live near coral reefs are dull")
     evidence = Sentence("Salmon live in many different places")
-    for ours, closest, mutual in align(claim, (evidence,)):
+    for ours, closest, _mutual in align(claim, (evidence,)):
         if ours.negated:
             assert len(ours.keys) >= 2 and closest == [], (ours, closest)
 

@@ -153,7 +153,7 @@ def test_unsupported_clause_rotates_named_and_plain_clauses_the_passages_never_m
     """Half the clauses carry a proper name, half only lowercase words, so the kill rate is not
     decided by a judge's name rule alone; a clause whose key stem a passage uses is skipped."""
     named = [c for c, _ in CLAUSES if re.search(r"\b[A-Z]", c)]
-    assert 2 <= len(named) and 2 <= len(CLAUSES) - len(named)
+    assert len(named) >= 2 and len(CLAUSES) - len(named) >= 2
     words = ("high", "steady", "warm", "some", "moist", "constant", "even", "extra")
     texts = [f"Ferns like {w} humidity." for w in words]
     made = {append_clause(t, [])[0].split(", ", 1)[1] for t in texts}
@@ -217,10 +217,10 @@ def test_every_text_mutant_adds_something_the_passage_lacks(case: tuple[str, str
     elif operator == "number":
         assert set(_numbers(claim)) - set(_numbers(passage))
     elif operator == "antonym":
-        added = set(w.strip(".").lower() for w in claim.split()) - set(w.strip(".").lower() for w in passage.split())
+        added = {w.strip(".").lower() for w in claim.split()} - {w.strip(".").lower() for w in passage.split()}
         assert added and all(w in ANTONYMS for w in added)
     elif operator == "quantifier":
-        added = set(w.strip(".").lower() for w in claim.split()) - set(w.strip(".").lower() for w in passage.split())
+        added = {w.strip(".").lower() for w in claim.split()} - {w.strip(".").lower() for w in passage.split()}
         assert added and added <= set(QUANTIFIER_CHANGES.values())
     elif operator == "entity_swap":
         # the claim now pairs its fact with a place that belongs to another fact of the passage

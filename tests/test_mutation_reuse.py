@@ -120,7 +120,7 @@ def _passage_searches(monkeypatch: pytest.MonkeyPatch, sentences: int) -> int:
     for module in (operators, words, numbers):
         monkeypatch.setattr(module, "re", counter)
     for cache in (words._has_word, operators._mentions_in, operators._entities, operators._occurrences,
-                  operators._aliases, operators._listed_together, operators.content_words, numbers._numbers_of):
+                  operators._aliases, operators._listed_together, numbers._numbers_of):
         cache.cache_clear()
     for i in range(len(answer.sentences)):
         assert operators.mutate_sentence(answer, i)

@@ -153,6 +153,7 @@ def read_wice(path: Path, premise: str = "gold") -> list[Example]:
         key = str((record.get("meta") or {}).get("id", number))
         category = label
         gold = next((s for s in gold_sets if isinstance(s, list) and s), None)
+        passages: tuple[str, ...]
         if premise == "article":
             passages = (" ".join(evidence),)
         elif gold is not None:

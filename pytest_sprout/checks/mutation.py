@@ -8,12 +8,15 @@ tally; they never count in the main metrics.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from ..core.row import as_rows
 from ..core.stats import MetricRow, Tally
 from ..core.table import SATURATED_NOTE, UNDERPOWERED_NOTE, format_table
 from .operators import OPERATORS, STRUCTURAL, mutate_sentence
+
+if TYPE_CHECKING:
+    from ..core.model import Answer
 
 STRUCTURAL_NOTE = (
     "structural (citation_move, citation_drop): they change what a sentence cites, not what it says;"
@@ -93,7 +96,7 @@ def kill_rows(tally: Tally) -> list[MetricRow]:
     """The tally's rows, tiers in order and operators in the order of OPERATORS."""
     rows = tally.rows()
     order = {op: i for i, op in enumerate(OPERATORS)}
-    tier_rank = {}
+    tier_rank: dict[str, int] = {}
     for r in rows:
         tier_rank.setdefault(r.tier, len(tier_rank))
     return sorted(rows, key=lambda r: (tier_rank[r.tier], order.get(r.metric, len(order)), r.metric))

@@ -263,12 +263,12 @@ def change_number(text: str, passages: Sequence[str] = ()) -> tuple[str, str] | 
                 continue
             if _direction(value, new) in forbidden or not _whole_enough(value, new):
                 continue
-            if new2 is not None and not _whole_enough(value2, new2):
-                continue
-            if new2 is not None and (_direction(value2, new2) != _direction(value, new) or new2 <= new):
-                continue  # both ends of a range move the same way, and it stays a range
-            if tail is None:
+            if tail is None or value2 is None or new2 is None:
                 return text[: m.start()] + _fmt(new) + text[end:], f"{text[m.start():end]!r} -> {_fmt(new)!r}"
+            if not _whole_enough(value2, new2):
+                continue
+            if _direction(value2, new2) != _direction(value, new) or new2 <= new:
+                continue  # both ends of a range move the same way, and it stays a range
             replaced = f"{_fmt(new)}{tail.group(1)}{_fmt(new2)}"
             return text[: m.start()] + replaced + text[tail.end():], f"{text[m.start():tail.end()]!r} -> {replaced!r}"
     for w in WORD.finditer(text):
@@ -289,10 +289,10 @@ def change_number(text: str, passages: Sequence[str] = ()) -> tuple[str, str] | 
             if direction in forbidden or has_word(swap, passages):
                 continue
             return _article(text[: w.start()], swap) + match_case(swap, w.group()) + text[w.end():], f"{w.group()!r} -> {swap!r}"
-    m = re.search(r"°\s*([CF])\b", text)
-    if m:
-        new = "°F" if m.group(1) == "C" else "°C"
-        direction = "smaller" if new == "°F" else "larger"
-        if not any(new in p for p in passages) and direction not in _forbidden(text, m.start(), m.end()):
-            return text[: m.start()] + new + text[m.end():], f"{m.group()!r} -> {new!r}"
+    degrees = re.search(r"°\s*([CF])\b", text)
+    if degrees:
+        scale = "°F" if degrees.group(1) == "C" else "°C"
+        direction = "smaller" if scale == "°F" else "larger"
+        if not any(scale in p for p in passages) and direction not in _forbidden(text, degrees.start(), degrees.end()):
+            return text[: degrees.start()] + scale + text[degrees.end():], f"{degrees.group()!r} -> {scale!r}"
     return None

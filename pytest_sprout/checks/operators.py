@@ -3,7 +3,8 @@ sources do not support. Text operators change the sentence and keep its citation
 operators keep the text and change what it cites. Every operator is a pure function of the sentence
 and the passages: the same answer always gives the same mutants. An operator that does not apply
 (no number to change, no second passage to move a citation to) gives no mutant. The number/unit
-operator lives in numbers.py; judging mutants and the kill rates, in mutation.py.
+operator lives in numbers.py, the citation operators in citations.py; judging mutants and the kill
+rates, in mutation.py.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from functools import lru_cache
 from typing import Callable, Iterable, Sequence
 
 from ..core.model import Answer, Sentence
+from .citations import MOVE_MAX_OVERLAP, content_words, drop_citation, move_citation, overlap
 from .numbers import NUMBER_WORDS, change_number, downward
 from .words import WORD, has_word, match_case, split_end
 
@@ -117,9 +119,10 @@ def negate(text: str, passages: Sequence[str] = ()) -> tuple[str, str] | None:
         if base:
             return text[: m.start()] + match_case(base, m.group(1)) + text[m.end():], f"{m.group(1)!r} -> {base!r}"
     # "whether or not", "if not" and "not only" are not negations of the sentence: dropping them keeps it true.
-    m = re.search(r"(?<!\bor)(?<!\bif)\s\bnot\b(?!\s+(?:only|just|merely|simply|to mention)\b)", text, re.IGNORECASE)
-    if m:
-        return text[: m.start()] + text[m.end():], "dropped 'not'"
+    found_not = re.search(r"(?<!\bor)(?<!\bif)\s\bnot\b(?!\s+(?:only|just|merely|simply|to mention)\b)", text,
+                          re.IGNORECASE)
+    if found_not:
+        return text[: found_not.start()] + text[found_not.end():], "dropped 'not'"
     words = list(WORD.finditer(text))
     if not words:
         return None
@@ -225,7 +228,7 @@ def _aliases(passage: str, a: str, b: str) -> bool:
         for m in re.finditer(re.escape(x), passage):
             rest = passage[m.end(): m.end() + 80]
             k = rest.find(y)
-            if 0 <= k and _ALIAS.search(rest[:k]):
+            if k >= 0 and _ALIAS.search(rest[:k]):
                 return True
     return False
 
@@ -420,51 +423,6 @@ def append_clause(text: str, passages: Sequence[str] = ()) -> tuple[str, str] | 
     return None
 
 
-# --- citations -----------------------------------------------------------------------------------
-
-_STOP = frozenset(
-    """the and for with that this from are was were has have had its their they them than then
-    which who what when where also into onto about over under more most some such only other been
-    being can could may might must should will would not all any each every very""".split()
-)
-MOVE_MAX_OVERLAP = 0.34  # a passage sharing at most this share of the sentence's words cannot support it
-
-
-@lru_cache(maxsize=256)
-def content_words(text: str) -> frozenset[str]:
-    return frozenset(w for w in re.findall(r"[a-z0-9]+", text.lower()) if len(w) > 2 and w not in _STOP)
-
-
-def overlap(sentence: str, passage: str) -> float:
-    """The share of the sentence's content words that the passage contains."""
-    mine = content_words(sentence)
-    return len(mine & content_words(passage)) / len(mine) if mine else 1.0
-
-
-def move_citation(sentence: Sentence, answer: Answer) -> tuple[Sentence, str] | None:
-    """Cite, instead, the retrieved passage with the least word overlap, if it shares at most a
-    third of the sentence's content words (so it cannot support the sentence)."""
-    if not sentence.citations:
-        return None
-    candidates = [
-        (overlap(sentence.text, p.text), rank, p) for rank, p in enumerate(answer.passages)
-        if p.id not in sentence.citations
-    ]
-    if not candidates:
-        return None
-    share, _, best = min(candidates, key=lambda c: (c[0], c[1]))
-    if share > MOVE_MAX_OVERLAP:
-        return None
-    return Sentence(sentence.text, (best.id,)), f"cites {best.id!r} (shares {share:.0%} of its words) instead of {', '.join(sentence.citations)}"
-
-
-def drop_citation(sentence: Sentence, answer: Answer) -> tuple[Sentence, str] | None:
-    """Drop the sentence's citations: a claim with no source is not supported by one."""
-    if not sentence.citations:
-        return None
-    return Sentence(sentence.text, ()), f"dropped the citation{'s' if len(sentence.citations) > 1 else ''} {', '.join(sentence.citations)}"
-
-
 TEXT_OPS: dict[str, Callable[[str, Sequence[str]], tuple[str, str] | None]] = {
     "negation": negate,
     "number": change_number,
@@ -517,6 +475,7 @@ def mutate_sentence(answer: Answer, index: int, operators: Sequence[str] = OPERA
     return out
 
 
-__all__ = [
-    "CITATION_OPS", "OPERATORS", "STRUCTURAL", "TEXT_OPERATORS", "TEXT_OPS", "Mutant", "mutate_sentence", "mutate_text",
+__all__ = [  # the citation operators' names too: they live in citations.py
+    "CITATION_OPS", "MOVE_MAX_OVERLAP", "OPERATORS", "STRUCTURAL", "TEXT_OPERATORS", "TEXT_OPS", "Mutant", "content_words",
+    "drop_citation", "move_citation", "mutate_sentence", "mutate_text", "overlap",
 ]

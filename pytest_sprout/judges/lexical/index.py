@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import count
-from typing import NamedTuple
+from typing import NamedTuple, Sequence
 from weakref import WeakValueDictionary
 
 from pytest_sprout.core.model import split_sentences
@@ -15,7 +15,8 @@ from .numbers import Number, dimension_of, find_numbers
 from .text import (
     _ALL_IDIOM_NEXT, _ALL_IDIOM_PREV, _BARE_PERIOD_AFTER, _COMPARATIVES, _EVERY_NTH, _FIRST, _LEXICON, _NAME,
     _NEGATION_EXEMPT_NEXT, _PERIOD_ADVERBS, _PERIOD_WORDS_BEFORE, _SENTENCE_OPENERS, _TRUTH_WORDS, _UNIT_TOKENS, _VAGUE,
-    AND, BREAK, CONTENT, NEG, NUMERAL, OTHER, PERIOD, QUANT, QUANTIFIERS, STOP, _classify, stem, words_of,
+    AND, BREAK, CONTENT, NEG, NUMERAL, OTHER, PERIOD, QUANT, QUANTIFIERS, STOP, _classify, rejoin_numbers, stem,
+    words_of,
 )
 
 # Words before "may" that make it the month ("in May", "since May"), not the modal.
@@ -105,7 +106,7 @@ class Sentence:
                     filled = True
                 add((key, idx))
                 cue_open = cue_seen  # (cue_open implies cue_seen)
-            elif kind == STOP or kind == OTHER:
+            elif kind in (STOP, OTHER):
                 continue
             elif kind == NUMERAL:
                 numerals.append(idx)
@@ -188,8 +189,8 @@ class Sentence:
             starts = self._starts
             for cl, (start, end) in enumerate(zip(starts, starts[1:] + (len(content),))):
                 keys = self.keys if len(starts) == 1 else frozenset(seq[start:end])  # one clause: the sentence's keys
-                q = quants.get(cl)
-                q = tuple(q) if q else ()
+                listed = quants.get(cl)
+                q = tuple(listed) if listed else ()
                 found = negs.get(cl) if negs else None
                 if not found:
                     out.append(_tuple_new(Clause, (keys, False, "", words[content[start][1]], q)))
@@ -266,10 +267,11 @@ class _Prepared:
     ``numbers`` and the three ``number_*`` fields are what the number rule reads.
     """
 
-    __slots__ = ("sentences", "index", "masks", "by_text", "numbers", "number_keys", "number_values", "number_units")
+    __slots__ = ("sentences", "index", "masks", "by_text", "numbers", "number_keys", "number_values", "number_units",
+                 "loose")
 
     def __init__(self, text: str) -> None:
-        self.sentences = tuple(Sentence(s) for s in split_sentences(text))
+        self.sentences = tuple(Sentence(s) for s in split_sentences(rejoin_numbers(text)))
         self.by_text = {s.text: s for s in self.sentences}  # a claim copied from the passage is analysed already
         known = _KNOWN.setdefault  # a live analysis of the same text stays: it may be a cached passage's
         for s in self.sentences:
@@ -281,6 +283,9 @@ class _Prepared:
         self.index = {key: tuple(where) for key, where in index.items()}
         self.masks = {key: sum(1 << i for i in where) for key, where in index.items()}
         self.numbers = tuple(n for s in self.sentences for n in s.numbers)  # every number, for the number rule
+        # Per sentence, its numbers that count nothing (a year, an amount in a unit): a claim may take
+        # them from the sentence next to its evidence (``numbers_near``).
+        self.loose = tuple(tuple(n for n in s.numbers if n.bare or n.unit is not None) for s in self.sentences)
         self.number_keys = frozenset(n.exact for n in self.numbers)  # the number rule's shortcut
         # The values (lo, hi) of the numbers, a second shortcut: without a rounded number ("3.5
         # million") or a date among them, a claim number whose value is not here matches none.
@@ -292,13 +297,13 @@ class _Prepared:
         units: dict[str, set[str]] = {}
         for n in self.numbers:
             dimension = dimension_of(n.unit)
-            if dimension is not None:
+            if dimension is not None and n.unit is not None:
                 units.setdefault(dimension, set()).add(n.unit)
         self.number_units = {dimension: frozenset(found) for dimension, found in units.items()}
 
 
 def number_facts(prepared: list[_Prepared]) -> tuple[
-        tuple[Number, ...], frozenset[str], frozenset[tuple[float, float]] | None, dict[str, frozenset[str]]]:
+        tuple[Number, ...], frozenset[tuple], frozenset[tuple[float, float]] | None, dict[str, frozenset[str]]]:
     """What the number rule reads of the cited passages, as if they were one: their numbers, the
     numbers' exact keys, their values (None where one is rounded or a date) and their units by
     dimension (see ``rules.check_numbers_in``)."""
@@ -311,8 +316,29 @@ def number_facts(prepared: list[_Prepared]) -> tuple[
     for p in prepared:
         for dimension, found in p.number_units.items():
             units[dimension] = units.get(dimension, frozenset()) | found
-    return (tuple(n for p in prepared for n in p.numbers), frozenset().union(*(p.number_keys for p in prepared)),
-            values, units)
+    exact: frozenset[tuple] = frozenset().union(*(p.number_keys for p in prepared))
+    return tuple(n for p in prepared for n in p.numbers), exact, values, units
+
+
+def numbers_near(prepared: list[_Prepared], places: Sequence[tuple[int, int]]) -> tuple[
+        tuple[Number, ...], frozenset[tuple]]:
+    """The numbers a claim's numbers may come from, when its evidence is the sentences at ``places``
+    ((passage, sentence) positions), those sentences' first: every number of those
+    sentences, and of the sentences next to them the numbers that count nothing ("That was in
+    2015.", "It grew 10 cm."). A count of something else beside the evidence ("Leeds have won 7
+    games" after "Moon scored 3 tries") and any number further off are about something else."""
+    if len(places) == 1:  # one sentence of evidence, as for most claims: no sets to build
+        pi, i = places[0]
+        p = prepared[pi]
+        numbers = p.sentences[i].numbers + (p.loose[i - 1] if i else ()) + (
+            p.loose[i + 1] if i + 1 < len(p.loose) else ())
+    else:
+        inside = sorted(set(places))
+        beside = sorted({(pi, k) for pi, i in inside for k in (i - 1, i + 1) if 0 <= k < len(prepared[pi].loose)}
+                        - set(inside))
+        numbers = tuple(n for pi, i in inside for n in prepared[pi].sentences[i].numbers) + tuple(
+            n for pi, i in beside for n in prepared[pi].loose[i])
+    return numbers, frozenset()  # few numbers: each is compared by value, no exact-key shortcut needed
 
 
 # Every sentence of a passage still analysed (held by a passage in the cache, or by a caller), by

@@ -14,7 +14,9 @@ A claim is judged against the sentences of the passages it cites:
    alone ("winter") is no sign that the sentence is about what the claim says.
 4. Rules, in order: every name of the claim is somewhere in the cited passages, and is not
    in place of another name of the sentence that states the rest ("entity"); every number, by value,
-   range, unit and bound, is somewhere in the cited passages ("number"); quantifiers and modals
+   range, unit and bound, is in the evidence sentences, or is a number that counts nothing ("in
+   2015", "10 cm") in a sentence next to them ("number": a number the passage states about
+   something else does not support it); quantifiers and modals
    agree with the evidence ("quantifier"); negation agrees ("negation"); no word of the claim is an
    antonym of an evidence word in its place ("antonym"); no two entities of the evidence trade
    places ("entity-swap"); no clause of two or more words, nor the second half of the claim, is
@@ -39,62 +41,24 @@ never touches it.
 from __future__ import annotations
 
 import math
-import re
 from functools import reduce
 from itertools import repeat
-from operator import and_, mul, or_
+from operator import and_, mul
 from typing import Iterable, Sequence
 
 from pytest_sprout.core.model import Passage, Verdict
 
 from . import calibration
-from .index import Sentence, _bits, _Prepared, _prepare_passage, _text, analyse, number_facts
+from .evidence import Evidence, _add_synonyms, _best_single, _closer, _uncovered_tail, _union
+from .framing import strip_boilerplate
+from .index import Sentence, _bits, _Prepared, _prepare_passage, _text, analyse, number_facts, numbers_near
 from .rules import (
     _RULE_RANK, Failure, align, check_antonyms, check_displaced_name, check_negated_clause_stated, check_negation,
     check_numbers_in, check_quantifiers, check_swap,
 )
-from .text import related_keys, stem, synonym_keys, weight
+from .text import rejoin_numbers, stem, synonym_keys, weight
 
-RULES_VERSION = 6  # bump when a rule changes what it decides: it is part of settings()
-
-# Openings that frame an answer without stating anything about the world.
-_SOURCE = (
-    r"(?:the |this |these |our |my )?(?:given |provided |above |retrieved |cited |available |supplied |following )?"
-    r"(?:context|contexts|document|documents|passage|passages|text|texts|source|sources|information|article|"
-    r"articles|excerpt|excerpts|search results?|references?|evidence|material|data)"
-    r"(?: (?:provided|given|above|supplied))?"
-)
-_BOILERPLATE = re.compile(
-    r"^\s*(?:"
-    rf"(?:based (?:on|upon)|according to|as (?:stated|mentioned|described|noted|shown|indicated|explained) (?:in|by)|"
-    rf"from|per|in|judging (?:from|by)) {_SOURCE}\s*(?:,\s*|\s+)"
-    rf"|{_SOURCE} (?:states|says|mentions|notes|indicates|suggests|shows|explains|reports|claims) that\s+"
-    r"|(?:it is|it's) (?:stated|mentioned|noted|reported|explained) (?:in (?:the |this )?\w+ )?that\s+"
-    r"|(?:in (?:conclusion|addition|summary|short|sum|general|fact|other words|brief)|for (?:example|instance)|"
-    r"as a (?:result|consequence)|last but not least|all in all|to (?:sum up|summari[sz]e|conclude)),\s*"
-    r")",
-    re.IGNORECASE,
-)
-
-
-# The first words a framing opening can start with: most claims skip the regular expression.
-_OPENERS = frozenset("based according as from per in judging the this these our my given provided above "
-                     "retrieved cited available supplied following context document documents passage passages "
-                     "text texts source sources information article articles excerpt excerpts search "
-                     "references reference evidence material data it it's for last all to".split())
-
-
-def strip_boilerplate(claim: str) -> tuple[str, str]:
-    """(the claim without a framing opening, the opening set aside or "")."""
-    first = claim[:12].lstrip().split(" ", 1)[0].lower()
-    if first not in _OPENERS:
-        return claim, ""
-    m = _BOILERPLATE.match(claim)
-    if m is None or m.end() >= len(claim) - 1:
-        return claim, ""
-    rest = claim[m.end():]
-    return rest[:1].upper() + rest[1:], claim[: m.end()].strip().rstrip(",")
-
+RULES_VERSION = 7  # bump when a rule changes what it decides: it is part of settings()
 
 _ZEROS = repeat(0)  # the default of each dict.get mapped over a claim's keys
 
@@ -104,12 +68,6 @@ _SOFT = frozenset({"negation", "quantifier"})
 
 def _sigmoid(x: float) -> float:
     return 1.0 / (1.0 + math.exp(-x)) if x > -500 else 0.0
-
-
-# Cited passages of more sentences than the fitting data had (78 at most) count as this many: the
-# score is not extrapolated far beyond what it was fitted on.
-_MOST_SENTENCES = 100
-_LOG_SENTENCES = tuple(math.log1p(n) for n in range(_MOST_SENTENCES + 1))  # the log_sentences feature, by count
 
 
 class _TwoDecimals(dict):
@@ -124,59 +82,6 @@ class _TwoDecimals(dict):
 
 
 _TWO = _TwoDecimals()
-
-
-class Evidence:
-    """What the judge found for a claim: the sentences, the coverage and the calibrated features."""
-
-    __slots__ = ("window", "covered", "total", "coverage", "weighted", "uncovered_weight", "clause", "passages",
-                 "synonyms", "failure", "boilerplate", "missing", "names_missing", "name_failure",
-                 "clause_failure", "cue_conflict", "rarest_missing", "dated", "passage_weighted", "sentences",
-                 "single")
-
-    def __init__(self) -> None:
-        self.window: tuple[Sentence, ...] = ()
-        self.covered = 0
-        self.total = 0
-        self.coverage = 0.0
-        self.weighted = 0.0
-        self.uncovered_weight = 0.0
-        self.rarest_missing = 0.0  # the weight of the rarest claim word the evidence lacks: one specific fact
-        self.clause = 0.0  # 1.0 when a whole clause of two or more words is uncovered
-        self.passages = 0
-        self.dated = False  # the claim has a date, matched by day, month and year
-        # The IDF-weighted share of the claim's words that the cited passages hold anywhere, in or
-        # out of the evidence: facts spread over a passage beyond the best few sentences.
-        self.passage_weighted = 0.0
-        self.sentences = 0  # how many sentences the cited passages have: the text the words could come from
-        # The share of the claim's words that the one cited sentence holding most of them holds: the
-        # same coverage is stronger in one sentence than stitched from several.
-        self.single = 0.0
-        self.synonyms: list[tuple[str, str]] = []  # (claim word, evidence word) matched as synonyms or related forms
-        self.failure: Failure | None = None
-        self.boilerplate = ""
-        self.missing: list[str] = []  # the claim's words that the evidence lacks, in order
-        self.names_missing = 0  # names of the claim that no cited passage has
-        self.name_failure: Failure | None = None  # the entity rule's reason for the first of them
-        self.clause_failure: Failure | None = None  # a clause of two or more words, none of them covered
-        # Negation or quantifiers that disagree with evidence that does not hold the whole claim: a
-        # sign weighed by the score, not a verdict (the evidence may be about something else).
-        self.cue_conflict: Failure | None = None
-
-    def features(self) -> tuple[float, ...]:
-        """The inputs of the calibrated score, in the order of ``calibration.FEATURES``.
-
-        The caps are written as conditional expressions, not ``min``/``max`` calls (the same values,
-        computed once per claim), and log1p of the sentence count is read from a table.
-        """
-        uncovered, window = self.uncovered_weight, len(self.window)
-        names, sentences = self.names_missing, self.sentences
-        return (
-            self.coverage, self.weighted, 3.0 if uncovered > 3.0 else uncovered, self.clause,
-            window - 1 if window else 0, 1.0 if self.failure else 0.0, 2 if names > 2 else names,
-            1.0 if self.passages > 1 else 0.0, self.rarest_missing, self.passage_weighted,
-            _LOG_SENTENCES[sentences if sentences < _MOST_SENTENCES else _MOST_SENTENCES], self.single,
-        )
 
 
 class LexicalJudge:
@@ -238,6 +143,7 @@ class LexicalJudge:
             raise TypeError(f"claim must be a str, got {type(claim).__name__}")
         if isinstance(sources, (str, bytes)):
             raise TypeError("sources must be a sequence of passages (Passage or str), not a single str")
+        claim = rejoin_numbers(claim)  # as the passages are read
         prepare = self._prepare
         if sources.__class__ is list and len(sources) == 1 and sources[0].__class__ is str:  # the common case
             prepared = [prepare(sources[0])]
@@ -295,15 +201,18 @@ class LexicalJudge:
                 found.name_failure = ("entity", f"name '{absent[0]}' of the claim is in none of the cited passages")
         # A sentence that covers the whole claim and passes the rules settles it.
         failures: list[tuple[tuple[Sentence, ...], Failure]] = []
-        tried: set[str] = set()  # a sentence repeated word for word fails as its first copy did
-        for pm, p in zip(masks, prepared):
+        # A sentence repeated word for word fails as its first copy did (with its neighbours, which
+        # hold the numbers it may take).
+        tried: set[tuple[str, ...]] = set()
+        for pi, (pm, p) in enumerate(zip(masks, prepared)):
             common = reduce(and_, pm, -1)
             for i in _bits(common) if common else ():
                 window = p.sentences[i : i + 1]
-                if window[0].text in tried:
+                seen = (window[0].text,) if not ours.numbers else tuple(s.text for s in p.sentences[max(i - 1, 0) : i + 2])
+                if seen in tried:
                     continue
-                tried.add(window[0].text)
-                failure = self._rules(ours, window, prepared, ())
+                tried.add(seen)
+                failure = self._rules(ours, window, prepared, (), places=((pi, i),))
                 if failure is None:
                     self._fill_whole(found, keys, ours, window, synonym_of)
                     return found
@@ -323,11 +232,11 @@ class LexicalJudge:
         self._fill(found, ours, keys, window, covered, synonym_of, len({pi for pi, _ in chosen}), anywhere)
         uncovered = tuple(key for j, key in enumerate(keys) if not covered >> j & 1)
         best = window[0] if len(window) == 1 else _best_single(window, ours.keys)
-        failure = self._rules(ours, window, prepared, uncovered, best=best)
+        failure = self._rules(ours, window, prepared, uncovered, best=best, places=chosen)
         if failure is not None and uncovered and failure[0] in _SOFT:  # the evidence lacks some of the claim
             found.cue_conflict = failure
             failure = (check_negated_clause_stated(ours, window) if len(window) == 1 else None) or self._rules(
-                ours, window, prepared, uncovered, best=best, cues=False)
+                ours, window, prepared, uncovered, best=best, cues=False, places=chosen)
         if failure is None and found.clause_failure is not None:
             failure = found.clause_failure
         found.failure = failure
@@ -376,7 +285,7 @@ class LexicalJudge:
                     continue
                 if not bits & (bits - 1) and where not in near:
                     continue  # a far sentence must share a second word with the claim, to be about it
-                if g > gain or _closer(where, best, chosen):  # g == gain (> 0) here: the nearer on a tie
+                if g > gain or (best is not None and _closer(where, best, chosen)):  # g == gain (> 0) here: the nearer on a tie
                     best, gain = where, g
         chosen.sort()
         return chosen, covered, top / full
@@ -441,12 +350,17 @@ class LexicalJudge:
 
     @staticmethod
     def _rules(ours: Sentence, window: tuple[Sentence, ...], prepared: list[_Prepared], uncovered: Sequence[str],
-               best: Sentence | None = None, cues: bool = True) -> Failure | None:
+               best: Sentence | None = None, cues: bool = True,
+               places: Sequence[tuple[int, int]] | None = None) -> Failure | None:
+        """The first rule the claim fails against ``window`` (None: it passes them all), in the order
+        of ``RULE_ORDER``. ``places``: the window's (passage, sentence) positions; the claim's numbers
+        must be in those sentences or next to them (None: anywhere in the cited passages)."""
         failure = None
         if best is not None:
             failure = check_displaced_name(ours, best, uncovered)
         if failure is None and ours.numbers:
-            failure = check_numbers_in(ours, *number_facts(prepared))
+            failure = check_numbers_in(ours, *(number_facts(prepared) if places is None
+                                               else numbers_near(prepared, places)))
         if failure is None and cues and (ours.has_cue or (
                 window[0].has_cue if len(window) == 1 else any(s.has_cue for s in window))):
             pairs = align(ours, window)  # shared by the two clause-level rules
@@ -549,49 +463,10 @@ def _pair_key(claim: str, sources: Sequence[Passage | str]) -> tuple[str, ...] |
     """(claim, the passages' texts): what a verdict depends on; None for input ``assess`` refuses."""
     if not isinstance(claim, str) or isinstance(sources, (str, bytes)):
         return None
-    texts = [s if s.__class__ is str else getattr(s, "text", None) for s in sources]
-    return (claim, *texts) if all(t.__class__ is str for t in texts) else None
-
-
-def _union(masks: list[list[int]]) -> list[int]:
-    """Per claim key, the sentences of any cited passage that hold it (a passage's own list when
-    there is one passage: a claim's masks are read, never written, once it is taken)."""
-    return masks[0] if len(masks) == 1 else [reduce(or_, column) for column in zip(*masks)]
-
-
-def _add_synonyms(ours: Sentence, keys: list[str], masks: list[list[int]], prepared: list[_Prepared]) -> dict[int, str]:
-    """For each claim key that no cited sentence holds, the first of its synonyms or related forms
-    (WordNet, read only here) that a cited passage holds: its sentences are added to the key's
-    masks. Returns {key's position: the synonym's key}."""
-    words = ours.first_words()
-    synonym_of: dict[int, str] = {}
-    for j, key in enumerate(keys):
-        if any(pm[j] for pm in masks):
-            continue
-        other = next((o for o in related_keys(words[key]) if any(o in p.masks for p in prepared)), None)
-        if other is not None:
-            for pm, p in zip(masks, prepared):
-                pm[j] |= p.masks.get(other, 0)
-            synonym_of[j] = other
-    return synonym_of
-
-
-def _uncovered_tail(seq: Sequence[str], uncovered: set[str]) -> int:
-    """How many of the claim's last content words (in order) the evidence lacks, one after another."""
-    tail = 0
-    for key in reversed(seq):
-        if key not in uncovered:
-            break
-        tail += 1
-    return tail
-
-
-def _closer(where: tuple[int, int], best: tuple[int, int], chosen: list[tuple[int, int]]) -> bool:
-    """On a tie, prefer the sentence nearer to one already chosen (same passage, fewer sentences away)."""
-    def distance(w: tuple[int, int]) -> int:
-        return min((abs(w[1] - c[1]) if w[0] == c[0] else 1 << 20) for c in chosen)
-    return distance(where) < distance(best)
-
-
-def _best_single(window: tuple[Sentence, ...], keys: frozenset[str]) -> Sentence:
-    return max(window, key=lambda s: len(keys & s.keys))
+    texts: list[str] = []
+    for s in sources:
+        text = s if s.__class__ is str else getattr(s, "text", None)
+        if text.__class__ is not str:
+            return None
+        texts.append(text)
+    return (claim, *texts)

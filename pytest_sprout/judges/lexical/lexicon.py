@@ -19,7 +19,8 @@ import gzip
 import importlib.util
 import math
 import os
-from functools import lru_cache
+from functools import cache, lru_cache
+from typing import Iterator
 
 # The WordNet parts of speech, and how many of a word's senses (most frequent first) give synonyms.
 _POS = (("n", "noun"), ("v", "verb"), ("a", "adj"), ("r", "adv"))
@@ -44,7 +45,7 @@ def _load_lemmatiser() -> None:
     global _lemmas, _lemma_state
     root = _package_dir("lemminflect")
     table = os.path.join(root, "resources", "lemma_lu.csv.gz") if root else ""
-    if not table or not os.path.isfile(table):
+    if root is None or not os.path.isfile(table):
         _lemma_state = "missing"
         return
     lemmas: dict[str, dict[str, tuple[str, ...]]] = {}
@@ -106,7 +107,8 @@ class _WordNet:
                     fields = line.split()
                     count = int(fields[2])
                     self.index.setdefault(fields[0], {})[pos] = tuple(int(x) for x in fields[-count:])
-        self.handles = {pos: open(os.path.join(folder, f"data.{name}"), "rb") for pos, name in _POS}
+        # Held open for the process: synsets are read on demand, one seek each.
+        self.handles = {pos: open(os.path.join(folder, f"data.{name}"), "rb") for pos, name in _POS}  # noqa: SIM115
         self.sizes = {pos: os.path.getsize(os.path.join(folder, f"data.{name}")) for pos, name in _POS}
 
     def _line(self, pos: str, offset: int) -> bytes:
@@ -132,7 +134,7 @@ class _WordNet:
                 return line
         raise KeyError(f"no synset at offset {offset} in data.{pos}")
 
-    @lru_cache(maxsize=None)
+    @cache  # noqa: B019  # one _WordNet per process, kept for its life: the cache cannot outlive it
     def synset(self, pos: str, offset: int) -> tuple[tuple[str, ...], tuple[tuple[str, int, str, int, int], ...]]:
         """(lemmas, pointers) of one synset; a pointer is (symbol, offset, pos, source, target)."""
         fields = self._line(pos, offset).decode("utf-8").split(" | ", 1)[0].split()
@@ -163,7 +165,8 @@ def _clean(word: str) -> str:
     return word.split("(", 1)[0].replace("_", " ")
 
 
-def _senses(word: str, most: int | None = None):
+def _senses(word: str, most: int | None = None) -> Iterator[
+        tuple[str, int, tuple[str, ...], tuple[tuple[str, int, str, int, int], ...], int]]:
     """(part of speech, rank, words, pointers, the word's number in the synset) of each sense of a
     lemma, most frequent first, at most ``most`` per part of speech; none without WordNet."""
     wn = _wn()

@@ -71,7 +71,7 @@ class Number:
     def text(self) -> str:
         return _spell(self._words)
 
-    def same_amount(self, other: "Number") -> bool:
+    def same_amount(self, other: Number) -> bool:
         """Same value or range, and the same unit; a bare number goes with any unit. A number
         written with a scale word ("3.5 million") is a rounding: it matches values within 5%
         ("3,512,000"). A year alone matches the year of a date ("2011" and "3 March 2011"). A
@@ -91,16 +91,16 @@ class Number:
             return self.unit is None and self.lo == self.hi == other.year  # type: ignore[attr-defined]
         if self.unit != other.unit and self.unit in _CONVERSIONS and other.unit in _CONVERSIONS:
             return _same_converted(self, other)
-        if self.lo != other.lo or self.hi != other.hi:
-            if not (self.scaled or other.scaled) or not (_close(self.lo, other.lo) and _close(self.hi, other.hi)):
-                return False
+        if (self.lo != other.lo or self.hi != other.hi) and (
+                not (self.scaled or other.scaled) or not (_close(self.lo, other.lo) and _close(self.hi, other.hi))):
+            return False
         if self.unit == other.unit:
             return True
         # a bare number goes with any unit ("10, 12 or 15 cm"), but not with "a day"
         return (self.unit is None and self.bare and other.per is None) or (
             other.unit is None and other.bare and self.per is None)
 
-    def matches(self, other: "Number") -> bool:
+    def matches(self, other: Number) -> bool:
         """The same amount, and not "at least" on one side where the other says "at most"."""
         return self.same_amount(other) and not (
             self.bound != other.bound and self.bound in ("min", "max") and other.bound in ("min", "max")
@@ -149,7 +149,7 @@ def _in_base(value: float, unit: str) -> float:
     return value * _CONVERSIONS[unit][1]
 
 
-def _same_converted(a: "Number", b: "Number") -> bool:
+def _same_converted(a: Number, b: Number) -> bool:
     """Two amounts in different units of one dimension that are the same once converted ("10 kg"
     and "23 lb", "448 feet" and "136.6 m", "15°C" and "59°F"), within the rounding a conversion
     is written with: 5%, or 1 degree Celsius. Durations convert by whole factors and are stated
@@ -171,7 +171,7 @@ _EXACT_DIMENSIONS = frozenset({"time", "months"})
 _EXACT = 1e-9  # "the same" for amounts that convert by whole factors: float rounding only
 
 
-def _same_rate(a: "Number", b: "Number") -> bool:
+def _same_rate(a: Number, b: Number) -> bool:
     """Two frequencies over periods of one dimension with the same rate once converted."""
     (dimension, size), (other, other_size) = _CONVERSIONS[a.unit[1:]], _CONVERSIONS[b.unit[1:]]  # type: ignore[index]
     if dimension != other:

@@ -115,8 +115,11 @@ def _may_convert(num: Number, units: dict[str, frozenset[str]]) -> bool:
     """Whether a number in a convertible unit, or a frequency, may match an evidence number of another
     value: one is in another unit of its dimension ("/time" for frequencies). (A frequency and a
     number match otherwise only as "once a day" and "a day", both of value 1.)"""
-    same = units.get(dimension_of(num.unit))  # type: ignore[arg-type]
-    return bool(same) and (len(same) > 1 or num.unit not in same)
+    dimension = dimension_of(num.unit)
+    same = units.get(dimension) if dimension is not None else None
+    if not same:
+        return False
+    return len(same) > 1 or num.unit not in same
 
 
 def _near(num: Number, evidence: Sequence[Number]) -> Number:
@@ -197,7 +200,7 @@ def check_quantifiers(claim: Sentence, window: Sequence[Sentence], pairs: Alignm
             continue
         problems = [_quantifier_conflict(ours.quants, c.quants) for c in (closest if ours.quants else mutual)]
         if problems and all(problems):
-            return "quantifier", problems[0]
+            return "quantifier", next(filter(None, problems))  # all of them are reasons: the first
     return None
 
 
@@ -250,9 +253,9 @@ def check_negated_clause_stated(claim: Sentence, window: Sequence[Sentence]) -> 
     evidence says the opposite of the claim whatever else the claim adds."""
     ours_negated = [c.keys for c in claim.clauses() if c.negated]
     for other in (c for s in window if s.has_negation for c in s.clauses()):
-        if other.negated and not any(keys & other.keys for keys in ours_negated):
-            if any(not c.negated and other.keys <= c.keys for c in claim.clauses()):
-                return "negation", f"evidence negates '{other.word}' ('{other.cue}') but the claim does not"
+        if other.negated and not any(keys & other.keys for keys in ours_negated) and any(
+                not c.negated and other.keys <= c.keys for c in claim.clauses()):
+            return "negation", f"evidence negates '{other.word}' ('{other.cue}') but the claim does not"
     return None
 
 
@@ -317,7 +320,7 @@ def _swap_failure(
     if any(w in _PUNCT_BREAKS or w in CLAUSE_BREAKS or w == "then" for w in words[first[0][2] : second[-1][2]]):
         return None
     between = words[first[-1][2] + 1 : second[0][2]]
-    positions = {k: i for k, i in claim.content}
+    positions = dict(claim.content)
     theirs_first, ours_second = positions[first[0][0]], positions[second[-1][0]]
     if [w for w in claim.words[ours_second + 1 : theirs_first] if w not in _ARTICLES] != [
             w for w in between if w not in _ARTICLES]:

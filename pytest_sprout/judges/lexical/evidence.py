@@ -1,0 +1,116 @@
+"""What the lexical judge found for a claim (``Evidence``): the sentences, the coverage and the
+features of the calibrated score; and the small steps of the search that gathers it (the masks of
+the claim's words, synonyms for the words no cited sentence holds, ties between sentences)."""
+
+from __future__ import annotations
+
+import math
+from functools import reduce
+from operator import or_
+from typing import Sequence
+
+from .index import Sentence, _Prepared
+from .rules import Failure
+from .text import related_keys
+
+# Cited passages of more sentences than the fitting data had (78 at most) count as this many: the
+# score is not extrapolated far beyond what it was fitted on.
+_MOST_SENTENCES = 100
+_LOG_SENTENCES = tuple(math.log1p(n) for n in range(_MOST_SENTENCES + 1))  # the log_sentences feature, by count
+
+
+class Evidence:
+    """What the judge found for a claim: the sentences, the coverage and the calibrated features."""
+
+    __slots__ = ("window", "covered", "total", "coverage", "weighted", "uncovered_weight", "clause", "passages",
+                 "synonyms", "failure", "boilerplate", "missing", "names_missing", "name_failure",
+                 "clause_failure", "cue_conflict", "rarest_missing", "dated", "passage_weighted", "sentences",
+                 "single")
+
+    def __init__(self) -> None:
+        self.window: tuple[Sentence, ...] = ()
+        self.covered = 0
+        self.total = 0
+        self.coverage = 0.0
+        self.weighted = 0.0
+        self.uncovered_weight = 0.0
+        self.rarest_missing = 0.0  # the weight of the rarest claim word the evidence lacks: one specific fact
+        self.clause = 0.0  # 1.0 when a whole clause of two or more words is uncovered
+        self.passages = 0
+        self.dated = False  # the claim has a date, matched by day, month and year
+        # The IDF-weighted share of the claim's words that the cited passages hold anywhere, in or
+        # out of the evidence: facts spread over a passage beyond the best few sentences.
+        self.passage_weighted = 0.0
+        self.sentences = 0  # how many sentences the cited passages have: the text the words could come from
+        # The share of the claim's words that the one cited sentence holding most of them holds: the
+        # same coverage is stronger in one sentence than stitched from several.
+        self.single = 0.0
+        self.synonyms: list[tuple[str, str]] = []  # (claim word, evidence word) matched as synonyms or related forms
+        self.failure: Failure | None = None
+        self.boilerplate = ""
+        self.missing: list[str] = []  # the claim's words that the evidence lacks, in order
+        self.names_missing = 0  # names of the claim that no cited passage has
+        self.name_failure: Failure | None = None  # the entity rule's reason for the first of them
+        self.clause_failure: Failure | None = None  # a clause of two or more words, none of them covered
+        # Negation or quantifiers that disagree with evidence that does not hold the whole claim: a
+        # sign weighed by the score, not a verdict (the evidence may be about something else).
+        self.cue_conflict: Failure | None = None
+
+    def features(self) -> tuple[float, ...]:
+        """The inputs of the calibrated score, in the order of ``calibration.FEATURES``.
+
+        The caps are written as conditional expressions, not ``min``/``max`` calls (the same values,
+        computed once per claim), and log1p of the sentence count is read from a table.
+        """
+        uncovered, window = self.uncovered_weight, len(self.window)
+        names, sentences = self.names_missing, self.sentences
+        return (
+            self.coverage, self.weighted, 3.0 if uncovered > 3.0 else uncovered, self.clause,
+            window - 1 if window else 0, 1.0 if self.failure else 0.0, 2 if names > 2 else names,
+            1.0 if self.passages > 1 else 0.0, self.rarest_missing, self.passage_weighted,
+            _LOG_SENTENCES[sentences if sentences < _MOST_SENTENCES else _MOST_SENTENCES], self.single,
+        )
+
+
+def _union(masks: list[list[int]]) -> list[int]:
+    """Per claim key, the sentences of any cited passage that hold it (a passage's own list when
+    there is one passage: a claim's masks are read, never written, once it is taken)."""
+    return masks[0] if len(masks) == 1 else [reduce(or_, column) for column in zip(*masks)]
+
+
+def _add_synonyms(ours: Sentence, keys: list[str], masks: list[list[int]], prepared: list[_Prepared]) -> dict[int, str]:
+    """For each claim key that no cited sentence holds, the first of its synonyms or related forms
+    (WordNet, read only here) that a cited passage holds: its sentences are added to the key's
+    masks. Returns {key's position: the synonym's key}."""
+    words = ours.first_words()
+    synonym_of: dict[int, str] = {}
+    for j, key in enumerate(keys):
+        if any(pm[j] for pm in masks):
+            continue
+        other = next((o for o in related_keys(words[key]) if any(o in p.masks for p in prepared)), None)
+        if other is not None:
+            for pm, p in zip(masks, prepared):
+                pm[j] |= p.masks.get(other, 0)
+            synonym_of[j] = other
+    return synonym_of
+
+
+def _uncovered_tail(seq: Sequence[str], uncovered: set[str]) -> int:
+    """How many of the claim's last content words (in order) the evidence lacks, one after another."""
+    tail = 0
+    for key in reversed(seq):
+        if key not in uncovered:
+            break
+        tail += 1
+    return tail
+
+
+def _closer(where: tuple[int, int], best: tuple[int, int], chosen: list[tuple[int, int]]) -> bool:
+    """On a tie, prefer the sentence nearer to one already chosen (same passage, fewer sentences away)."""
+    def distance(w: tuple[int, int]) -> int:
+        return min((abs(w[1] - c[1]) if w[0] == c[0] else 1 << 20) for c in chosen)
+    return distance(where) < distance(best)
+
+
+def _best_single(window: tuple[Sentence, ...], keys: frozenset[str]) -> Sentence:
+    return max(window, key=lambda s: len(keys & s.keys))

@@ -1,0 +1,44 @@
+"""Openings that frame an answer without stating anything about the world ("Based on the given
+context, ...", "According to the document, ..."): the judge sets them aside before reading a claim."""
+
+from __future__ import annotations
+
+import re
+
+# Openings that frame an answer without stating anything about the world.
+_SOURCE = (
+    r"(?:the |this |these |our |my )?(?:given |provided |above |retrieved |cited |available |supplied |following )?"
+    r"(?:context|contexts|document|documents|passage|passages|text|texts|source|sources|information|article|"
+    r"articles|excerpt|excerpts|search results?|references?|evidence|material|data)"
+    r"(?: (?:provided|given|above|supplied))?"
+)
+_BOILERPLATE = re.compile(
+    r"^\s*(?:"
+    rf"(?:based (?:on|upon)|according to|as (?:stated|mentioned|described|noted|shown|indicated|explained) (?:in|by)|"
+    rf"from|per|in|judging (?:from|by)) {_SOURCE}\s*(?:,\s*|\s+)"
+    rf"|{_SOURCE} (?:states|says|mentions|notes|indicates|suggests|shows|explains|reports|claims) that\s+"
+    r"|(?:it is|it's) (?:stated|mentioned|noted|reported|explained) (?:in (?:the |this )?\w+ )?that\s+"
+    r"|(?:in (?:conclusion|addition|summary|short|sum|general|fact|other words|brief)|for (?:example|instance)|"
+    r"as a (?:result|consequence)|last but not least|all in all|to (?:sum up|summari[sz]e|conclude)),\s*"
+    r")",
+    re.IGNORECASE,
+)
+
+
+# The first words a framing opening can start with: most claims skip the regular expression.
+_OPENERS = frozenset("based according as from per in judging the this these our my given provided above "
+                     "retrieved cited available supplied following context document documents passage passages "
+                     "text texts source sources information article articles excerpt excerpts search "
+                     "references reference evidence material data it it's for last all to".split())
+
+
+def strip_boilerplate(claim: str) -> tuple[str, str]:
+    """(the claim without a framing opening, the opening set aside or "")."""
+    first = claim[:12].lstrip().split(" ", 1)[0].lower()
+    if first not in _OPENERS:
+        return claim, ""
+    m = _BOILERPLATE.match(claim)
+    if m is None or m.end() >= len(claim) - 1:
+        return claim, ""
+    rest = claim[m.end():]
+    return rest[:1].upper() + rest[1:], claim[: m.end()].strip().rstrip(",")

@@ -1,0 +1,39 @@
+"""The lexical judge, third edition (issue 26): numbers must come from where the claim's words are,
+and decimals or thousands split by a tokeniser are read whole. Each phenomenon with a claim it must
+reject and one it must keep."""
+
+from __future__ import annotations
+
+from pytest_sprout.judges.lexical import RULES_VERSION, LexicalJudge
+from pytest_sprout.judges.lexical.text import rejoin_numbers
+
+JUDGE = LexicalJudge()
+
+def test_a_number_must_be_where_the_claims_words_are() -> None:
+    article = ("Leeds beat Warrington 24-10 on Friday. The crowd of 15,000 was the largest this year. "
+               "Joel Moon scored 3 tries in the first half. Leeds have now won 7 games in a row.")
+    swapped = JUDGE.judge("Joel Moon scored 7 tries in the first half.", [article])
+    assert (swapped.supported, swapped.rule) == (False, "number"), swapped.reason
+    assert "evidence has '3'" in swapped.reason
+    assert JUDGE.judge("Joel Moon scored 3 tries in the first half.", [article]).supported is True
+    # A number of the sentence next to the evidence counts (the same story, told on).
+    story = "Joel Moon joined Leeds from Salford. He has scored 12 tries for them."
+    assert JUDGE.judge("Joel Moon joined Leeds from Salford and scored 12 tries.", [story]).supported is True
+
+
+def test_split_decimals_and_thousands_are_read_whole() -> None:
+    assert rejoin_numbers("Inflation rose 7. 8 per cent.") == "Inflation rose 7.8 per cent."
+    assert rejoin_numbers("It cost $ 1. 7 million, with 1, 500 fans.") == "It cost $ 1.7 million, with 1,500 fans."
+    # A date, a year that ends a sentence, and a list of numbers stay as they are.
+    for text in ("on Dec. 29. 2022, with", "in 2019. 15 people died", "scores were 78, 100 and 92", "1, 2, 300"):
+        assert rejoin_numbers(text) == text
+    passage = "Prices jumped. Inflation rose 7. 8 per cent in May, the agency said."
+    verdict = JUDGE.judge("Inflation rose 7.8 per cent in May.", [passage])
+    assert verdict.supported is True, verdict.reason
+    assert verdict.evidence == "Inflation rose 7.8 per cent in May, the agency said."
+    wrong = JUDGE.judge("Inflation rose 8 per cent in May.", [passage])
+    assert (wrong.supported, wrong.rule) == (False, "number"), wrong.reason
+
+
+def test_the_rules_version_names_the_third_edition() -> None:
+    assert RULES_VERSION == 7 and LexicalJudge().settings()["rules_version"] == 7
