@@ -36,7 +36,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_overhead import write_projects  # noqa: E402
+from bench_overhead import write_projects
 
 COMMON = ["-q", "-p", "no:deepeval", "-p", "no:randomly", "--no-header", "--tb=no", "-o", "console_output_style=classic"]
 # Runs pytest in-process and prints its peak memory, so that each run is measured on its own.

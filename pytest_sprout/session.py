@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from .config import options
+from .config.settings import Settings
 from .suites.loader import SuiteFile, SuiteSet, load_suites
 from .core.model import Case, GoldenItem
 from .controller.controller import Controller
@@ -26,7 +27,7 @@ from .core.util import is_xdist_worker
 SESSION_KEY = pytest.StashKey["SproutSession"]()
 
 
-def get_session(config: pytest.Config) -> "SproutSession":
+def get_session(config: pytest.Config) -> SproutSession:
     return config.stash[SESSION_KEY]
 
 
@@ -38,33 +39,31 @@ def is_controller(config: pytest.Config) -> bool:
 class SproutSession:
     def __init__(self, config: pytest.Config) -> None:
         self.config = config
+        self.settings = settings = Settings.from_config(config)  # the options, read once
         self._suites: SuiteSet | None = None
         self.thresholds = options.parse_thresholds(options.get(config, "sprout_threshold"))
-        self.worker_system: dict[str, Any] | None = None  # system_info() sent by an xdist worker
-        self.guard = SnapshotGuard(self)  # snapshot check, golden-set record/replay
+        # snapshot check, golden-set record/replay
+        self.guard = SnapshotGuard(settings, self.suites, controller=is_controller(config))
         # The worker half (run.py): the system, the answers, the tiers, running an item.
         self.run = config.stash[RUN_STASH_KEY] = Run(
             config, self.thresholds, suites=self.suites, suite_file=self.suite_file, replay=self.guard.replay,
             other_system=self._other_system,
         )
-        # The tally, the gates and the reports: on the controller only (None on an xdist worker)
-        self.controller = Controller(self) if is_controller(config) else None
         self.hypothesis_used: bool | None = None  # whether collected test modules imported Hypothesis
-        self.engaged = engaged(config, self.suites_root)  # False: this run cannot select a sprout item
+        self.engaged = engaged(config, settings.suites_root)  # False: this run cannot select a sprout item
+        # The tally, the gates and the reports: on the controller only (None on an xdist worker)
+        self.controller = Controller(settings, self.suites, self.guard, self.system_info, self.engaged) \
+            if is_controller(config) else None
         self._factory_checked = False
 
     # --- options ------------------------------------------------------------------------------
     def option(self, dest: str) -> Any:
         return options.get(self.config, dest)
 
-    def path(self, value: str | None) -> Path | None:
-        """A path option, relative to the rootdir."""
-        return None if value is None else Path(self.config.rootpath, value)
-
     # --- suites -------------------------------------------------------------------------------
     @property
     def suites_root(self) -> Path:
-        return Path(self.config.rootpath, self.option("sprout_suites"))
+        return self.settings.suites_root
 
     def suites(self) -> SuiteSet:
         if self._suites is None:
@@ -92,7 +91,9 @@ class SproutSession:
         """The system that answered when this process built none: the one that recorded the
         replayed golden set, else (the xdist controller) the one a worker sent back."""
         replayed = self.guard.replayed_system()
-        return replayed if replayed is not None else self.worker_system
+        if replayed is not None:
+            return replayed
+        return self.controller.worker_system if self.controller is not None else None
 
     def system_info(self) -> dict[str, Any] | None:
         return self.run.system_info()
@@ -150,15 +151,9 @@ class SproutSession:
     def collected(self, items: list[Any]) -> None:
         """After collection (a plain run, or an xdist worker): check the system factory when a
         sprout item was selected."""
-        if self.engaged and any(hasattr(item, "case") and hasattr(item, "tier") for item in items):
-            if is_controller(self.config) and not self.config.option.collectonly:
-                self.check_factory()
-
-    def report_paths(self) -> dict[str, list[Path]]:
-        """Every report this run writes, by option (the snapshot guard registers them)."""
-        from .controller.controller import report_paths
-
-        return report_paths(self)
+        selected = any(hasattr(item, "case") and hasattr(item, "tier") for item in items)
+        if self.engaged and selected and is_controller(self.config) and not self.config.option.collectonly:
+            self.check_factory()
 
     def finish(self, exitstatus: int = 0) -> None:
         if self.controller is None:  # an xdist worker: its system's name goes back to the controller

@@ -71,7 +71,7 @@ def system_traceback(exc: BaseException) -> str:
 
 
 def is_async_callable(system: Any) -> bool:
-    return inspect.iscoroutinefunction(system) or inspect.iscoroutinefunction(getattr(system, "__call__", None))
+    return inspect.iscoroutinefunction(system) or inspect.iscoroutinefunction(getattr(system, "__call__", None))  # noqa: B004 (an async __call__, not callable())
 
 
 class _Job:

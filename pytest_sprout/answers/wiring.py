@@ -120,7 +120,7 @@ def item_finished(run: Any, item: Any, collected: Sequence[Any]) -> None:
         run._golden.pop(case.id, None)
 
 
-def items_left(config: Any, collected: Sequence[Any]) -> "Counter[str] | None":
+def items_left(config: Any, collected: Sequence[Any]) -> Counter[str] | None:
     """Case id -> how many of this process's collected items that use it have not run yet; None
     when answers must stay (a test uses the sprout_golden fixture, which hands out every answer).
     An xdist worker counts every collected item, also those run elsewhere: it drops only the
@@ -141,7 +141,7 @@ def close(session: Any) -> None:
         if problem:
             import warnings
 
-            warnings.warn(pytest.PytestWarning(problem), stacklevel=2)
+            warnings.warn(pytest.PytestWarning(problem), stacklevel=1)
     cache = session.result_cache()
     cache.flush()
     if not is_xdist_worker(session.config) and cache.root is not None:

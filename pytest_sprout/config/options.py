@@ -1,5 +1,5 @@
 """Command-line and ini options. Each option has one name here; `get` reads it (command line
-first, then the ini file, then the default). The checks of option values are pure, in settings.py;
+first, then the ini file, then the default). The checks of option values are pure, in core/option_values.py;
 the ones here raise pytest.UsageError."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from typing import Any, Callable, TypeVar
 
 import pytest
 
-from ..core import settings
+from ..core import option_values
 from ..core.errors import SettingsError
-from ..core.settings import COUNTS, NOT_PER_CASE, THRESHOLD_NAMES, UNIT, threshold_problem, tier_settings  # noqa: F401 (importers)
+from ..core.option_values import COUNTS, NOT_PER_CASE, THRESHOLD_NAMES, UNIT, threshold_problem, tier_settings  # noqa: F401 (importers)
 
 T = TypeVar("T")
 
@@ -143,9 +143,9 @@ def get_all(config: pytest.Config, dest: str) -> list[str]:
     return list(dict.fromkeys(str(v) for v in values if v))
 
 
-# --- checks of values: pure, in settings.py; here a bad value is a pytest usage error ---------------
+# --- checks of values: pure, in core/option_values.py; here a bad value is a pytest usage error ---------------
 def _usage_errors(check: Callable[..., T]) -> Callable[..., T]:
-    """settings.py's ``check``, raising pytest.UsageError (same message) where it raises SettingsError."""
+    """core/option_values.py's ``check``, raising pytest.UsageError (same message) where it raises SettingsError."""
 
     @functools.wraps(check)
     def checked(*args: Any, **kwargs: Any) -> T:
@@ -157,11 +157,11 @@ def _usage_errors(check: Callable[..., T]) -> Callable[..., T]:
     return checked
 
 
-parse_assignments = _usage_errors(settings.parse_assignments)
-check_thresholds = _usage_errors(settings.check_thresholds)
-parse_thresholds = _usage_errors(settings.parse_thresholds)
-check_url = _usage_errors(settings.check_url)
-check_fraction = _usage_errors(settings.check_fraction)
+parse_assignments = _usage_errors(option_values.parse_assignments)
+check_thresholds = _usage_errors(option_values.check_thresholds)
+parse_thresholds = _usage_errors(option_values.parse_thresholds)
+check_url = _usage_errors(option_values.check_url)
+check_fraction = _usage_errors(option_values.check_fraction)
 
 
 def explicit(config: pytest.Config, dest: str) -> bool:

@@ -4,20 +4,24 @@ reports and the terminal's closing lines.
 One `Controller` per run, on the process that aggregates (a plain run, or the xdist controller;
 never on an xdist worker), kept in ``config.stash`` as pytest's junitxml keeps its LogXML. Item
 rows arrive on the test reports (plugin.py's Aggregator hands them in), from this process or from
-xdist workers; nothing else here runs an item. What it needs of the run (options, the suites, the
-snapshot guard, the system's name) it reads from the session it is given, which composes both
-halves (session.py).
+xdist workers; nothing else here runs an item. It is given what it needs of the run: the settings
+(config/settings.py), the suites (loaded when first asked), the snapshot guard, the system's
+description and whether the run can select a sprout item at all; the session composes it
+(session.py) and never hands itself in.
 """
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import pytest
 
 from ..config import options
+from ..config.settings import Settings
+from ..snapshot.guard import SnapshotGuard
+from ..suites.loader import SuiteSet
 from .ledger import ERROR, Ledger, parse_nodeid
 from ..judges import tier_module
 from ..core.model import TIERS
@@ -25,20 +29,17 @@ from ..core.row import Row
 from .rows import RowStore
 from ..core.stats import Tally
 
-CONTROLLER_KEY = pytest.StashKey["Controller"]()
-
-
-def get_controller(config: pytest.Config) -> "Controller | None":
-    """The run's controller, or None on an xdist worker."""
-    return config.stash.get(CONTROLLER_KEY, None)
-
-
 class Controller:
     """Tallies the item rows of a run, checks the gates and writes the reports (see the module)."""
 
-    def __init__(self, sprout: Any) -> None:
-        self.sprout = sprout  # the session.SproutSession
-        self.config: pytest.Config = sprout.config
+    def __init__(self, settings: Settings, suites: Callable[[], SuiteSet], guard: SnapshotGuard,
+                 system_info: Callable[[], dict[str, Any] | None], engaged: bool = True) -> None:
+        self.settings = settings
+        self.suites = suites
+        self.guard = guard
+        self.system_info = system_info  # the system's name and version (this process's, or what a worker sent)
+        self.engaged = engaged  # False: the run reaches no suite, nothing here is a sprout item
+        self.worker_system: dict[str, Any] | None = None  # the system an xdist worker sent back
         self.tally = Tally()
         self.items = RowStore()  # every item's row
         self.ledger = Ledger()  # which selected items have a row
@@ -48,11 +49,9 @@ class Controller:
         self.written: dict[str, str] = {}  # report kind -> path, as given; for the terminal
         self.complete = True  # False after an interrupted run: its reports say so
         self.write_problems: list[str] = []  # problems writing the reports, for the summary
-        config = sprout.config
-        config.stash[CONTROLLER_KEY] = self
 
     def record(self, report: pytest.TestReport) -> None:
-        if not self.sprout.engaged:  # the run reaches no suite: nothing here is a sprout item
+        if not self.engaged:  # the run reaches no suite: nothing here is a sprout item
             return
         if report.when == "setup":
             self.tiers_run.update(t for t in TIERS if report.nodeid.endswith(f"[{t}]") and t in report.keywords)
@@ -62,7 +61,7 @@ class Controller:
                     continue
                 raw = value if isinstance(value, str) else None
                 data = json.loads(value) if raw is not None else dict(value)
-                self.sprout.guard.keep(data)  # takes the golden entry off (the golden set keeps it)
+                self.guard.keep(data)  # takes the golden entry off (the golden set keeps it)
                 row = Row.from_json(data)
                 row.nodeid = report.nodeid
                 if row.error:
@@ -102,14 +101,14 @@ class Controller:
         parsed = parse_nodeid(nodeid)
         if parsed is None or parsed[2] not in TIERS:
             return None
-        suite_file = self.sprout.suites().files.get(Path(self.config.rootpath, parsed[0]))
+        suite_file = self.suites().files.get(Path(self.settings.rootpath, parsed[0]))
         return suite_file.name if suite_file is not None else None
 
     def select(self, nodeids: list[str]) -> None:
         """Controller: the node ids selected for this run (its own collection, or an xdist
         worker's); every sprout item among them ends as a row. A collect-only run (pytest --co)
         runs none: it selects nothing, so no item is called lost."""
-        if not self.sprout.engaged or self.config.option.collectonly:
+        if not self.engaged or self.config.option.collectonly:
             return
         self.ledger.select((nid, suite) for nid in nodeids if (suite := self.suite_of(nid)) is not None)
 
@@ -119,10 +118,10 @@ class Controller:
 
         data = build_report(
             version=__version__,
-            dataset_hash=self.sprout.dataset_hash(),
+            dataset_hash=self.dataset_hash(),
             metrics=self.tally.rows(),
             items=[],
-            system=self.sprout.system_info(),
+            system=self.system_info(),
             extra=self._judging_extra(),
         )
         data["items"] = self.items  # the store: the writers read it row by row, sorted by node id
@@ -138,58 +137,62 @@ class Controller:
         # Each check reads every row again: only when a row has what it reports on.
         mutation = mutation_report(self.items) if self.items.mutated else {}
         agreement = agreement_report(self.items) if len(self.items.sentence_tiers) > 1 else {}
-        return {**extra, **mutation, **agreement, **self.sprout.guard.report_extra()}
+        return {**extra, **mutation, **agreement, **self.guard.report_extra()}
 
     def replay_note(self) -> dict[str, Any]:
         """For the views (terminal, Markdown, HTML), never the JSON: a report rebuilt from a golden
         set must stay byte for byte the report of the run that recorded it (snapshot.md)."""
-        return {"replayed_from": self.sprout.option("sprout_golden")} if self.sprout.option("sprout_golden") else {}
+        return {"replayed_from": self.settings.golden_option} if self.settings.golden_option else {}
 
     def start(self) -> None:
         """Before anything runs: check the options and parse the gates (the session then checks
         the system factory and the snapshot)."""
-        from .gates import from_session
+        from .gates import from_settings
 
         self.check_options()
-        self.gates = from_session(self.sprout)
+        self.gates = from_settings(self.settings, self.dataset_hash)
+
+    def dataset_hash(self) -> str:
+        from ..core.identity import dataset_hash
+
+        return dataset_hash(self.suites().cases)
 
     def report_paths(self) -> dict[str, list[Path]]:
-        return report_paths(self.sprout)
+        return self.settings.reports.by_option()
 
     def check_options(self) -> None:
         """Controller, before anything runs: options that would fail only at the end, or fail
         every item, are usage errors now."""
         from ..reports.safe_write import clean_stale_tmp, output_problem
 
-        url = self.sprout.option("llm_base_url")
-        if url:
-            options.check_url(str(url))
-        options.check_fraction(self.sprout.option("sprout_max_unscored"), "--sprout-max-unscored")
-        if options.explicit(self.config, "sprout_suites"):
-            root = self.sprout.suites_root
+        settings = self.settings
+        if settings.llm_base_url:
+            options.check_url(settings.llm_base_url)
+        options.check_fraction(settings.max_unscored, "--sprout-max-unscored")
+        if settings.suites_explicit:
+            root = settings.suites_root
             if not root.exists():
-                raise pytest.UsageError(f"--sprout-suites / sprout_suites: {self.sprout.option('sprout_suites')!r} does not exist")
+                raise pytest.UsageError(f"--sprout-suites / sprout_suites: {settings.suites_option!r} does not exist")
             from ..suites.loader import suite_paths
 
             if not suite_paths(root):
-                raise pytest.UsageError(f"--sprout-suites / sprout_suites: {self.sprout.option('sprout_suites')!r} holds no suite file (*.yaml, *.yml)")
-        if self.sprout.option("sprout_update_snapshot") and not self.sprout.cases:
+                raise pytest.UsageError(f"--sprout-suites / sprout_suites: {settings.suites_option!r} holds no suite file (*.yaml, *.yml)")
+        if settings.update_snapshot and not self.suites().cases:
             raise pytest.UsageError("--sprout-update-snapshot: the suites hold no valid case; refusing to pin an empty dataset")
         flags = {"sprout_report": "--sprout-report", "sprout_md": "--sprout-md", "sprout_html": "--sprout-html"}
-        record = self.sprout.option("sprout_record")
         checked = [(flag, p) for dest, flag in flags.items() for p in self.report_paths()[dest]]
-        checked += [("--sprout-record", self.sprout.path(record))] if record else []
+        checked += [("--sprout-record", settings.record)] if settings.record else []
         for flag, path in checked:
             problem = output_problem(path)
             if problem:
                 raise pytest.UsageError(f"{flag}={path}: cannot write the report there: {problem}")
-        for path in [p for _, p in checked] + [self.sprout.guard.path]:  # what a killed writer may have left
+        for path in [p for _, p in checked] + [self.guard.path]:  # what a killed writer may have left
             clean_stale_tmp(path)
 
     def worker_finished(self, workeroutput: dict[str, Any]) -> None:
         """Controller: what an xdist worker sent back at the end (its system's name and version)."""
-        if self.sprout.worker_system is None:  # the session's system_info() reports it
-            self.sprout.worker_system = workeroutput.get("sprout_system")
+        if self.worker_system is None:  # the session's system_info() reports it
+            self.worker_system = workeroutput.get("sprout_system")
 
     def finish(self, exitstatus: int = 0) -> None:
         """After the run: rows for the items that never reported, the gates, then the reports."""
@@ -203,15 +206,15 @@ class Controller:
 
             values = {(r.tier, r.metric): self.tally.values(r.tier, r.metric) for r in rows}
             self.gate_outcome = self.gates.evaluate(rows, values, self.tiers_run)
-            self.gate_outcome.unscored = (unscored.check(self.items, self.sprout.option("sprout_max_unscored"))
+            self.gate_outcome.unscored = (unscored.check(self.items, self.settings.max_unscored)
                                           if self.items.unscored else [])
         paths = self.report_paths()
         if not self.complete:  # a frozen report is not replaced by a partial one: the chain stays whole
-            frozen = self.sprout.guard.registered()
-            for dest, found in paths.items():
-                for path in [p for p in found if self.sprout.guard.rel(p) in frozen]:
+            frozen = self.guard.registered()
+            for found in paths.values():
+                for path in [p for p in found if self.guard.rel(p) in frozen]:
                     found.remove(path)
-                    self.write_problems.append(f"{self.sprout.guard.rel(path)}: kept as it was (registered in the snapshot, "
+                    self.write_problems.append(f"{self.guard.rel(path)}: kept as it was (registered in the snapshot, "
                                         "and this run was interrupted)")
         if not any(paths.values()):
             return
@@ -221,12 +224,13 @@ class Controller:
         data = self.report_data()
         shown = {**data, **self.replay_note()}  # the views say where the answers came from; the JSON does not
         extra = self.gate_outcome.markdown() if self.gate_outcome else []
-        extra += views.markdown_failures(shown, self.sprout.option("sprout_md_failures"))
+        extra += views.markdown_failures(shown, self.settings.md_failures)
         problems, written = write_reports(paths, data, rows, extra, intro=views.markdown_header(shown), shown=shown)
         self.write_problems += problems
-        for kind, path in written.items():  # as the user gave it: relative to the rootdir where it is inside
-            rel = Path(path)
-            self.written[kind] = str(rel.relative_to(self.config.rootpath)) if rel.is_relative_to(self.config.rootpath) else path
+        for kind, where in written.items():  # as the user gave it: relative to the rootdir where it is inside
+            rel = Path(where)
+            root = self.settings.rootpath
+            self.written[kind] = str(rel.relative_to(root)) if rel.is_relative_to(root) else where
 
     def summary_lines(self) -> list[str]:
         from ..core.table import format_table
@@ -257,12 +261,3 @@ class Controller:
             lines += agreement.summary_lines(self.items)
         return lines + gate_lines + views.files_lines(self.written, self.replay_note())
 
-
-def report_paths(sprout: Any) -> dict[str, list[Path]]:
-    """Every report this run writes, by option."""
-    config = sprout.config
-    return {
-        "sprout_report": [Path(config.rootpath, p) for p in options.get_all(config, "sprout_report")],
-        "sprout_md": [p for p in [sprout.path(sprout.option("sprout_md"))] if p],
-        "sprout_html": [p for p in [sprout.path(sprout.option("sprout_html"))] if p],
-    }

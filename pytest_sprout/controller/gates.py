@@ -18,12 +18,13 @@ import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 import pytest
 
 from ..core.model import TIERS
 from ..config.options import parse_assignments
+from ..config.settings import Settings
 from ..core.stats import MetricRow, newcombe_interval, t_quantile, wilson_interval
 from ..core.util import md_cell as _md, short_hash as _short
 
@@ -294,7 +295,7 @@ class Gates:
     def from_options(
         cls, *, mins: Iterable[str], compare: str | None, compare_path: Path | None,
         fail_on_regression: bool, any_dataset: bool, dataset_hash: str | None,
-    ) -> "Gates":
+    ) -> Gates:
         """Parse the options; refuse a baseline built from another dataset unless ``any_dataset``."""
         if fail_on_regression and not compare:
             raise pytest.UsageError("--sprout-fail-on-regression needs --sprout-compare=OLD.json (the report to compare with)")
@@ -431,19 +432,19 @@ def _show(row: Mapping[str, Any]) -> str:
     return f"{rate:.3f} (n={row.get('n')})" if isinstance(rate, (int, float)) else f"- (n={row.get('n')})"
 
 
-# --- glue for the session (controller only) --------------------------------------------------
+# --- from the run's settings (controller only) ------------------------------------------------
 
 
-def from_session(sprout: Any) -> Gates:
-    """The gates a SproutSession's options ask for; raises UsageError before any item runs."""
-    compare = sprout.option("sprout_compare")
+def from_settings(settings: Settings, dataset_hash: Callable[[], str]) -> Gates:
+    """The gates the run's options ask for; raises UsageError before any item runs.
+    ``dataset_hash`` is called only when there is a baseline to compare with."""
     return Gates.from_options(
-        mins=sprout.option("sprout_min"),
-        compare=compare,
-        compare_path=sprout.path(compare),
-        fail_on_regression=sprout.option("sprout_fail_on_regression"),
-        any_dataset=sprout.option("sprout_compare_any_dataset"),
-        dataset_hash=sprout.dataset_hash() if compare else None,
+        mins=list(settings.mins),
+        compare=settings.compare_option,
+        compare_path=settings.compare,
+        fail_on_regression=settings.fail_on_regression,
+        any_dataset=settings.compare_any_dataset,
+        dataset_hash=dataset_hash() if settings.compare_option else None,
     )
 
 

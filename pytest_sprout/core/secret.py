@@ -19,7 +19,7 @@ ENV_VAR = "SPROUT_LLM_API_KEY"
 class SecretStr:
     __slots__ = ("_value",)
 
-    def __init__(self, value: "str | SecretStr") -> None:
+    def __init__(self, value: str | SecretStr) -> None:
         self._value = value.reveal() if isinstance(value, SecretStr) else str(value)
 
     def reveal(self) -> str:

@@ -208,7 +208,7 @@ class Tally:
                 is_underpowered(n), is_saturated(k, n), unscored,
             )
         floats = [float(v) for v in scored]
-        if 0.0 <= min(floats) and max(floats) <= 1.0:
+        if min(floats) >= 0.0 and max(floats) <= 1.0:
             mean, low, high = unit_mean_interval(floats, self.confidence)
         else:  # scores off the 0-1 scale: Student t, as for any mean
             mean, low, high = mean_interval(floats, self.confidence)

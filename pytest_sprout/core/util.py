@@ -78,7 +78,7 @@ def file_sha256(path: Any) -> str:
 JUDGE_CODE = ("core", "judges", "checks")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def judge_code_fingerprint() -> str:
     """The SHA-256 of the judges' own source files (their paths and bytes), computed once per
     process: a judge whose code changed is a cache miss, whether or not anyone bumped a version.

@@ -85,7 +85,7 @@ def _probe(folder: Path) -> str | None:
 def clean_stale_tmp(path: Path) -> list[Path]:
     """Remove the temporary files an earlier writer of ``path`` left behind (killed mid-write).
     Called on the controller before the run, when no other writer of this report runs."""
-    removed = []
+    removed: list[Path] = []
     folder = path.parent
     if not folder.is_dir():
         return removed

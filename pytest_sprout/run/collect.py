@@ -70,10 +70,12 @@ class SproutItem(pytest.Item):
             raise SystemFailure(outcome.error)
         if outcome.skip:
             pytest.skip(safe_text(outcome.skip))
-        if outcome.result.passed is False:
-            raise SproutFailure(outcome.result.message)
-        if outcome.result.passed is None:
-            pytest.skip(safe_text(f"unscored: {outcome.result.note}"))
+        result = outcome.result
+        assert result is not None  # an outcome without an error or a skip carries the tier's result
+        if result.passed is False:
+            raise SproutFailure(result.message)
+        if result.passed is None:
+            pytest.skip(safe_text(f"unscored: {result.note}"))
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
         if isinstance(excinfo.value, (SproutFailure, SystemFailure)):

@@ -26,7 +26,7 @@ from ..judges import tier_module
 from ..core.errors import JudgeFailure, TierUnusable
 from ..core.model import TIERS, Answer, Case, GoldenItem
 from ..core.row import Row
-from ..core.settings import explicit_tiers
+from ..core.option_values import explicit_tiers
 from ..core.tier import TierResult, TierSettings
 from .upcoming import get_upcoming
 from ..core.util import is_xdist_worker
@@ -34,7 +34,7 @@ from ..core.util import is_xdist_worker
 RUN_STASH_KEY = pytest.StashKey["Run"]()
 
 
-def get_run(config: pytest.Config) -> "Run":
+def get_run(config: pytest.Config) -> Run:
     return config.stash[RUN_STASH_KEY]
 
 

@@ -72,7 +72,7 @@ class Artifact:
         return data
 
     @classmethod
-    def from_json(cls, path: str, data: Any, label: str) -> "Artifact":
+    def from_json(cls, path: str, data: Any, label: str) -> Artifact:
         check_artifact_path(path, label)
         where = f"artifacts.{path}."
         if not isinstance(data, dict):
@@ -149,7 +149,7 @@ class Snapshot:
     artifacts: dict[str, Artifact] = field(default_factory=dict)
 
     @classmethod
-    def build(cls, cases: list[Case], plugin_version: str, artifacts: Iterable[Artifact] = ()) -> "Snapshot":
+    def build(cls, cases: list[Case], plugin_version: str, artifacts: Iterable[Artifact] = ()) -> Snapshot:
         return cls(dataset_hash(cases), suite_counts(cases), fingerprints(cases), plugin_version,
                    {a.path: a for a in artifacts})
 
@@ -166,7 +166,7 @@ class Snapshot:
         }
 
     @classmethod
-    def from_json(cls, data: Any, label: str) -> "Snapshot":
+    def from_json(cls, data: Any, label: str) -> Snapshot:
         if not isinstance(data, dict) or data.get("pytest_sprout") != "snapshot":
             raise SnapshotError(f"{label}: not a pytest-sprout snapshot (expected \"pytest_sprout\": \"snapshot\")")
         if data.get("format") != FORMAT:
@@ -185,7 +185,7 @@ class Snapshot:
         )
 
     @classmethod
-    def load(cls, path: Path, label: str) -> "Snapshot":
+    def load(cls, path: Path, label: str) -> Snapshot:
         return cls.from_json(read_json(path, label), label)
 
     def write(self, path: Path) -> None:

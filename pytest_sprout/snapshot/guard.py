@@ -5,12 +5,14 @@ session calls in."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from ..answers import golden
+from ..config.settings import Settings
 from ..core.identity import LIST_LIMIT, SnapshotError, file_sha256, id_list
-from .file import SNAPSHOT_NAME, Snapshot, artifact_problems, check, rebuild_hint, relative, update
-from ..core.util import is_xdist_worker
+from .file import Snapshot, artifact_problems, check, rebuild_hint, relative, update
+from ..core.model import Case
+from ..suites.loader import SuiteSet
 from ..core.version import __version__
 
 
@@ -20,13 +22,15 @@ OK, TESTS_FAILED, INTERRUPTED, INTERNAL_ERROR, NO_TESTS_COLLECTED = 0, 1, 2, 3, 
 class SnapshotGuard:
     """The snapshot check, golden-set recording and replay for one pytest run.
 
-    ``sprout`` is the run's SproutSession; only its plain accessors are used (``option``,
-    ``path``, ``cases``, ``config.rootpath``). Errors are SnapshotError; the session turns the
+    It reads the run's settings and its suites (``suites()`` loads them when first asked);
+    ``controller`` is False on an xdist worker. Errors are SnapshotError; the session turns the
     ones raised before the run into usage errors. Only the controller checks and writes.
     """
 
-    def __init__(self, sprout: Any) -> None:
-        self.sprout = sprout
+    def __init__(self, settings: Settings, suites: Callable[[], SuiteSet], controller: bool = True) -> None:
+        self.settings = settings
+        self.suites = suites
+        self.controller = controller
         self.lines: list[str] = []  # the terminal section "sprout snapshot"
         self.blocked = False  # nothing runs: the check failed, or --sprout-check-snapshot
         self.failed = False
@@ -39,56 +43,53 @@ class SnapshotGuard:
     # --- paths and options --------------------------------------------------------------------
     @property
     def root(self) -> Path:
-        return Path(self.sprout.config.rootpath)
+        return self.settings.rootpath
 
     @property
     def path(self) -> Path:
-        return self.sprout.path(self.sprout.option("sprout_snapshot") or SNAPSHOT_NAME)
+        return self.settings.snapshot
+
+    @property
+    def cases(self) -> list[Case]:
+        return self.suites().cases
 
     def rel(self, path: Path) -> str:
         return relative(path, self.root)
 
     @property
-    def controller(self) -> bool:
-        """False on an xdist worker: workers neither check nor write."""
-        return not is_xdist_worker(self.sprout.config)
-
-    @property
     def check_only(self) -> bool:
-        return bool(self.sprout.option("sprout_check_snapshot"))
+        return self.settings.check_snapshot
 
     @property
     def updating(self) -> bool:
-        return bool(self.sprout.option("sprout_update_snapshot"))
+        return self.settings.update_snapshot
 
     def record_path(self) -> Path | None:
-        return self.sprout.path(self.sprout.option("sprout_record"))
+        return self.settings.record
 
     def rebuilt(self) -> list[tuple[Path, str]]:
         """The frozen artifacts this run writes: the golden set it records, the JSON report."""
-        out = []
-        if self.record_path():
-            out.append((self.record_path(), "golden"))
-        out += [(path, "report") for path in self.sprout.report_paths()["sprout_report"]]
+        record = self.record_path()
+        out: list[tuple[Path, str]] = [(record, "golden")] if record else []
+        out += [(path, "report") for path in self.settings.reports.json]
         return out
 
     # --- before the run -----------------------------------------------------------------------
     def start(self) -> None:
         """Refuse contradictory options and a golden set that cannot be replayed."""
-        if self.sprout.option("sprout_record") and self.sprout.option("sprout_golden"):
+        if self.settings.record and self.settings.golden_option:
             raise SnapshotError("--sprout-record and --sprout-golden cannot be combined: a replay records nothing new")
         if self.check_only and self.updating:
             raise SnapshotError("--sprout-check-snapshot and --sprout-update-snapshot cannot be combined: one checks "
                                 "the snapshot, the other rewrites it")
-        if self.sprout.option("sprout_golden"):
+        if self.settings.golden_option:
             self.replay()
 
     def replay(self) -> Any:
         """The golden set given with --sprout-golden (a golden.GoldenSet), or None."""
-        value = self.sprout.option("sprout_golden")
-        if self._replay is None and value:
-            path = self.sprout.path(value)
-            self._replay = golden.load(path, self.rel(path), self.sprout.cases)
+        path = self.settings.golden
+        if self._replay is None and self.settings.golden_option and path is not None:
+            self._replay = golden.load(path, self.rel(path), self.cases)
             self.golden_ref = {"path": self.rel(path), "sha256": self._replay.sha256}
         return self._replay
 
@@ -111,8 +112,8 @@ class SnapshotGuard:
         if not self.check_only and not path.exists():
             return False
         exempt = [] if self.check_only else [self.rel(p) for p, _ in self.rebuilt()]
-        result = check(path, self.rel(path), self.sprout.cases, self.root, exempt)
-        errors = [str(e) for e in self.sprout.suites().errors]
+        result = check(path, self.rel(path), self.cases, self.root, exempt)
+        errors = [str(e) for e in self.suites().errors]
         broken = [f"the suites have errors; their cases are not part of the dataset ({len(errors)}):",
                   *(f"  {e}" for e in errors[:LIST_LIMIT])] if errors else []
         if result.ok and not (self.check_only and errors):
@@ -151,10 +152,10 @@ class SnapshotGuard:
             return
         from ..reports.safe_write import write_json
 
-        write_json(path, golden.build(self.sprout.cases, self.recorded, __version__))
+        write_json(path, golden.build(self.cases, self.recorded, __version__))
         self.golden_written = True
         self.golden_ref = {"path": self.rel(path), "sha256": file_sha256(path)}
-        missing = len(self.sprout.cases) - len(self.recorded)
+        missing = len(self.cases) - len(self.recorded)
         self.lines.append(f"{self.rel(path)}: recorded {len(self.recorded)} answers"
                           + (f" ({missing} cases not run here are not recorded)" if missing else ""))
         if self.diverged:
@@ -195,7 +196,7 @@ class SnapshotGuard:
                 written = [(p, k) for p, k in written if k == "golden" or self.rel(p) in registered]
                 if not written:
                     return exitstatus
-            snap, lines = update(path, label, self.sprout.cases, self.root, written, __version__, dataset=self.updating)
+            snap, lines = update(path, label, self.cases, self.root, written, __version__, dataset=self.updating)
         except SnapshotError as exc:
             self.lines.append(str(exc))
             self.failed = True

@@ -20,7 +20,6 @@ key left out. The suite is named after the file.
 from __future__ import annotations
 
 import csv
-import io
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -118,7 +117,7 @@ class _Lines:
         self.lines = text.splitlines(keepends=True)
         self.pos = 0
 
-    def __iter__(self) -> "_Lines":
+    def __iter__(self) -> _Lines:
         return self
 
     def __next__(self) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Union
+from typing import Any, Iterable
 
 from .formats import BadLine
 from ..core.model import EXPECTS, ID_PATTERN, TIERS, Case
@@ -38,7 +38,7 @@ class SuiteError:
         return ": ".join(parts) + f": {self.message}"
 
 
-Entry = Union[Case, SuiteError]
+Entry = Case | SuiteError
 
 
 @dataclass
@@ -153,7 +153,7 @@ def _build_case(raw: Any, suite: str, defaults: dict, source: str) -> Case:
 
 def _thresholds(value: Any) -> tuple[tuple[tuple[str, str], float], ...]:
     """A case's `thresholds: {tier.name: value}`, checked as --sprout-threshold is."""
-    from ..core.settings import threshold_problem
+    from ..core.option_values import threshold_problem
 
     if not isinstance(value, dict):
         raise _Invalid("thresholds", f"must be a mapping of TIER.NAME: value, got {_type_name(value)}")
