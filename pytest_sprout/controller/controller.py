@@ -106,9 +106,9 @@ class Controller:
 
     def select(self, nodeids: list[str]) -> None:
         """Controller: the node ids selected for this run (its own collection, or an xdist
-        worker's); every sprout item among them ends as a row. A collect-only run (pytest --co)
-        runs none: it selects nothing, so no item is called lost."""
-        if not self.engaged or self.config.option.collectonly:
+        worker's); every sprout item among them ends as a row (a collect-only run selects
+        nothing: plugin.py)."""
+        if not self.engaged:
             return
         self.ledger.select((nid, suite) for nid in nodeids if (suite := self.suite_of(nid)) is not None)
 
