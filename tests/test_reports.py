@@ -74,7 +74,7 @@ def test_markdown_file_carries_the_table_and_the_gates(pytester: pytest.Pytester
     assert "| groundedness | grounded_sentence | 3/4 | 3 | 0.750 |" in text
     assert "| groundedness | refusal | 4/4 |  | 1.000 | [0.510, 1.000] | underpowered, saturated |" in text
     assert "### Gates" in text
-    assert "- PASS: gate groundedness.refusal >= 0.5: passed (Wilson 95% lower bound 0.510; 4/4 = 1.000)" in text
+    assert "- PASS: gate groundedness.refusal >= 0.5: passed \\(Wilson 95% lower bound 0.510; 4/4 = 1.000\\)" in text
     assert not list((pytester.path / "out").glob(".*tmp"))  # written atomically, nothing left behind
 
 

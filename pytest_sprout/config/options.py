@@ -40,8 +40,8 @@ OPTIONS: tuple[Opt, ...] = (
     ),
     # --- asking the system ----------------------------------------------------------------------
     Opt("--sprout-concurrency", "sprout_concurrency", "answers asked of the system at once (1: one at a time, in order)", "sprout_concurrency", 8, kind="int", metavar="N"),
-    Opt("--sprout-timeout", "sprout_timeout", "seconds one answer may take, retries included (default: no limit)", "sprout_timeout", kind="float", metavar="SECONDS"),
-    Opt("--sprout-retries", "sprout_retries", "retries of an answer that raised an exception listed in sprout_retry_on", "sprout_retries", 0, kind="int", metavar="N"),
+    Opt("--sprout-timeout", "sprout_timeout", "seconds one answer may take, retries and waiting for a free slot included (default: no limit)", "sprout_timeout", kind="float", metavar="SECONDS"),
+    Opt("--sprout-retries", "sprout_retries", "retries of an answer that raised an exception listed in sprout_retry_on (waits double from 0.2 s, at most 30 s each, jittered)", "sprout_retries", 0, kind="int", metavar="N"),
     Opt("--sprout-retry-on", "sprout_retry_on", "an exception class to retry, as module.Class (repeatable)", "sprout_retry_on", kind="append", metavar="EXC"),
     Opt("--sprout-reuse-answers", "sprout_reuse_answers", "reuse the system's answers cached by an earlier run", kind="bool"),
     # --- snapshot guard and golden set ----------------------------------------------------------

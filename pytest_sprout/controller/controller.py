@@ -109,7 +109,8 @@ class Controller:
 
     def select(self, nodeids: list[str]) -> None:
         """Controller: the node ids selected for this run (its own collection, or an xdist
-        worker's); every sprout item among them ends as a row."""
+        worker's); every sprout item among them ends as a row (a collect-only run selects
+        nothing: plugin.py)."""
         if not self.engaged:
             return
         self.ledger.select((nid, suite) for nid in nodeids if (suite := self.suite_of(nid)) is not None)

@@ -159,8 +159,9 @@ class GateOutcome:
             out += [f"### Compared with `{_md(self.baseline)}`", ""]
             out += ["| tier | metric | old | new | delta | 95% CI | method | verdict |", "|---|---|---:|---:|---:|---|---|---|"]
             for d in self.deltas:
-                cells = (d.tier, d.metric, d.old, d.new, _signed(d.delta), _ci(d.low, d.high), d.method, d.verdict)
-                out.append("| " + " | ".join(_md(c) for c in cells) + " |")
+                cells = (_md(d.tier), _md(d.metric), *(_md(c) for c in (d.old, d.new)), _signed(d.delta),
+                         _ci(d.low, d.high), d.method, d.verdict)  # the names and values come from the baseline
+                out.append("| " + " | ".join(cells) + " |")
             for name in self.missing:
                 out.append(f"\n{_md(name)}: in the baseline, not measured in this run")
             out.append("")

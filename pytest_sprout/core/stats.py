@@ -202,7 +202,7 @@ class Tally:
             )
             return _clustered(row, nested, self.confidence) if nested else row
         floats = [float(v) for v in scored]
-        on_unit_scale = 0.0 <= min(floats) and max(floats) <= 1.0
+        on_unit_scale = min(floats) >= 0.0 and max(floats) <= 1.0
         if on_unit_scale:
             mean, low, high = unit_mean_interval(floats, self.confidence)
         else:  # scores off the 0-1 scale: Student t, as for any mean

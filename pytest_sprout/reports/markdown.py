@@ -119,10 +119,10 @@ def format_markdown(rows: Iterable[MetricRow], extra: Iterable[str] = (), title:
             count = f"{r.k}/{r.n}" if r.kind == "rate" else f"n={r.n}"
             value = _num(r.rate) + ("" if r.kind == "rate" else " mean")
             ci = "-" if r.ci_low is None else f"[{r.ci_low:.3f}, {r.ci_high:.3f}]"
-            cells: tuple[str, ...] = (r.tier, r.metric, count, value, ci, flags(r))
+            cells: tuple[str, ...] = (_md(r.tier), _md(r.metric), count, value, ci, flags(r))  # names may come from a baseline
             if nested:
                 cells = (*cells[:3], "" if r.clusters is None else str(r.clusters), *cells[3:])
-            lines.append("| " + " | ".join(_md(c) for c in cells) + " |")
+            lines.append("| " + " | ".join(cells) + " |")
             if r.corrected is not None:
                 lines.append("| " + " | ".join(_md(c.strip()) for c in corrected_cells(r, nested)) + " |")
         lines.append("")
