@@ -13,6 +13,7 @@ from .core.tier import TIER_SPECS
 from .controller.controller import Controller
 from .session import SESSION_KEY, SproutSession, get_session, is_controller
 from .core.option_values import explicit_tiers
+from .core.util import safe_text
 
 
 def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
@@ -62,8 +63,10 @@ class Aggregator:
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
-        """xdist: the items a worker collected (all workers collect the same selection)."""
-        self.controller.select(ids)
+        """xdist: the items a worker collected (all workers collect the same selection); a
+        collect-only run (pytest --co) runs none, so none is waited for."""
+        if not self.config.option.collectonly:
+            self.controller.select(ids)
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_testnodedown(self, node: Any, error: Any) -> None:
@@ -99,7 +102,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     collected(get_session(session.config))
     get_session(session.config).collected(session.items)  # the system factory, when a sprout item was selected
     controller = get_session(session.config).controller
-    if controller is not None:
+    if controller is not None and not session.config.option.collectonly:  # --co runs no item: none is lost
         controller.select([item.nodeid for item in session.items])
     get_session(session.config).run.collected(session.items)
 
@@ -143,13 +146,13 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
     if get_session(config).guard.lines:
         terminalreporter.write_sep("=", "sprout snapshot")
         for line in get_session(config).guard.lines:
-            terminalreporter.write_line(line)
+            terminalreporter.write_line(safe_text(line))
     lines = get_session(config).summary_lines()
     if not lines:
         return
     terminalreporter.write_sep("=", "sprout")
     for line in lines:
-        terminalreporter.write_line(line)
+        terminalreporter.write_line(safe_text(line))  # no control character from suite data or an answer
 
 
 @pytest.fixture(scope="session")

@@ -40,8 +40,8 @@ OPTIONS: tuple[Opt, ...] = (
     ),
     # --- asking the system ----------------------------------------------------------------------
     Opt("--sprout-concurrency", "sprout_concurrency", "answers asked of the system at once, at least 1 (1: one at a time, in order)", "sprout_concurrency", 8, kind="int", metavar="N"),
-    Opt("--sprout-timeout", "sprout_timeout", "seconds one answer may take, retries included: a positive number (default: no limit)", "sprout_timeout", kind="float", metavar="SECONDS"),
-    Opt("--sprout-retries", "sprout_retries", "retries (0 or more) of an answer that raised an exception listed in sprout_retry_on", "sprout_retries", 0, kind="int", metavar="N"),
+    Opt("--sprout-timeout", "sprout_timeout", "seconds one answer may take, retries and waiting for a free slot included: a positive number (default: no limit)", "sprout_timeout", kind="float", metavar="SECONDS"),
+    Opt("--sprout-retries", "sprout_retries", "retries (0 or more) of an answer that raised an exception listed in sprout_retry_on (waits double from 0.2 s, at most 30 s each, jittered)", "sprout_retries", 0, kind="int", metavar="N"),
     Opt("--sprout-retry-on", "sprout_retry_on", "an exception class to retry, as module.Class (repeatable)", "sprout_retry_on", kind="append", metavar="EXC"),
     Opt("--sprout-reuse-answers", "sprout_reuse_answers", "reuse the system's answers cached by an earlier run", kind="bool"),
     # --- snapshot guard and golden set ----------------------------------------------------------
@@ -76,6 +76,12 @@ OPTIONS: tuple[Opt, ...] = (
         "TIER.METRIC=VALUE: fail when the 95%% lower bound is below VALUE (repeatable)",
         "sprout_min", kind="append", metavar="TIER.METRIC=VALUE",
     ),
+    Opt("--sprout-labels", "sprout_labels", "JSON Lines of your own labels ({\"case_id\", \"sentence\"?, \"supported\"}); the "
+        "summary and reports add the rate they correct the judge's to (prediction-powered) and the judge's "
+        "sensitivity and specificity against them", "sprout_labels", metavar="PATH"),
+    Opt("--sprout-label-sample", "sprout_label_sample", "write N judged sentences to label (a seeded sample, stratified by "
+        "the judge's verdict) to sprout-label-sample.jsonl, with \"supported\": null for a person to fill in; "
+        "an existing file of that name is never overwritten", kind="int", metavar="N"),
     Opt("--sprout-compare", "sprout_compare", "compare with an earlier --sprout-report JSON", metavar="OLD.json"),
     Opt("--sprout-fail-on-regression", "sprout_fail_on_regression", "fail when a metric drop is statistically distinguishable", kind="bool"),
     Opt("--sprout-compare-any-dataset", "sprout_compare_any_dataset", "allow comparing reports of different datasets", kind="bool"),

@@ -61,6 +61,8 @@ class Settings:
     compare_any_dataset: bool = False
     max_unscored: float = 0.5
     llm_base_url: str | None = None
+    labels: Path | None = None  # --sprout-labels
+    label_sample: int | None = None  # --sprout-label-sample
 
     @classmethod
     def from_config(cls, config: pytest.Config) -> Settings:
@@ -100,6 +102,8 @@ class Settings:
             compare_any_dataset=bool(get("sprout_compare_any_dataset")),
             max_unscored=float(str(get("sprout_max_unscored"))),  # options.get made it a float already
             llm_base_url=_text(get("llm_base_url")),
+            labels=path(_text(get("sprout_labels")) or None),
+            label_sample=None if get("sprout_label_sample") is None else int(str(get("sprout_label_sample"))),
         )
 
 

@@ -51,6 +51,9 @@ class Controller:
         self.write_problems: list[str] = []  # problems writing the reports, for the summary
         self.write_failed = False  # a requested report could not be written: the run fails
         self.written_paths: set[Path] = set()  # the report files this run wrote (the guard registers only these)
+        self.labels: Any = None  # checks.labels.LabelSet of --sprout-labels, read by start()
+        self.label_match: Any = None  # how those labels matched this run's verdicts
+        self.label_fixes: dict[Any, Any] = {}
 
     def record(self, report: pytest.TestReport) -> None:
         if not self.engaged:  # the run reaches no suite: nothing here is a sprout item
@@ -93,7 +96,7 @@ class Controller:
         for metric, values in row.metrics.items():
             if kind:
                 self.tally.declare(row.tier, metric, kind)
-            self.tally.extend(row.tier, metric, values)
+            self.tally.extend(row.tier, metric, values, row.nodeid)  # one answer: one cluster
 
     def metric_kind(self, tier: str) -> str | None:
         """"mean" for a tier whose every metric is a continuous score (so that a metric with no
@@ -112,7 +115,8 @@ class Controller:
 
     def select(self, nodeids: list[str]) -> None:
         """Controller: the node ids selected for this run (its own collection, or an xdist
-        worker's); every sprout item among them ends as a row."""
+        worker's); every sprout item among them ends as a row (a collect-only run selects
+        nothing: plugin.py)."""
         if not self.engaged:
             return
         self.ledger.select((nid, suite) for nid in nodeids if (suite := self.suite_of(nid)) is not None)
@@ -124,7 +128,7 @@ class Controller:
         data = build_report(
             version=__version__,
             dataset_hash=self.dataset_hash(),
-            metrics=self.tally.rows(),
+            metrics=self.metric_rows(),
             items=[],
             system=self.system_info(),
             extra=self._judging_extra(),
@@ -156,6 +160,66 @@ class Controller:
 
         self.check_options()
         self.gates = from_settings(self.settings, self.dataset_hash)
+        self.labels = self.load_labels()
+
+    def load_labels(self) -> Any:
+        """--sprout-labels, read before anything runs: a malformed line is a usage error."""
+        from ..checks.labels import LabelError, load_labels
+
+        path = self.settings.labels
+        if path is None:
+            return None
+        try:
+            return load_labels(path, self.guard.rel(path))
+        except LabelError as exc:
+            raise pytest.UsageError(str(exc)) from None
+
+    def metric_rows(self) -> list[Any]:
+        """The tally's rows, with the labels' correction on each labelled metric."""
+        rows = self.tally.rows()
+        if self.labels is None:
+            return rows
+        from dataclasses import replace
+
+        from ..checks.labels import corrections, match
+
+        self.label_match = match(self.labels, self.items)
+        self.label_fixes = corrections(self.label_match, rows)
+        out = []
+        for row in rows:
+            fix = self.label_fixes.get((row.tier, row.metric))
+            out.append(row if fix is None else replace(row, **fix.to_json()))
+        return out
+
+    def write_label_sample(self) -> None:
+        """--sprout-label-sample=N: the sentences to label, beside the reports; never over a file
+        people may have filled in."""
+        size = self.settings.label_sample
+        if not size or not self.complete:
+            return
+        from ..checks.labels import SAMPLE_NAME, label_sample
+        from ..reports.safe_write import atomic_write_text
+
+        path = Path(self.settings.rootpath, SAMPLE_NAME)
+        if path.exists():
+            self.write_problems.append(f"{SAMPLE_NAME}: not written, the file exists (it may hold labels): "
+                                       "move it away, or label from it with --sprout-labels")
+            return
+        sample = label_sample(self.items, size, self.dataset_hash())
+        try:
+            atomic_write_text(path, "".join(json.dumps(entry, ensure_ascii=False) + "\n" for entry in sample))
+        except OSError as exc:
+            self.write_problems.append(f"{SAMPLE_NAME}: the label sample could not be written: {exc.strerror or exc}")
+            return
+        short = "" if len(sample) == size else f" (the run judged only {len(sample)} sentences)"
+        self.written[f"label sample ({len(sample)} sentences to label{short})"] = SAMPLE_NAME
+
+    def label_lines(self) -> list[str]:
+        if self.labels is None or self.label_match is None:
+            return []
+        from ..checks.labels import summary_lines
+
+        return summary_lines(self.labels, self.label_match, self.label_fixes)
 
     def dataset_hash(self) -> str:
         from ..core.identity import dataset_hash
@@ -176,6 +240,9 @@ class Controller:
         options.check_fraction(settings.max_unscored, "--sprout-max-unscored")
         if settings.suites_explicit:
             root = settings.suites_root
+        sample = settings.label_sample
+        if sample is not None and sample < 1:
+            raise pytest.UsageError(f"--sprout-label-sample must be a whole number of sentences, 1 or more, got {sample}")
             if not root.exists():
                 raise pytest.UsageError(f"--sprout-suites / sprout_suites: {settings.suites_option!r} does not exist")
             from ..suites.loader import suite_paths
@@ -209,7 +276,7 @@ class Controller:
         self.complete = not interrupted
         for row in self.ledger.unreported(interrupted):  # selected items that never reported
             self.add_row(row)
-        rows = self.tally.rows()
+        rows = self.metric_rows()
         if self.gates is not None:
             from . import unscored
 
@@ -217,6 +284,7 @@ class Controller:
             self.gate_outcome = self.gates.evaluate(rows, values, self.tiers_run)
             self.gate_outcome.unscored = (unscored.check(self.items, self.settings.max_unscored)
                                           if self.items.unscored else [])
+        self.write_label_sample()
         paths = self.report_paths()
         if not self.complete:  # a frozen report is not replaced by a partial one: the chain stays whole
             frozen = self.guard.registered()
@@ -233,6 +301,10 @@ class Controller:
         data = self.report_data()
         shown = {**data, **self.replay_note()}  # the views say where the answers came from; the JSON does not
         extra = self.gate_outcome.markdown() if self.gate_outcome else []
+        if self.labels is not None:
+            from ..core.util import md_cell
+
+            extra += [f"- {md_cell(line.strip())}" for line in self.label_lines()] + [""]
         extra += views.markdown_failures(shown, self.settings.md_failures)
         problems, written = write_reports(paths, data, rows, extra, intro=views.markdown_header(shown), shown=shown)
         self.write_problems += problems
@@ -246,7 +318,7 @@ class Controller:
     def summary_lines(self) -> list[str]:
         from ..core.table import format_table
 
-        rows = self.tally.rows()
+        rows = self.metric_rows()
         gate_lines = self.gate_outcome.lines() if self.gate_outcome else []
         if not rows and not gate_lines and not self.items:
             return []
@@ -262,6 +334,7 @@ class Controller:
         if not self.complete:
             lines.append("the run was interrupted: the reports are marked incomplete (\"complete\": false) "
                          "and are not registered in the snapshot")
+        lines += self.label_lines()
         lines += self.write_problems
         from ..reports import markdown as views
         from ..checks import agreement, mutation as mutate

@@ -25,7 +25,7 @@ import pytest
 from ..core.model import TIERS
 from ..config.options import parse_assignments
 from ..config.settings import Settings
-from ..core.stats import MetricRow, newcombe_interval, t_quantile, wilson_interval
+from ..core.stats import MetricRow, mover_difference, newcombe_interval, t_quantile, wilson_interval
 from ..core.util import md_cell as _md, short_hash as _short
 
 
@@ -159,8 +159,9 @@ class GateOutcome:
             out += [f"### Compared with `{_md(self.baseline)}`", ""]
             out += ["| tier | metric | old | new | delta | 95% CI | method | verdict |", "|---|---|---:|---:|---:|---|---|---|"]
             for d in self.deltas:
-                cells = (d.tier, d.metric, d.old, d.new, _signed(d.delta), _ci(d.low, d.high), d.method, d.verdict)
-                out.append("| " + " | ".join(_md(c) for c in cells) + " |")
+                cells = (_md(d.tier), _md(d.metric), *(_md(c) for c in (d.old, d.new)), _signed(d.delta),
+                         _ci(d.low, d.high), d.method, d.verdict)  # the names and values come from the baseline
+                out.append("| " + " | ".join(cells) + " |")
             for name in self.missing:
                 out.append(f"\n{_md(name)}: in the baseline, not measured in this run")
             out.append("")
@@ -270,6 +271,9 @@ def check_metric_row(row: Any, where: str) -> None:
             raise pytest.UsageError(f"{name} field {key!r} must be a finite number or null")
         if row["kind"] == "rate" and not 0.0 <= value <= 1.0:
             raise pytest.UsageError(f"{name} field {key!r} is a rate: it must be from 0 to 1")
+    clusters = row.get("clusters")
+    if clusters is not None and (not isinstance(clusters, int) or isinstance(clusters, bool) or not 0 <= clusters <= n):
+        raise pytest.UsageError(f"{name} field 'clusters' must be a whole number from 0 to n={n} or null")
     unscored = row.get("unscored", 0)
     if not isinstance(unscored, int) or isinstance(unscored, bool) or not 0 <= unscored < MAX_N:
         raise pytest.UsageError(f"{name} field 'unscored' must be a whole number from 0 to {MAX_N - 1}")
@@ -374,8 +378,13 @@ def compare_rows(baseline: Baseline, rows: list[MetricRow], values: Mapping[tupl
             if row.n == 0 or old["n"] == 0:
                 deltas.append(Delta(row.tier, row.metric, "rate", _show(old), _show(row.to_json()), None, None, None, "no observations"))
                 continue
-            d, low, high = newcombe_interval(row.k or 0, row.n, old["k"], old["n"])
-            deltas.append(Delta(row.tier, row.metric, "rate", _show(old), _show(row.to_json()), d, low, high, "newcombe"))
+            if row.clusters is None and old.get("clusters") is None:
+                d, low, high = newcombe_interval(row.k or 0, row.n, old["k"], old["n"])
+                method = "newcombe"
+            else:  # nested observations: each side's clustered interval (core/clusters.py)
+                d, low, high = mover_difference(_interval(row.to_json()), _interval(old))
+                method = "newcombe (clustered intervals)"
+            deltas.append(Delta(row.tier, row.metric, "rate", _show(old), _show(row.to_json()), d, low, high, method))
         else:
             new_values = _scored(values.get((row.tier, row.metric), []))
             old_values = _scored(baseline.values.get((row.tier, row.metric), []))
@@ -422,6 +431,14 @@ def welch_interval(a: list[float], b: list[float], confidence: float = 0.95) -> 
     df = (sa + sb) ** 2 / ((sa**2 / (len(a) - 1) if sa else 0.0) + (sb**2 / (len(b) - 1) if sb else 0.0))
     half = t_quantile(1 - (1 - confidence) / 2, max(1, int(df))) * math.sqrt(sa + sb)
     return d, d - half, d + half
+
+
+def _interval(row: Mapping[str, Any]) -> tuple[float, float, float]:
+    """(rate, low, high) of a rate row: its own interval (clustered where nested), else Wilson's."""
+    k, n = row["k"], row["n"]
+    if row.get("ci_low") is None or row.get("ci_high") is None:
+        return (k / n, *wilson_interval(k, n))
+    return (k / n, min(row["ci_low"], k / n), max(row["ci_high"], k / n))
 
 
 def _show(row: Mapping[str, Any]) -> str:

@@ -18,7 +18,7 @@ from ..core.util import short_hash as short
 
 SNAPSHOT_NAME = "sprout.snapshot.json"
 FORMAT = 1
-KINDS = {"golden": "golden set", "report": "report"}
+KINDS = {"golden": "golden set", "report": "report", "labels": "labels file"}
 
 MAX_COUNT = 10**9  # more cases than any suite holds: a tampered or broken file
 
@@ -95,9 +95,13 @@ def relative(path: Path, root: Path) -> str:
         return Path(path).as_posix()
 
 
-def read_artifact(path: Path, kind: str, root: Path) -> Artifact:
-    """Describe a golden set or JSON report as written: its sha256 and what it was built from."""
+def read_artifact(path: Path, kind: str, root: Path, current: str = "") -> Artifact:
+    """Describe a golden set or JSON report as written: its sha256 and what it was built from. A
+    labels file (--sprout-labels, JSON Lines) names no dataset: it joins the chain with the
+    dataset ``current`` when it is registered."""
     label = relative(path, root)
+    if kind == "labels":
+        return Artifact(label, kind, file_sha256(path), current)
     data = read_json(path, label)
     if not isinstance(data, dict):
         raise SnapshotError(f"{label}: expected a JSON object")
@@ -269,8 +273,9 @@ def update(
         if not Path(root, rel).is_file():
             del artifacts[rel]
             lines.append(f"  unregistered {art.label}: the file is gone")
+    current = dataset_hash(cases)
     for file, kind in written:
-        art = read_artifact(file, kind, root)
+        art = read_artifact(file, kind, root, current)
         before = artifacts.get(art.path)
         artifacts[art.path] = art
         if before is None:
@@ -303,7 +308,7 @@ def rebuild_hint(snap: Snapshot | None) -> list[str]:
     --sprout-report is repeatable: every registered report is rebuilt by the same run."""
     import shlex
 
-    flags = {"golden": "--sprout-record", "report": "--sprout-report"}
+    flags = {"golden": "--sprout-record", "report": "--sprout-report", "labels": "--sprout-labels"}
     args = ["--sprout-update-snapshot"] + [
         shlex.quote(f"{flags[a.kind]}={a.path}")
         for a in sorted((snap.artifacts if snap else {}).values(), key=lambda a: (a.kind, a.path))

@@ -73,6 +73,9 @@ class SnapshotGuard:
     def record_path(self) -> Path | None:
         return self.settings.record
 
+    def labels_path(self) -> Path | None:
+        return self.settings.labels
+
     def rebuilt(self) -> list[tuple[Path, str]]:
         """The frozen artifacts this run writes: the golden set it records, the JSON report."""
         record = self.record_path()
@@ -186,7 +189,11 @@ class SnapshotGuard:
 
     def report_extra(self) -> dict[str, Any]:
         """What the JSON report says about the golden set its answers came from."""
-        return {"golden": self.golden_ref} if self.golden_ref else {}
+        out: dict[str, Any] = {"golden": self.golden_ref} if self.golden_ref else {}
+        labels = self.labels_path()
+        if labels is not None and labels.is_file():
+            out["labels"] = {"path": self.rel(labels), "sha256": file_sha256(labels)}
+        return out
 
     def finish(self, exitstatus: int) -> int:
         """Register what this run wrote (all of it with --sprout-update-snapshot; else a recorded
@@ -207,6 +214,9 @@ class SnapshotGuard:
         wrote = self.written_paths  # not an old file of that name
         written = [(p, kind) for p, kind in self.rebuilt()
                    if (self.golden_written if kind == "golden" else p in wrote)]
+        labels = self.labels_path()
+        if labels is not None and labels.is_file():  # an input of the run, registered like a golden set
+            written.append((labels, "labels"))
         outside = [p for p, _ in written if not _inside(p, self.root)]
         for p in outside:  # the snapshot registers files under the rootdir only (a later run refuses others)
             self.lines.append(f"{p}: written, but not registered in the snapshot: it is outside the rootdir {self.root}")
@@ -215,6 +225,8 @@ class SnapshotGuard:
             registered = Snapshot.load(path, label).artifacts if path.exists() else {}
             if not self.updating:
                 written = [(p, k) for p, k in written if k == "golden" or self.rel(p) in registered]
+                if all(k == "labels" for _, k in written):
+                    written = []  # labels already registered, nothing rebuilt: the chain stays as it is
                 if not written:
                     return exitstatus
             snap, lines = update(path, label, self.cases, self.root, written, __version__, dataset=self.updating)
