@@ -37,7 +37,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_overhead import write_projects  # noqa: E402
+from bench_overhead import write_projects
 
 # The same plugins on both sides of every comparison: pytest-sprout loads on the plain side too
 # (it finds no suites there), and the heavy third-party plugins load on neither.

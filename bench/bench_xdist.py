@@ -64,7 +64,7 @@ def generate(n: int, seed: int = 11) -> tuple[list[dict], dict]:
         passages = [
             f"The {plant} is a popular houseplant. {verb.capitalize()} the {plant} {tail.format(n=k)}.",
             f"Growers {verb2} the {plant} {tail2.format(n=k2)}. Keep it away from cold draughts.",
-            f"Most houseplants dislike direct midday sun and sudden changes of temperature.",
+            "Most houseplants dislike direct midday sun and sudden changes of temperature.",
         ]
         wrong = k + 3 if i % 10 == 0 else k
         text = (f"{verb.capitalize()} the {plant} {tail.format(n=wrong)} [1]. "

@@ -1,3 +1,3 @@
 """`pytest_sprout.model`: the public import path of the data model, which lives in `core.model`."""
 
-from .core.model import *  # noqa: F401,F403
+from .core.model import *  # noqa: F403

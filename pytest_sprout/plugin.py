@@ -9,17 +9,11 @@ import pytest
 
 from .config import options
 from .answers.wiring import retry_on
-from .core.model import TIERS
-from .controller.controller import Controller, get_controller
+from .core.tier import TIER_SPECS
+from .controller.controller import Controller
 from .session import SESSION_KEY, SproutSession, get_session, is_controller
-from .core.settings import explicit_tiers
-
-MARKERS = {
-    "groundedness": "lexical groundedness judge (offline, deterministic)",
-    "alce": "ALCE-style NLI citation recall/precision (needs --nli-model)",
-    "ragas": "Ragas' own non-LLM metrics (needs the ragas extra)",
-    "llm": "Ragas and DeepEval LLM-judged metrics (needs --llm-base-url)",
-}
+from .core.option_values import explicit_tiers
+from .core.util import safe_text
 
 
 def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
@@ -33,11 +27,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    for tier in TIERS:
-        config.addinivalue_line("markers", f"{tier}: {MARKERS[tier]}")
+    for spec in TIER_SPECS.values():
+        config.addinivalue_line("markers", f"{spec.name}: {spec.marker}")
     config.stash[SESSION_KEY] = sprout = SproutSession(config)
     if is_controller(config):
-        config.pluginmanager.register(Aggregator(sprout.controller), "sprout-aggregator")
+        assert sprout.controller is not None  # the controller half exists wherever is_controller holds
+        config.pluginmanager.register(Aggregator(sprout.controller, config), "sprout-aggregator")
         if sprout.engaged and sprout.guard.check():  # the snapshot check stops this run: start no xdist workers
             config.option.dist = "no"
     retry_on(config)  # a bad sprout_retry_on is a usage error now, not one per item
@@ -59,16 +54,19 @@ class Aggregator:
     """Registered on the controller only (like junitxml's LogXML): item rows arrive on the test
     reports, from this process or from xdist workers, and go to the controller (controller.py)."""
 
-    def __init__(self, controller: Controller) -> None:
+    def __init__(self, controller: Controller, config: pytest.Config) -> None:
         self.controller = controller
+        self.config = config
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         self.controller.record(report)
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
-        """xdist: the items a worker collected (all workers collect the same selection)."""
-        self.controller.select(ids)
+        """xdist: the items a worker collected (all workers collect the same selection); a
+        collect-only run (pytest --co) runs none, so none is waited for."""
+        if not self.config.option.collectonly:
+            self.controller.select(ids)
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_testnodedown(self, node: Any, error: Any) -> None:
@@ -80,7 +78,7 @@ class Aggregator:
         """xdist: give each worker this run's id (the cache keeps what the run used)."""
         from .answers.wiring import run_id
 
-        node.workerinput["sprout_run"] = run_id(self.controller.config)
+        node.workerinput["sprout_run"] = run_id(self.config)
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
@@ -111,8 +109,8 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     get_upcoming(session.config).collected(session.items)
     collected(get_session(session.config))
     get_session(session.config).collected(session.items)  # the system factory, when a sprout item was selected
-    controller = get_controller(session.config)
-    if controller is not None and not session.config.option.collectonly:  # --co runs nothing: no ledger
+    controller = get_session(session.config).controller
+    if controller is not None and not session.config.option.collectonly:  # --co runs no item: none is lost
         controller.select([item.nodeid for item in session.items])
     get_session(session.config).run.collected(session.items)
 
@@ -143,8 +141,9 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     if not sprout.guard.blocked:  # a stopped run (snapshot check) judges and writes nothing
         sprout.guard.write_golden(session.exitstatus)  # first: the reports name the golden set
         sprout.finish(session.exitstatus)
-        controller = get_controller(session.config)
-        session.exitstatus = exit_status(session.exitstatus, controller.gate_outcome if controller else None)
+        controller = get_session(session.config).controller
+        session.exitstatus = exit_status(session.exitstatus, controller.gate_outcome if controller else None,
+                                         write_failed=bool(controller and controller.write_failed))
     if sprout.engaged:
         session.exitstatus = sprout.guard.finish(session.exitstatus)
 
@@ -155,13 +154,13 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
     if get_session(config).guard.lines:
         terminalreporter.write_sep("=", "sprout snapshot")
         for line in get_session(config).guard.lines:
-            terminalreporter.write_line(line)
+            terminalreporter.write_line(safe_text(line))
     lines = get_session(config).summary_lines()
     if not lines:
         return
     terminalreporter.write_sep("=", "sprout")
     for line in lines:
-        terminalreporter.write_line(line)
+        terminalreporter.write_line(safe_text(line))  # no control character from suite data or an answer
 
 
 @pytest.fixture(scope="session")

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from .config import options
+from .config.settings import Settings
 from .suites.loader import SuiteFile, SuiteSet, load_suites
 from .core.model import Case, GoldenItem
 from .controller.controller import Controller
@@ -26,7 +27,7 @@ from .core.util import is_xdist_worker
 SESSION_KEY = pytest.StashKey["SproutSession"]()
 
 
-def get_session(config: pytest.Config) -> "SproutSession":
+def get_session(config: pytest.Config) -> SproutSession:
     return config.stash[SESSION_KEY]
 
 
@@ -38,34 +39,37 @@ def is_controller(config: pytest.Config) -> bool:
 class SproutSession:
     def __init__(self, config: pytest.Config) -> None:
         self.config = config
+        self.settings = settings = Settings.from_config(config)  # the options, read once
         self._suites: SuiteSet | None = None
         self.thresholds = options.parse_thresholds(options.get(config, "sprout_threshold"))
-        self.worker_system: dict[str, Any] | None = None  # system_info() sent by an xdist worker
-        self.guard = SnapshotGuard(self)  # snapshot check, golden-set record/replay
+        # snapshot check, golden-set record/replay
+        self.guard = SnapshotGuard(settings, self.suites, controller=is_controller(config))
         # The worker half (run.py): the system, the answers, the tiers, running an item.
         self.run = config.stash[RUN_STASH_KEY] = Run(
             config, self.thresholds, suites=self.suites, suite_file=self.suite_file, replay=self.guard.replay,
             other_system=self._other_system,
         )
-        # The tally, the gates and the reports: on the controller only (None on an xdist worker)
-        self.controller = Controller(self) if is_controller(config) else None
         self.hypothesis_used: bool | None = None  # whether collected test modules imported Hypothesis
-        self.merging = False  # python -m pytest_sprout.merge: the rows come from shard reports (cli/merge.py)
-        self.engaged = engaged(config, self.suites_root)  # False: this run cannot select a sprout item
+        self.merging = settings.merging  # python -m pytest_sprout.merge: the rows come from shard reports
+        # False: this run cannot select a sprout item (a merge is about the suites whatever the testpaths)
+        self.engaged = settings.merging or engaged(config, settings.suites_root)
+        # The tally, the gates and the reports: on the controller only (None on an xdist worker)
+        self.controller = Controller(settings, self.suites, self.guard, self.system_info, self.engaged,
+                                     shard_record=self.shard_record) if is_controller(config) else None
+        if settings.merging:  # cli/merge.py's plugin replays the shards' rows into this controller
+            for plugin in config.pluginmanager.get_plugins():
+                if getattr(plugin, "sprout_merge", False) is True:
+                    plugin.attach(self.controller)
         self._factory_checked = False
 
     # --- options ------------------------------------------------------------------------------
     def option(self, dest: str) -> Any:
         return options.get(self.config, dest)
 
-    def path(self, value: str | None) -> Path | None:
-        """A path option, relative to the rootdir."""
-        return None if value is None else Path(self.config.rootpath, value)
-
     # --- suites -------------------------------------------------------------------------------
     @property
     def suites_root(self) -> Path:
-        return Path(self.config.rootpath, self.option("sprout_suites"))
+        return self.settings.suites_root
 
     def suites(self) -> SuiteSet:
         if self._suites is None:
@@ -90,7 +94,7 @@ class SproutSession:
 
     # --- shards (--sprout-shard) ---------------------------------------------------------------
     def shard(self) -> tuple[int, int] | None:
-        return options.shard(self.config)
+        return self.settings.shard()
 
     def shard_record(self) -> dict[str, Any] | None:
         """What a shard's report says about it: which shard, and the settings every shard of one
@@ -139,7 +143,9 @@ class SproutSession:
         """The system that answered when this process built none: the one that recorded the
         replayed golden set, else (the xdist controller) the one a worker sent back."""
         replayed = self.guard.replayed_system()
-        return replayed if replayed is not None else self.worker_system
+        if replayed is not None:
+            return replayed
+        return self.controller.worker_system if self.controller is not None else None
 
     def system_info(self) -> dict[str, Any] | None:
         return self.run.system_info()
@@ -172,8 +178,14 @@ class SproutSession:
         """Controller only, before anything runs: options and gates, the system factory, the baseline."""
         assert self.controller is not None
         self.controller.start()
+        from .controller.startcheck import check_roles, check_suites_root, check_tier_options
+
+        if self.settings.suites_explicit:
+            check_suites_root(self)  # outside the rootdir: never reached by collection, say so
         if not self.engaged:  # the run cannot reach the suites: no system, no snapshot guard
             return
+        check_tier_options(self)
+        check_roles(self)
         if getattr(self.config.option, "dist", "no") not in (None, "no"):
             self.check_factory()  # the xdist controller collects nothing: check it before any worker starts
         try:
@@ -197,15 +209,9 @@ class SproutSession:
     def collected(self, items: list[Any]) -> None:
         """After collection (a plain run, or an xdist worker): check the system factory when a
         sprout item was selected."""
-        if self.engaged and any(hasattr(item, "case") and hasattr(item, "tier") for item in items):
-            if is_controller(self.config) and not self.config.option.collectonly:
-                self.check_factory()
-
-    def report_paths(self) -> dict[str, list[Path]]:
-        """Every report this run writes, by option (the snapshot guard registers them)."""
-        from .controller.controller import report_paths
-
-        return report_paths(self)
+        selected = any(hasattr(item, "case") and hasattr(item, "tier") for item in items)
+        if self.engaged and selected and is_controller(self.config) and not self.config.option.collectonly:
+            self.check_factory()
 
     def finish(self, exitstatus: int = 0) -> None:
         if self.controller is None:  # an xdist worker: its system's name goes back to the controller

@@ -1,3 +1,3 @@
 """`pytest_sprout.stats`: the public import path of the pure statistics, which live in `core.stats`."""
 
-from .core.stats import *  # noqa: F401,F403
+from .core.stats import *  # noqa: F403

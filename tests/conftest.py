@@ -34,6 +34,6 @@ def llm_libraries() -> None:
     runs: an in-process run drops the modules first imported during it, and pyarrow, like numpy,
     cannot be imported twice in one process. Test modules that run the ragas or llm tier in process
     use it (``pytestmark = pytest.mark.usefixtures("llm_libraries")``)."""
-    import deepeval.metrics  # noqa: F401
+    import deepeval.metrics
     import deepeval.plugins.plugin  # noqa: F401
     import ragas.metrics.collections  # noqa: F401

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import random
 from pathlib import Path
 from typing import Any
 
@@ -27,13 +28,51 @@ def test_kappa_of_the_textbook_two_by_two_table() -> None:
     diagonal   0.4*(1 - 1.1*0.6)^2 + 0.3*(1 - 0.9*0.6)^2 = 0.04624 + 0.06348 = 0.10972;
     off-diag.  0.6^2 * (0.1*(0.6+0.5)^2 + 0.2*(0.4+0.5)^2) = 0.36 * 0.283 = 0.10188;
     correction (0.4 - 0.5*0.6)^2 = 0.01;
-    variance   (0.10972 + 0.10188 - 0.01) / (50 * 0.5^2) = 0.2016 / 12.5 = 0.016128, SE 0.12700.
+    variance   (0.10972 + 0.10188 - 0.01) / (50 * 0.5^2) = 0.2016 / 12.5 = 0.016128, SE 0.12700,
+    so the large-sample interval is 0.4 +- 1.959964 * 0.126996 = [0.15109, 0.64891].
+    The observed agreement 35/50 has the Wilson interval [0.56250, 0.80896] (Newcombe's formula),
+    which through kappa = (p_o - 0.5) / 0.5 bounds kappa by [0.12499, 0.61793]; the interval is the
+    hull of the two: [0.12499, 0.64891].
     """
     k = cohen_kappa([[20, 5], [10, 15]])
     assert (k.n, k.observed, k.expected) == (50, pytest.approx(0.7), pytest.approx(0.5))
     assert k.kappa == pytest.approx(0.4)
     assert k.se == pytest.approx(math.sqrt(0.016128), abs=1e-9)
-    assert (k.ci_low, k.ci_high) == (pytest.approx(0.4 - 1.959964 * 0.126996, abs=1e-5), pytest.approx(0.4 + 1.959964 * 0.126996, abs=1e-5))
+    assert (k.ci_low, k.ci_high) == (pytest.approx(0.12499, abs=1e-5), pytest.approx(0.4 + 1.959964 * 0.126996, abs=1e-5))
+
+
+@pytest.mark.parametrize(("table", "low", "high"), [
+    ([[2, 0], [0, 2]], 0.0202, 1.0),  # 4/4 agree: Wilson [0.5101, 1], p_e 0.5 -> (0.5101 - 0.5) / 0.5
+    ([[10, 0], [0, 10]], 0.6777, 1.0),  # 20/20 agree: Wilson [0.8389, 1] -> 0.6777
+    ([[0, 2], [2, 0]], -1.0, -0.0202),  # 0/4 agree: Wilson [0, 0.4899] -> (0.4899 - 0.5) / 0.5
+    ([[0, 10], [10, 0]], -1.0, -0.6777),
+])
+def test_kappa_interval_is_not_zero_width_when_every_sentence_agrees(table: list[list[int]], low: float, high: float) -> None:
+    """Defect 27: the large-sample standard error is 0 at kappa = +-1, and 4 agreeing sentences
+    printed "Cohen's kappa 1.00 [1.00, 1.00]" beside an agreement rate of [51%, 100%]. The interval
+    now says what 4 (or 20) sentences can claim, as the agreement's Wilson interval does."""
+    k = cohen_kappa(table)
+    assert abs(k.kappa) == pytest.approx(1.0)
+    assert (k.ci_low, k.ci_high) == (pytest.approx(low, abs=1e-4), pytest.approx(high, abs=1e-4))
+    assert k.ci_high - k.ci_low > 0.3
+
+
+def test_kappa_interval_covers_near_perfect_agreement_at_small_n() -> None:
+    """Seeded: two raters agreeing on 95% of 20 balanced items (true kappa 0.9) hit 20/20 in about
+    a third of the draws; the old interval was [1.00, 1.00] there and missed the truth each time."""
+    rng = random.Random(27)
+    covered = scored = 0
+    for _ in range(1000):
+        table = [[0, 0], [0, 0]]
+        for _ in range(20):
+            a = rng.random() < 0.5
+            b = a if rng.random() < 0.95 else not a
+            table[int(a)][int(b)] += 1
+        k = cohen_kappa(table)
+        if k.ci_low is not None:
+            scored += 1
+            covered += k.ci_low <= 0.9 <= k.ci_high
+    assert covered / scored >= 0.95
 
 
 def test_kappa_of_a_three_by_three_table() -> None:

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 import tiny_models
 from helpers import SUITE, SYSTEM_CONFTEST, make_project
 from pytest_sprout.judges import nli_model  # imported here, so that pytester's in-process runs share it
-from pytest_sprout.judges.alce import MAX_CITATIONS, score_answers, worker_threads
+from pytest_sprout.judges.alce import MAX_CITATIONS, score_answers, threads_for
 from pytest_sprout.core.model import Answer, Passage, Sentence, Verdict
 
 
@@ -147,9 +147,7 @@ def alce_reference(a: Answer, entails: set[tuple[str, frozenset[str]]], at_most:
         entail += joint
         if joint and len(ref) > 1:
             for pid in ref:
-                if nli(s.text, [pid]):
-                    entail_prec += 1
-                elif not nli(s.text, [r for r in ref if r != pid]):
+                if nli(s.text, [pid]) or not nli(s.text, [r for r in ref if r != pid]):
                     entail_prec += 1
         else:
             entail_prec += joint
@@ -388,15 +386,13 @@ def test_nli_judge_fixture_skips_without_a_model(pytester: pytest.Pytester) -> N
 
 
 def test_xdist_workers_share_the_cores(monkeypatch: pytest.MonkeyPatch) -> None:
-    class WorkerConfig:  # stands in for an xdist worker's pytest config: only workerinput is read
-        workerinput = {"workercount": 2}
-
     monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1, 2, 3}, raising=False)
-    assert worker_threads(WorkerConfig()) == 2
-    assert worker_threads(object()) is None  # not a worker: torch's default
+    assert threads_for(2) == 2
+    assert threads_for(3) == 1
+    assert threads_for(None) is None  # not a worker: torch's default
     monkeypatch.setenv("OMP_NUM_THREADS", "1")
-    assert worker_threads(WorkerConfig()) is None
+    assert threads_for(2) is None
 
 
 def test_verdicts_are_cached_on_disk_unless_disabled(pytester: pytest.Pytester, models: dict[str, Path]) -> None:

@@ -209,3 +209,121 @@ def test_collection_error_elsewhere_says_no_item_ran(pytester: pytest.Pytester) 
     rows = json.loads((pytester.path / "out.json").read_text())["items"]
     assert sorted(row["nodeid"] for row in rows) == sorted(NODEIDS)
     assert all(row["outcome"] == "error" and "before any item ran" in row["error"] for row in rows)
+
+
+# --- outputs and inputs, checked at start; what a run that ran nothing writes ------------------
+
+@pytest.mark.parametrize("args, message", [
+    (["--sprout-report=suites/chaos.yaml"], "--sprout-report=suites/chaos.yaml is also a suite file (--sprout-suites)*"),
+    (["--sprout-record=sprout.snapshot.json"], "--sprout-record=sprout.snapshot.json is also the snapshot (--sprout-snapshot)*"),
+    (["--sprout-golden=g.json", "--sprout-md=g.json"], "--sprout-md=g.json is also the golden set it replays (--sprout-golden)*"),
+    (["--sprout-compare=out.json"], "--sprout-report=out.json is also the report it compares with (--sprout-compare)*"),
+    (["--sprout-html=out.json"], "--sprout-html=out.json is also --sprout-report=out.json: two outputs on one path*"),
+    (["--sprout-md=suites/new.yaml"], "--sprout-md=suites/new.yaml lies in the suites folder*"),
+])
+def test_an_output_on_an_input_path_is_refused_before_anything_runs(
+    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, args: list[str], message: str,
+) -> None:
+    assert run(project, monkeypatch, "", "--sprout-update-snapshot", "--sprout-record=g.json").ret == 0
+    before = files(project)
+    result = run(project, monkeypatch, "", *args)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([f"ERROR: {message}"])
+    assert "passed" not in result.stdout.str()
+    assert files(project) == before  # nothing overwritten, nothing new
+
+
+@pytest.mark.parametrize("args", [["--sprout-timeout=2s"], ["--co"], ["-o", "sprout_retries=-1"]])
+def test_a_run_that_ran_nothing_writes_and_registers_nothing(
+    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, args: list[str],
+) -> None:
+    """A usage error found late (once at the first item) or pytest --co: the registered report
+    stays as the last real run wrote it; no all-error report replaces it and is re-registered."""
+    assert run(project, monkeypatch, "raise", "--sprout-update-snapshot").ret == pytest.ExitCode.TESTS_FAILED
+    before = {name: (project.path / name).read_bytes() for name in ("out.json", "sprout.snapshot.json")}
+    result = run(project, monkeypatch, "raise", "--sprout-update-snapshot", *args)
+    assert result.ret == (pytest.ExitCode.OK if "--co" in args else pytest.ExitCode.USAGE_ERROR)
+    assert {name: (project.path / name).read_bytes() for name in before} == before
+    check_report(project.path / "out.json", {BOOM})
+    assert run(project, monkeypatch, "", "--sprout-check-snapshot").ret == 0
+
+
+def files(project: pytest.Pytester) -> dict[Path, bytes]:
+    """Every file of the project but pytester's own captures (stdout, stderr)."""
+    return {p: p.read_bytes() for p in project.path.rglob("*")
+            if p.is_file() and ".pytest_cache" not in p.parts and p.name not in ("stdout", "stderr")}
+
+
+LONG = "r" * 245  # its temporary file, .NAME.xxxxxxxx.tmp, is over 255 bytes: a write that fails at the end
+
+
+def test_a_golden_set_that_cannot_be_written_fails_the_run_and_loses_no_report(
+    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    result = run(project, monkeypatch, "", f"--sprout-record={LONG}.json", "--sprout-html=out.html")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines([f"--sprout-record={LONG}.json: the golden set could not be written: File name too long"])
+    assert "Traceback" not in result.stdout.str() + result.stderr.str()
+    check_report(project.path / "out.json", set())
+    assert (project.path / "out.html").is_file()
+    assert not (project.path / "sprout.snapshot.json").exists()  # nothing to register
+
+
+def test_a_report_that_cannot_be_written_fails_the_run_and_no_old_file_stays(
+    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    old = project.path / f"{LONG}.md"
+    old.write_text("## pytest-sprout\n\nyesterday's summary\n")
+    result = run(project, monkeypatch, "", f"--sprout-md={LONG}.md")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED  # every item passed, but a requested output is missing
+    result.stdout.fnmatch_lines([f"*{LONG}.md: the report could not be written: File name too long; "
+                                 "the old file there was removed (it was not this run's)"])
+    assert not old.exists()
+    check_report(project.path / "out.json", set())  # the other report is written
+
+
+def test_an_artifact_outside_the_rootdir_is_written_not_registered(
+    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """A CI temp folder: the golden set is recorded there, the snapshot never registers a path a
+    later run would refuse (every later run, the replay included, stopped before collecting)."""
+    outside = tmp_path_factory.mktemp("ci-temp")
+    result = run(project, monkeypatch, "", f"--sprout-record={outside}/golden.json")
+    assert result.ret == 0
+    result.stdout.fnmatch_lines([f"{outside}/golden.json: written, but not registered in the snapshot: it is outside the rootdir*"])
+    assert (outside / "golden.json").is_file() and not (project.path / "sprout.snapshot.json").exists()
+    assert run(project, monkeypatch, "", f"--sprout-golden={outside}/golden.json").ret == 0
+    assert run(project, monkeypatch, "", "--sprout-update-snapshot", f"--sprout-report={outside}/r.json").ret == 0
+    assert run(project, monkeypatch, "").ret == 0 and run(project, monkeypatch, "", "--sprout-check-snapshot").ret == 0
+
+
+@pytest.mark.parametrize("spelling", ["./suites/../suites", "../{here}/suites", "{root}/suites"])
+def test_suites_spelled_another_way_are_the_same_items(project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, spelling: str) -> None:
+    suites = spelling.format(here=project.path.name, root=project.path)
+    result = run(project, monkeypatch, "", f"--sprout-suites={suites}")
+    result.assert_outcomes(passed=5)
+    check_report(project.path / "out.json", set())
+
+
+def test_suites_outside_the_rootdir_are_a_usage_error(
+    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    shared = tmp_path_factory.mktemp("shared-evals")
+    (shared / "chaos.yaml").write_text((project.path / "suites" / "chaos.yaml").read_text())
+    result = run(project, monkeypatch, "", f"--sprout-suites={shared}")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([f"ERROR: --sprout-suites / sprout_suites: '{shared}' is outside the rootdir*"])
+
+
+@pytest.mark.parametrize("args", [["-p", "rerunfailures", "--reruns=2"], ["-n", "2", "--dist", "each"]])
+def test_reruns_and_dist_each_give_one_row_per_case_and_tier(
+    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, args: list[str],
+) -> None:
+    """pytest-rerunfailures (installed with the llm/ragas extras) reports every attempt, and xdist
+    --dist each runs every item on every worker: the report keeps one row per item (its final
+    attempt; with --dist each the first to arrive), and n counts cases, not attempts."""
+    pytest.importorskip("pytest_rerunfailures" if "--reruns=2" in args else "xdist")
+    result = run(project, monkeypatch, "raise", *args)
+    report = check_report(project.path / "out.json", {BOOM})  # 5 rows, grounded n = 4
+    assert len(report["items"]) == len(NODEIDS)
+    result.stdout.fnmatch_lines(["1 item errored (not counted in any metric):"])

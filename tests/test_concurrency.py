@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import sqlite3
 import textwrap
-from pathlib import Path
 
 import pytest
 
@@ -189,7 +188,11 @@ def test_a_long_wait_is_noted_once_with_verbose_only(pytester: pytest.Pytester) 
 import time
 import pytest_sprout.answers.source
 
+_WAIT_NOTE_SECONDS = pytest_sprout.answers.source.WAIT_NOTE_SECONDS
 pytest_sprout.answers.source.WAIT_NOTE_SECONDS = 0.2
+
+def pytest_unconfigure(config):  # an in-process run shares the module: leave it as it was
+    pytest_sprout.answers.source.WAIT_NOTE_SECONDS = _WAIT_NOTE_SECONDS
 
 def pytest_sprout_make_system(config):
     def system(question):

@@ -106,3 +106,57 @@ def test_bad_input_names_file_row_and_field_and_writes_nothing(tmp_path: Path, t
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
     assert not out.exists()
+
+
+BIG = "1" + "0" * 5000
+MALFORMED = [  # (file name, bytes, what the error says): issue 23, defect 11
+    ("bigint.jsonl", ('{"user_input": "q", "response": "b", "x": ' + BIG + "}\n").encode(),
+     "bigint.jsonl:1: a number in it is too long to read"),
+    ("deep.jsonl", ('{"user_input": "q", "x": ' + "[" * 100000 + "]" * 100000 + "}\n").encode(),
+     "deep.jsonl:1: the JSON is nested too deeply to read"),
+    ("latin1.jsonl", '{"user_input": "caf\xe9"}\n'.encode("latin-1"), "latin1.jsonl:1: not UTF-8 (byte 0xe9"),
+    ("bigfield.csv", ("user_input,retrieved_contexts,response\nq,\"['a']\"," + "x" * 200000 + "\n").encode(),
+     "bigfield.csv:2: malformed CSV: field larger than field limit"),
+    ("nested.csv", ('user_input,retrieved_contexts,response\nq,"' + "[" * 5000 + "]" * 5000 + '",b\n').encode(),
+     "nested.csv:2: field 'retrieved_contexts': the list is nested too deeply to read"),
+    ("sur.jsonl", b'{"user_input": "q \\ud800 x", "retrieved_contexts": ["a"], "response": "b"}\n',
+     "sur.jsonl:1: field 'user_input': a lone surrogate \\ud800 is not text"),
+    ("esc.jsonl", b'{"user_input": "q", "retrieved_contexts": ["a \\u001b[8m"], "response": "b"}\n',
+     "esc.jsonl:1: field 'retrieved_contexts': control character \\x1b"),
+]
+
+
+@pytest.mark.parametrize("name, data, message", MALFORMED, ids=[m[0] for m in MALFORMED])
+def test_a_malformed_export_is_an_error_naming_file_and_line_never_a_traceback(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, data: bytes, message: str) -> None:
+    source = tmp_path / name
+    source.write_bytes(data)
+    out, golden = tmp_path / "s.yaml", tmp_path / "g.json"
+    assert main(["ragas", str(source), "--suite", "s", "--out", str(out), "--golden", str(golden)]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+    assert not out.exists() and not golden.exists() and list(tmp_path.iterdir()) == [source]
+
+
+def test_a_deeply_nested_deepeval_file_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = tmp_path / "deep.json"
+    source.write_text("[" * 100000 + "]" * 100000, encoding="utf-8")
+    assert main(["deepeval", str(source), "--suite", "s", "--out", str(tmp_path / "s.yaml")]) == 2
+    assert "deep.json: the JSON is nested too deeply to read" in capsys.readouterr().err
+
+
+def test_an_existing_suite_is_replaced_only_with_force(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = tmp_path / "export.jsonl"
+    source.write_text("".join(json.dumps(r) + "\n" for r in ROWS), encoding="utf-8")
+    out = tmp_path / "care.yaml"
+    hand = "suite: care\ncases:\n  - {id: hand-1, question: How much light?, expected_facts: [low light]}\n"
+    out.write_text(hand, encoding="utf-8")
+    assert main(["ragas", str(source), "--suite", "imp", "--out", str(out)]) == 2
+    assert "care.yaml: already exists; nothing was written (give --force to replace it)" in capsys.readouterr().err
+    assert out.read_text(encoding="utf-8") == hand
+    (tmp_path / "sur.jsonl").write_text('{"user_input": "q \\ud800 x"}\n', encoding="utf-8")
+    assert main(["ragas", str(tmp_path / "sur.jsonl"), "--suite", "imp", "--out", str(out), "--force"]) == 2
+    assert out.read_text(encoding="utf-8") == hand  # a failed conversion replaces nothing, even with --force
+    assert main(["ragas", str(source), "--suite", "imp", "--out", str(out), "--force"]) == 0
+    assert [c.id for c in load_suite(out).cases] == ["imp-001", "imp-002", "imp-003"]
+    assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".")]  # no check file left behind

@@ -88,3 +88,15 @@ def test_invalid_answer_names_the_case(pytester: pytest.Pytester) -> None:
     result = pytester.runpytest("-p", "no:deepeval", "-m", "groundedness", "--sprout-report=out.json")
     result.assert_outcomes(passed=3, failed=2)
     result.stdout.fnmatch_lines(["*the system's answer to 'breaks' is invalid: 'passages' must be a list of passages, got a single string*"])
+
+
+def test_a_collect_only_run_calls_no_item_errored(pytester: pytest.Pytester) -> None:
+    """pytest --co lists the items and runs none: none of them is "errored" or lost (issue 23,
+    defect 31), with or without xdist."""
+    make_project(pytester)
+    for extra in ([], ["-n", "2"]):
+        result = pytester.runpytest_subprocess("-p", "no:deepeval", "-p", "no:cacheprovider", "--co", "-q", *extra)
+        assert result.ret == 0
+        result.stdout.fnmatch_lines(["suites/care.yaml::snake-light[[]groundedness[]]"])
+        out = result.stdout.str()
+        assert "errored" not in out and "no result came back" not in out

@@ -225,7 +225,7 @@ def gen_project(pytester: pytest.Pytester, count: int = 40, ini: str = "") -> No
 def test_min_gate_fails_a_green_run_with_a_message_per_metric(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
     gen_project(pytester)
     monkeypatch.setenv("SPROUT_TEST_BROKEN", "")
-    result = run(pytester, 
+    result = run(pytester,
         "-m", "groundedness", "--sprout-min=groundedness.grounded=0.95", "--sprout-min=groundedness.refusal=0.5",
     )
     result.assert_outcomes(passed=40)

@@ -162,25 +162,13 @@ def test_record_and_replay_together_is_a_usage_error(pytester: pytest.Pytester) 
     result.stderr.fnmatch_lines(["ERROR: --sprout-record and --sprout-golden cannot be combined*"])
 
 
-class FakeSession:
-    """Stands in for SproutSession (which needs a pytest config) with just what SnapshotGuard reads."""
-
-    def __init__(self, root: Path, **opts: str) -> None:
-        self.config = type("Config", (), {"rootpath": root})()
-        self.opts = opts
-        self.cases = cases()
-
-    def option(self, dest: str) -> str | None:
-        return self.opts.get(dest)
-
-    def path(self, value: str | None) -> Path | None:
-        return None if value is None else Path(self.config.rootpath, value)
-
-
 def test_guard_keeps_the_first_answer_and_says_when_workers_disagreed(tmp_path: Path) -> None:
+    from pytest_sprout.config.settings import Settings
     from pytest_sprout.snapshot.guard import INTERRUPTED, OK, SnapshotGuard
+    from pytest_sprout.suites.loader import SuiteFile, SuiteSet
 
-    guard = SnapshotGuard(FakeSession(tmp_path, sprout_record="g.json"))
+    suites = SuiteSet({tmp_path / "suites" / "s.yaml": SuiteFile(tmp_path / "suites" / "s.yaml", "s", list(cases()))})
+    guard = SnapshotGuard(Settings(tmp_path, record=tmp_path / "g.json"), lambda: suites)
     first = entry(GoldenItem(cases()[0], Answer.from_text("One [1].", ["One."])), {"name": "s", "version": "1"})
     other = entry(GoldenItem(cases()[0], Answer.from_text("Two [1].", ["Two."])), {"name": "s", "version": "1"})
     for answer in (first, first, other):

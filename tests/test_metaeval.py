@@ -192,3 +192,19 @@ def test_nli_judge_path_from_the_command_line(yes_model: Path, tmp_path: Path) -
     missing = metaeval_cli("--nli-model", str(tmp_path / "nope"))
     assert missing.returncode == 2 and "metaeval: error:" in missing.stderr and "nope" in missing.stderr
     assert "Traceback" not in missing.stderr
+
+
+@pytest.mark.parametrize("data, message", [
+    (('{"premise": "a", "claim": "a", "label": 1' + "0" * 5000 + "}\n").encode(), "m.jsonl:1: cannot be read: a number"),
+    ('{"premise": "caf\xe9", "claim": "a", "label": 1}\n'.encode("latin-1"), "m.jsonl:1: not UTF-8"),
+    (('{"premise": "a", "claim": "a", "label": ' + "[" * 100000 + "]" * 100000 + "}\n").encode(),
+     "m.jsonl:1: cannot be read: the JSON is nested too deeply"),
+])
+def test_unreadable_data_is_an_error_not_a_traceback(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                     data: bytes, message: str) -> None:
+    """Issue 23, defect 11: a 5001-digit label, a latin-1 file or deep nesting is `metaeval: error`, exit 2."""
+    path = tmp_path / "m.jsonl"
+    path.write_bytes(data)
+    assert metaeval.main(["--judge", "lexical", "--data", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err

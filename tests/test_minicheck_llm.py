@@ -5,7 +5,6 @@ chunking and the max over chunks, ALCE's arithmetic, unscored calls, caching and
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any, Iterator
 
 import pytest

@@ -128,7 +128,7 @@ def test_refused_is_a_boolean_never_a_truthy_string(refused: object) -> None:
 
 def test_bytes_answers_and_passages_are_decoded_not_judged_as_their_repr() -> None:
     answer = Answer.coerce({"text": b"Snake plants tolerate low light [1].",
-                            "passages": [{"id": b"doc-1", "text": "Snake plants tolerate low light.".encode()}]})
+                            "passages": [{"id": b"doc-1", "text": b"Snake plants tolerate low light."}]})
     assert answer.passages == (Passage("doc-1", "Snake plants tolerate low light."),)
     assert answer.sentences == (Sentence("Snake plants tolerate low light.", ("doc-1",)),)
     pair = Answer.coerce((b"Pothos trails [1].", [b"Pothos trails."]))

@@ -80,3 +80,28 @@ def test_update_snapshot_refuses_an_empty_dataset(pytester: pytest.Pytester) -> 
 def test_max_unscored_must_be_a_fraction(pytester: pytest.Pytester, value: str) -> None:
     make_project(pytester)
     usage_error(pytester.runpytest(*RUN, f"--sprout-max-unscored={value}"), "*--sprout-max-unscored must be a fraction from 0 to 1*")
+
+
+
+@pytest.mark.parametrize("args, message", [
+    (("--llm-timeout=0",), "--llm-timeout / sprout_llm_timeout must be a positive number of seconds, got 0"),
+    (("--llm-timeout=nan",), "--llm-timeout / sprout_llm_timeout must be a finite number, got nan"),
+    (("-o", "sprout_llm_timeout=-1"), "--llm-timeout / sprout_llm_timeout must be a positive number of seconds, got -1"),
+    (("--llm-concurrency=0",), "--llm-concurrency / sprout_llm_concurrency must be at least 1, got 0"),
+    (("--llm-metrics=ragas_faithfulness,ragas_faithfulnes",), "--llm-metrics: unknown metric ragas_faithfulnes; *"),
+    (("-o", "sprout_llm_model="), "the llm tier needs a model name at the endpoint: set --llm-model*"),
+    (("--sprout-timeout=2s",), "--sprout-timeout / sprout_timeout needs a number, got '2s'"),
+    (("--sprout-timeout=0",), "--sprout-timeout / sprout_timeout must be a positive number of seconds (leave it out for no limit), got 0"),
+    (("--sprout-concurrency=0",), "--sprout-concurrency / sprout_concurrency must be at least 1, got 0"),
+    (("--sprout-retries=-1",), "--sprout-retries / sprout_retries must be 0 or more, got -1"),
+    (("--nli-batch-size=0",), "--nli-batch-size / sprout_nli_batch_size must be at least 1, got 0"),
+    (("--nli-window=bogus",), "--nli-window / sprout_nli_window must be one of chunk, off, got 'bogus'"),
+])
+def test_every_tier_option_is_checked_before_anything_runs(pytester: pytest.Pytester, args: tuple[str, ...], message: str) -> None:
+    """Without -m naming the tier: a bad llm option once skipped every llm item on a green run,
+    and a bad --sprout-timeout was a usage error only at the first item (after the reports)."""
+    make_project(pytester, tiers="[groundedness, llm]")
+    model = () if "sprout_llm_model=" in args else ("--llm-model=judge",)
+    result = pytester.runpytest("-p", "no:deepeval", "--llm-base-url=http://127.0.0.1:9/v1", *model, *args)
+    usage_error(result, f"ERROR: {message}")
+    assert "Traceback" not in result.stderr.str()

@@ -61,7 +61,7 @@ def test_llm_unavailable_reads_its_options_from_the_settings() -> None:
           "llm_metrics": "auto"}
     assert llm.unavailable(TierSettings(options=ok)) is None
     assert "--llm-base-url" in llm.unavailable(TierSettings(options={**ok, "llm_base_url": None}))
-    assert "--llm-concurrency must be at least 1, got 0" == llm.unavailable(TierSettings(options={**ok, "llm_concurrency": 0}))
+    assert llm.unavailable(TierSettings(options={**ok, "llm_concurrency": 0})) == "--llm-concurrency must be at least 1, got 0"
     assert "unknown metric nope" in llm.unavailable(TierSettings(options={**ok, "llm_metrics": "nope"}))
 
 

@@ -69,10 +69,12 @@ def test_markdown_file_carries_the_table_and_the_gates(pytester: pytest.Pytester
     result = run(pytester, "-m", "groundedness", "--sprout-md=out/summary.md", "--sprout-min=groundedness.refusal=0.5")
     result.assert_outcomes(passed=3, failed=1)
     text = (pytester.path / "out" / "summary.md").read_text(encoding="utf-8")
-    assert "| groundedness | grounded | 2/3 | 0.667 | [0.208, 0.939] | underpowered |" in text
-    assert "| groundedness | refusal | 4/4 | 1.000 | [0.510, 1.000] | underpowered, saturated |" in text
+    # grounded_sentence is nested (sentences in answers): the table gains a clusters column
+    assert "| groundedness | grounded | 2/3 |  | 0.667 | [0.208, 0.939] | underpowered |" in text
+    assert "| groundedness | grounded_sentence | 3/4 | 3 | 0.750 |" in text
+    assert "| groundedness | refusal | 4/4 |  | 1.000 | [0.510, 1.000] | underpowered, saturated |" in text
     assert "### Gates" in text
-    assert "- PASS: gate groundedness.refusal >= 0.5: passed (Wilson 95% lower bound 0.510; 4/4 = 1.000)" in text
+    assert "- PASS: gate groundedness.refusal >= 0.5: passed \\(Wilson 95% lower bound 0.510; 4/4 = 1.000\\)" in text
     assert not list((pytester.path / "out").glob(".*tmp"))  # written atomically, nothing left behind
 
 

@@ -19,7 +19,7 @@ rows = st.fixed_dictionaries(
     {"case_id": st.text(max_size=6), "suite": st.text(max_size=6), "tier": st.sampled_from(["groundedness", "alce"]),
      "metrics": st.dictionaries(st.text(max_size=4), st.lists(st.booleans() | st.none(), max_size=3), max_size=2),
      "sentences": st.lists(st.dictionaries(st.text(max_size=4), scalars, max_size=3), max_size=2)},
-    optional={**{key: values for key in OPTIONAL}, "future_key": values, "other": values},
+    optional={**dict.fromkeys(OPTIONAL, values), "future_key": values, "other": values},
 )
 
 

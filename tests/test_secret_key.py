@@ -97,3 +97,26 @@ def test_client_failure_after_validation_shows_no_key(pytester: pytest.Pytester)
         assert client.openai.api_key == ""  # the client holds no key: the transport sets the header
     finally:
         client.close()
+
+
+@pytest.mark.parametrize("model, reply", [
+    ("judge-m", "refusal"), ("bespoke-minicheck", "refusal"), ("bespoke-minicheck", "content"),
+])
+def test_a_key_echoed_in_a_200_reply_is_masked_everywhere(pytester: pytest.Pytester, model: str, reply: str) -> None:
+    """A proxy that wraps the upstream's error (or echoes the request) in a 200 completion: the
+    refusal or answer text is shown in the terminal, the reports and JUnit, and the reply is
+    cached; the key in it is masked before any of them sees it (issue 23, defect 13)."""
+    from fake_llm_server import Reply
+
+    make_project(pytester, tiers="[llm]")
+    with FakeLLMServer() as fake:
+        echo = f"I cannot help; your token Bearer {KEY} is not allowed"
+        fake.rule = (lambda prompt: Reply(refusal=echo)) if reply == "refusal" else \
+            (lambda prompt: Reply(content=f"not json; you sent Bearer {KEY}"))
+        result = pytester.runpytest("-p", "no:deepeval", f"--llm-base-url={fake.url}", f"--llm-model={model}",
+                                    f"--llm-api-key={KEY}", "--llm-timeout=20", "-rs", "--junitxml=junit.xml",
+                                    "--sprout-report=out.json")
+    output = result.stdout.str()
+    assert ("the judge refused: I cannot help; your token *** is not allowed" in output if reply == "refusal"
+            else "not json; you sent ***" in output)
+    assert_nowhere(result, pytester.path)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import math
+import random
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -170,3 +172,204 @@ def test_paired_bootstrap_of_a_balanced_accuracy_difference() -> None:
     assert d["value"] == pytest.approx(0.25) and 0.0 < d["ci_low"] <= 0.25 <= d["ci_high"] <= 0.5
     assert d == paired_ba_difference(labels, same, worse)  # fixed seed
     assert paired_ba_difference([True, True], [True, True], [True, False]) is None
+
+
+# --- your labels correct the judge (core/ppi.py) ---------------------------------------------------
+
+
+def test_ppi_mean_matches_a_hand_derived_example() -> None:
+    """Y = 1, 1, 0, 1 on four labelled items, the judge f = 1, 0, 0, 1 on them and
+    1, 1, 0, 1, 1, 0, 1, 1 on eight unlabelled ones (n = 4, N = 8).
+
+    Classic PPI (lambda = 1): mean(Y - f) = (0 + 1 + 0 + 0)/4 = 0.25, mean_N(f) = 6/8 = 0.75, so
+    theta = 1.0. Var(Y - f) = 0.75/3 = 0.25 (over n - 1), /4 = 0.0625; Var_N(f) = 1.5/7, /8 =
+    0.0267857; SE = sqrt(0.0892857) = 0.298807, low = 1 - 1.959964 * 0.298807 = 0.414349.
+
+    PPI++: f over all 12 items has mean 2/3 and variance (8/9 + 16/9)/11 = 0.242424; Cov(Y, f) on
+    the labelled = 0.5/3 = 0.166667; lambda = 0.166667 / ((1 + 4/8) * 0.242424) = 0.458333, and
+    theta = 0.75 - 0.458333 * 0.5 + 0.458333 * 0.75 = 0.864583. Y - lambda f = 0.541667, 1, 0,
+    0.541667 has variance 0.501736/3 = 0.167245, /4 = 0.041811; lambda^2 * Var_N(f)/N = 0.005627;
+    SE = sqrt(0.047438) = 0.217803, low = 0.864583 - 0.426886 = 0.437697; high clipped to 1."""
+    from pytest_sprout.core.ppi import ppi_mean
+
+    labels, judged, unlabelled = [1, 1, 0, 1], [1, 0, 0, 1], [1, 1, 0, 1, 1, 0, 1, 1]
+    classic = ppi_mean(labels, judged, unlabelled, lam=1.0)
+    assert (classic.rate, classic.ci_low, classic.ci_high) == (pytest.approx(1.0), pytest.approx(0.414349, abs=1e-6), 1.0)
+    tuned = ppi_mean(labels, judged, unlabelled)
+    assert tuned.lam == pytest.approx(0.458333, abs=1e-6)
+    assert (tuned.rate, tuned.ci_low, tuned.ci_high) == (pytest.approx(0.864583, abs=1e-6), pytest.approx(0.437697, abs=1e-6), 1.0)
+    assert ppi_mean(labels, judged, unlabelled, lam=0.0).rate == pytest.approx(0.75)  # the labels alone
+
+
+def test_corrected_rate_matches_a_hand_derived_example() -> None:
+    """80 items the judge calls supported (20 labelled, people agree on 18), 20 it rejects (10
+    labelled, people call 3 supported). W = 0.8, 0.2; p = 0.9, 0.3; theta = 0.72 + 0.06 = 0.78.
+    Wilson: 18/20 -> [0.698966, 0.972134], 3/10 -> [0.107791, 0.603222]. The shares' variance
+    B = (0.8 * 0.12^2 + 0.2 * 0.48^2) / 100 = 0.000576.
+    below = sqrt((0.8 * 0.201034)^2 + (0.2 * 0.192209)^2 + B) = sqrt(0.0279188) = 0.167089;
+    above = sqrt((0.8 * 0.072134)^2 + (0.2 * 0.303222)^2 + B) = sqrt(0.0075836) = 0.087084."""
+    from pytest_sprout.core.ppi import Stratum, corrected_rate
+
+    c = corrected_rate([Stratum(80, 1.0, 20, 18), Stratum(20, 0.0, 10, 3)])
+    assert c is not None and c.n_labels == 30 and not c.underpowered
+    assert (c.rate, c.ci_low, c.ci_high) == (pytest.approx(0.78), pytest.approx(0.612910, abs=1e-6), pytest.approx(0.867085, abs=1e-6))
+    assert corrected_rate([Stratum(10, 1.0), Stratum(5, 0.0)]) is None  # no label: nothing to correct
+    few = corrected_rate([Stratum(10, 1.0, 4, 4), Stratum(0, 0.0)])
+    assert few is not None and few.underpowered and few.ci_low < 0.6  # 4/4 labels: honest, not [1, 1]
+
+
+def test_judge_vs_labels_and_the_plain_warning() -> None:
+    from pytest_sprout.core.ppi import judge_vs_labels
+
+    # people: 10 supported (judge accepts 9), 12 unsupported (judge rejects 1)
+    pairs = [(True, True)] * 9 + [(False, True)] + [(True, False)] * 11 + [(False, False)]
+    j = judge_vs_labels(pairs)
+    assert (j.sensitivity.k, j.sensitivity.n, j.specificity.k, j.specificity.n) == (9, 10, 1, 12)
+    assert j.misses_most_unsupported  # Wilson(1, 12) upper bound 0.354 < 0.5
+    assert not judge_vs_labels([(False, False)] * 3 + [(True, False)] * 3).misses_most_unsupported
+    out = j.to_json()
+    assert out["specificity"]["ci_high"] == pytest.approx(wilson_interval(1, 12)[1])
+
+
+def _labelled_run(rng: random.Random, truth: float, sens: float, spec: float, items: int, labels: int
+                  ) -> tuple[list[bool], list[bool], list[int]]:
+    people = [rng.random() < truth for _ in range(items)]
+    judge = [(rng.random() < sens) if y else (rng.random() >= spec) for y in people]
+    return people, judge, rng.sample(range(items), labels)
+
+
+def _corrected(people: list[bool], judge: list[bool], sample: list[int]) -> Any:
+    from pytest_sprout.core.ppi import corrected_rate, strata_of
+
+    verdicts = {True: sum(judge), False: len(judge) - sum(judge)}
+    return corrected_rate(strata_of([(judge[i], people[i]) for i in sample], verdicts))
+
+
+def test_corrected_interval_covers_where_a_biased_judge_does_not() -> None:
+    """1,000 seeded runs of 600 sentences, 85% supported by people's reading; the judge accepts 95%
+    of the supported and 70% of the unsupported ones (its rate is 0.91), 60 labelled at random."""
+    rng = random.Random(25)
+    corrected = judge_only = 0
+    for _ in range(1000):
+        people, judge, sample = _labelled_run(rng, 0.85, 0.95, 0.3, 600, 60)
+        c = _corrected(people, judge, sample)
+        corrected += c.ci_low <= 0.85 <= c.ci_high
+        low, high = wilson_interval(sum(judge), len(judge))
+        judge_only += low <= 0.85 <= high
+    assert corrected / 1000 >= 0.93
+    assert judge_only / 1000 < 0.5
+
+
+def test_corrected_interval_is_narrower_than_the_labels_alone_with_an_informative_judge() -> None:
+    rng = random.Random(2025)
+    corrected = labels_only = covered = 0.0
+    for _ in range(1000):
+        people, judge, sample = _labelled_run(rng, 0.85, 0.95, 0.8, 600, 60)
+        c = _corrected(people, judge, sample)
+        corrected += c.ci_high - c.ci_low
+        covered += c.ci_low <= 0.85 <= c.ci_high
+        low, high = wilson_interval(sum(people[i] for i in sample), len(sample))
+        labels_only += high - low
+    assert corrected < 0.85 * labels_only
+    assert covered / 1000 >= 0.93
+
+
+def test_corrected_rate_weighs_a_sample_stratified_by_verdict() -> None:
+    """Half the labels on the 10% of sentences the judge rejects: the plain mean of the labels is
+    far off, the corrected rate (weighted by the verdicts' shares) still covers."""
+    rng = random.Random(11)
+    covered = naive = 0
+    for _ in range(1000):
+        people, judge, _ = _labelled_run(rng, 0.85, 0.97, 0.6, 600, 0)
+        accepted = [i for i, f in enumerate(judge) if f]
+        rejected = [i for i, f in enumerate(judge) if not f]
+        sample = rng.sample(accepted, 20) + rng.sample(rejected, min(20, len(rejected)))
+        c = _corrected(people, judge, sample)
+        covered += c.ci_low <= 0.85 <= c.ci_high
+        low, high = wilson_interval(sum(people[i] for i in sample), len(sample))
+        naive += low <= 0.85 <= high
+    assert covered / 1000 >= 0.93
+    assert naive / 1000 < 0.5
+
+
+@given(st.lists(st.tuples(st.booleans(), st.booleans()), min_size=1, max_size=60), st.integers(0, 200), st.integers(0, 200))
+def test_corrected_rate_stays_in_its_interval_and_in_the_unit_interval(
+    pairs: list[tuple[bool, bool]], extra_yes: int, extra_no: int,
+) -> None:
+    from pytest_sprout.core.ppi import corrected_rate, strata_of
+
+    verdicts = {True: sum(f for f, _ in pairs) + extra_yes, False: sum(not f for f, _ in pairs) + extra_no}
+    c = corrected_rate(strata_of(pairs, verdicts))
+    assert c is not None and 0.0 <= c.ci_low <= c.rate <= c.ci_high <= 1.0
+    assert c.ci_high - c.ci_low > 0.0  # never zero width, whatever the labels say
+
+
+# --- clustered intervals (core/clusters.py) ---------------------------------------------------------
+
+
+def _answers(rng: random.Random, answers: int, sentences: int) -> list[tuple[int, int]]:
+    """Answers right or wrong together: 80% are good (each sentence supported with p 0.98), the
+    rest bad (p 0.4); the true sentence rate is 0.8 * 0.98 + 0.2 * 0.4 = 0.864."""
+    out = []
+    for _ in range(answers):
+        p = 0.98 if rng.random() < 0.8 else 0.4
+        out.append((sum(rng.random() < p for _ in range(sentences)), sentences))
+    return out
+
+
+def test_clustered_interval_covers_where_the_naive_wilson_does_not() -> None:
+    from pytest_sprout.core.clusters import clustered_interval
+
+    rng = random.Random(40)
+    clustered = naive = 0
+    for _ in range(1000):
+        counts = _answers(rng, 40, 5)
+        c = clustered_interval(counts)
+        clustered += c.ci_low <= 0.864 <= c.ci_high
+        low, high = wilson_interval(c.k, c.n)
+        naive += low <= 0.864 <= high
+    assert clustered / 1000 >= 0.93
+    assert naive / 1000 <= 0.85
+
+
+def test_clustered_interval_hand_example_and_edges() -> None:
+    """Clusters (3 of 3), (0 of 3), (3 of 3), (3 of 3): p = 9/12 = 0.75; residuals k - p n = 0.75,
+    -2.25, 0.75, 0.75 give sum of squares 6.75, V = 4/3 * 6.75 / 144 = 0.0625 against the binomial
+    0.75 * 0.25 / 12 = 0.015625: deff 4, effective n 3, t on 3 degrees of freedom (3.182446)."""
+    from pytest_sprout.core.clusters import clustered_interval, wilson_z
+
+    c = clustered_interval([(3, 3), (0, 3), (3, 3), (3, 3)])
+    assert (c.k, c.n, c.clusters) == (9, 12, 4)
+    assert c.design_effect == pytest.approx(4.0) and c.effective_n == pytest.approx(3.0)
+    assert (c.ci_low, c.ci_high) == pytest.approx(wilson_z(0.75, 3.0, 3.182446))
+    # one observation per cluster: the robust variance is the binomial one times C / (C - 1)
+    independent = clustered_interval([(1, 1)] * 9 + [(0, 1)] * 3)
+    assert independent.design_effect == pytest.approx(12 / 11)
+    saturated = clustered_interval([(5, 5)] * 40)  # every sentence supported: worth 40 answers
+    assert saturated.effective_n == pytest.approx(40.0) and saturated.ci_low < wilson_interval(200, 200)[0]
+
+
+def test_tally_gives_nested_metrics_their_clusters() -> None:
+    tally = Tally()
+    for answer, verdicts in enumerate([[True] * 5, [False] * 5, [True] * 5, [True] * 5]):
+        tally.extend("groundedness", "grounded_sentence", verdicts, f"case-{answer}")
+        tally.add("groundedness", "grounded", all(verdicts), f"case-{answer}")
+    nested = tally.row("groundedness", "grounded_sentence")
+    assert (nested.k, nested.n, nested.clusters) == (15, 20, 4)
+    assert nested.to_json()["clusters"] == 4 and nested.underpowered
+    assert nested.ci_high - nested.ci_low > wilson_interval(15, 20)[1] - wilson_interval(15, 20)[0]
+    flat = tally.row("groundedness", "grounded")
+    assert flat.clusters is None and "clusters" not in flat.to_json()
+    assert (flat.ci_low, flat.ci_high) == wilson_interval(3, 4)
+
+
+def test_label_sample_takes_the_rare_rejections_first() -> None:
+    from pytest_sprout.checks.labels import label_sample
+
+    rows = [{"case_id": f"c{i}", "suite": "s", "tier": "groundedness", "nodeid": f"s.yaml::c{i}[groundedness]",
+             "outcome": "passed", "metrics": {"grounded_sentence": [i % 10 != 0]},
+             "sentences": [{"text": f"Sentence {i}.", "supported": i % 10 != 0}]} for i in range(100)]
+    sample = label_sample(rows, 20, "seed")
+    assert len(sample) == 20 and sum(s["sentence"] in {f"Sentence {i}." for i in range(0, 100, 10)} for s in sample) == 10
+    assert label_sample(rows, 20, "seed") == sample and label_sample(rows, 20, "other") != sample
+    assert len(label_sample(rows, 500, "seed")) == 100

@@ -19,7 +19,13 @@ entries of cases that are no longer in any suite and, for every (case, answer or
 used, the entries it did not use (older settings, older answers).
 
 Results a judge could not score (``passed`` None, or an unscored metric) are never cached: they
-are usually transient (a timeout). Plain Python, no pytest import.
+are usually transient (a timeout). Text UTF-8 cannot hold (a lone surrogate in an answer) is
+stored JSON-escaped and keyed by its exact code points.
+
+Another process holding the file's write lock (another run flushing, a stuck process) is waited
+for up to ``LOCK_WAIT_SECONDS``; past ``LOCK_NOTE_SECONDS`` the cache says so (``note``), and if
+the lock is still held at the end, this run's entries are not written (a cache only costs time).
+Plain Python, no pytest import.
 """
 
 from __future__ import annotations
@@ -38,6 +44,8 @@ from ..core.tier import TierResult
 
 FILE = "cache.sqlite"
 FLUSH_EVERY = 5000
+LOCK_NOTE_SECONDS = 5.0  # waiting this long for another process's lock is said (then every as long again)
+LOCK_WAIT_SECONDS = 60.0  # then the write is given up
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS entries (
     key TEXT PRIMARY KEY,
@@ -52,14 +60,16 @@ CREATE INDEX IF NOT EXISTS entries_case ON entries (case_id, slot);
 
 
 class ResultCache:
-    def __init__(self, root: Path | None, plugin_version: str, run: str | None = None, judge_code: str = "") -> None:
+    def __init__(self, root: Path | None, plugin_version: str, run: str | None = None, judge_code: str = "",
+                 note: Callable[[str], None] | None = None) -> None:
         self.root = root  # None: caching is off (no cache dir, -p no:cacheprovider)
+        self.note = note  # told when another process's lock keeps this one waiting
         self.plugin = plugin_version
         self.judge_code = judge_code  # util.judge_code_fingerprint(): the judges' source files
         self.run = run or uuid.uuid4().hex
         self._db: sqlite3.Connection | None = None
         self._broken = False
-        self._pending: dict[str, tuple[str, str, str, str, str]] = {}
+        self._pending: dict[str, tuple[str, str, str, str, str, str | None]] = {}
         self._used: list[str] = []
         self._settings: dict[int, tuple[Any, str | None]] = {}  # id(tier) -> (tier, canonical settings)
 
@@ -72,7 +82,8 @@ class ResultCache:
             for old in ("answers", "results"):  # the file-per-entry layout of earlier versions
                 if (self.root / old).is_dir():
                     shutil.rmtree(self.root / old, ignore_errors=True)
-            db = sqlite3.connect(self.root / FILE, timeout=60, isolation_level=None, check_same_thread=False)
+            db = sqlite3.connect(self.root / FILE, timeout=LOCK_NOTE_SECONDS, isolation_level=None,
+                                 check_same_thread=False)
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
             db.executescript(SCHEMA)
@@ -111,6 +122,9 @@ class ResultCache:
             return
         try:
             text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+            text.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate: stored as its JSON escape, read back the same
+            text = json.dumps(value, ensure_ascii=True, separators=(",", ":"))
         except (TypeError, ValueError):
             return
         self._pending[key] = (key, case.id, slot, self.run, text, suite_of(case))
@@ -127,12 +141,12 @@ class ResultCache:
         if db is None:
             return
         try:
-            db.execute("BEGIN IMMEDIATE")
+            self._begin(db)
             db.executemany("INSERT OR REPLACE INTO entries (key, case_id, slot, run, value, suite) VALUES (?, ?, ?, ?, ?, ?)",
                            pending)
             db.executemany("UPDATE entries SET run = ? WHERE key = ?", ((self.run, key) for key in used))
             db.execute("COMMIT")
-        except sqlite3.Error:
+        except (sqlite3.Error, UnicodeError):
             _rollback(db)
 
     def prune(self, case_ids: Iterable[str] | None, loaded: Callable[[str], bool] | None = None) -> int:
@@ -145,7 +159,7 @@ class ResultCache:
         if db is None:
             return 0
         try:
-            db.execute("BEGIN IMMEDIATE")
+            self._begin(db)
             gone = 0
             if case_ids is not None:
                 db.execute("CREATE TEMP TABLE IF NOT EXISTS live (case_id TEXT PRIMARY KEY)")
@@ -169,6 +183,31 @@ class ResultCache:
             return 0
         return gone
 
+    def _begin(self, db: sqlite3.Connection) -> None:
+        """Start a write transaction. Another process's lock is waited for, ``LOCK_NOTE_SECONDS``
+        at a time (sqlite's busy timeout), saying so once, up to ``LOCK_WAIT_SECONDS``; then the
+        lock error is raised (the caller gives the write up)."""
+        waited = 0.0
+        while True:
+            try:
+                db.execute("BEGIN IMMEDIATE")
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) and "busy" not in str(exc):
+                    raise
+                waited += LOCK_NOTE_SECONDS
+                if waited >= LOCK_WAIT_SECONDS:
+                    self._say(f"the result cache {self.root / FILE if self.root else ''} stayed locked by another "
+                              f"process for {LOCK_WAIT_SECONDS:g} s: this run's cache entries are not written")
+                    raise
+                if waited <= LOCK_NOTE_SECONDS:
+                    self._say(f"the result cache {self.root / FILE if self.root else ''} is locked by another process "
+                              f"(another pytest run?); waiting up to {LOCK_WAIT_SECONDS:g} s for it")
+
+    def _say(self, text: str) -> None:
+        if self.note is not None:
+            self.note(text)
+
     def close(self) -> None:
         self.flush()
         if self._db is not None:
@@ -188,7 +227,7 @@ class ResultCache:
             text = canonical_json(parts)
         except (TypeError, ValueError):
             return None
-        return hashlib.sha256(text.encode("utf-8")).hexdigest()
+        return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()  # lone surrogates too
 
     # --- answers ------------------------------------------------------------------------------
     def answer_key(self, case: Case, system: Mapping[str, Any] | None) -> str | None:
@@ -234,7 +273,7 @@ class ResultCache:
             self.plugin, self.judge_code, settings, canonical_json(sorted([t, n, v] for (t, n), v in thresholds.items())),
             _dumps(item.case.canonical()), _dumps(item.answer.to_json()),  # built in a fixed order
         ):
-            digest.update(part.encode("utf-8"))
+            digest.update(part.encode("utf-8", "surrogatepass"))  # an answer may hold a lone surrogate
             digest.update(b"\0")
         return digest.hexdigest()
 

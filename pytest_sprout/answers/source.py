@@ -8,10 +8,19 @@ items in pytest's order.
   background thread, at most ``concurrency`` answers at a time. A plain callable that returns an
   awaitable has that awaitable run on the same loop.
 - ``timeout`` bounds one answer, retries included; past it the case gets an error that names the
-  timeout and the run goes on. An async call is cancelled; a thread cannot be stopped, so a late
-  sync call finishes in the background, is ignored, and its thread is replaced.
+  timeout and the run goes on. An async call is cancelled and its slot given to the next case (a
+  call that ignores the cancel runs on, ignored); a thread cannot be stopped, so a late sync call
+  finishes in the background, is ignored, and its thread is replaced. A case that was never
+  started (every slot busy, or an event loop blocked by a sync call inside ``async def``) times
+  out too, ``timeout`` after its item began to wait for it.
+- Threads are started as calls wait for them, never more than ``concurrency``; a thread the OS
+  refuses lowers the concurrency to the threads there are (a warning), or, with none, is each
+  waiting case's error.
+- Every job settles: whatever the system raises (``CancelledError``, ``GeneratorExit``,
+  ``sys.exit`` too) is its case's error; only Ctrl-C (KeyboardInterrupt) ends the run.
 - ``retries``: an exception of one of the ``retry_on`` types is retried after a backoff that
-  doubles each time; an AssertionError or TypeError never is.
+  doubles each time up to ``MAX_BACKOFF`` seconds, with jitter (each wait is a random time
+  between half and all of it); an AssertionError or TypeError never is.
 - The system's optional ``setup()`` / ``close()`` (sync or async), or its context manager (sync or
   async), run once per process.
 
@@ -22,8 +31,6 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import importlib
-import os
 import inspect
 import queue
 import threading
@@ -33,76 +40,17 @@ from concurrent.futures import Future, InvalidStateError
 from typing import Any, Callable, Iterable, Sequence
 
 from ..core.model import Answer, Case, GoldenItem
+from .jobs import (MAX_BACKOFF, NEVER_RETRIED, _Job, _NoThread, _Raised, _settle, _TimedOut, is_async_callable,
+                   retry_delay, retry_exceptions, system_traceback)
 
-NEVER_RETRIED = (AssertionError, TypeError)
+__all__ = ["AnswerSource", "MAX_BACKOFF", "NEVER_RETRIED", "is_async_callable", "retry_delay", "retry_exceptions",
+           "system_traceback"]
+
 # A sync system that answers faster than this on average (over FAST_AFTER answers) is asked in
 # the calling thread from then on: handing such calls to threads costs more than it overlaps.
 FAST_SECONDS = 0.002
 FAST_AFTER = 16
 WAIT_NOTE_SECONDS = 5.0  # an item that waits longer than this on its answer says so (with -v)
-
-
-def retry_exceptions(names: Iterable[str]) -> tuple[type[BaseException], ...]:
-    """The exception classes named 'module.Class' (or a builtin name) in ``sprout_retry_on``.
-    Raises ValueError naming the entry that cannot be used."""
-    found: list[type[BaseException]] = []
-    for raw in names:
-        name = raw.strip()
-        if not name:
-            continue
-        module_name, dot, attr = name.rpartition(".")
-        try:
-            holder = importlib.import_module(module_name if dot else "builtins")
-            cls = getattr(holder, attr)
-        except ImportError as exc:
-            raise ValueError(f"sprout_retry_on: {name!r}: cannot import {module_name!r} ({exc})") from None
-        except AttributeError:
-            raise ValueError(f"sprout_retry_on: {name!r}: {module_name or 'builtins'!r} has no attribute {attr!r}") from None
-        if not (isinstance(cls, type) and issubclass(cls, BaseException)):
-            raise ValueError(f"sprout_retry_on: {name!r} is not an exception class")
-        found.append(cls)
-    return tuple(found)
-
-
-_PLUMBING = (__file__, os.path.dirname(asyncio.__file__), os.path.dirname(concurrent.futures.__file__))
-
-
-def system_traceback(exc: BaseException) -> str:
-    """The traceback from the system's own code on: the frames of this module, asyncio and
-    concurrent.futures say how it was called, which differs with the concurrency."""
-    tb = exc.__traceback__
-    while tb is not None and tb.tb_frame.f_code.co_filename.startswith(_PLUMBING):
-        tb = tb.tb_next
-    return "".join(traceback.format_exception(type(exc), exc, tb))
-
-
-def is_async_callable(system: Any) -> bool:
-    return inspect.iscoroutinefunction(system) or inspect.iscoroutinefunction(getattr(system, "__call__", None))
-
-
-class _Job:
-    __slots__ = ("case", "future", "started", "thread")
-
-    def __init__(self, case: Case) -> None:
-        self.case = case
-        self.future: Future[Any] = Future()  # the raw result of the system, or its exception
-        self.started: float | None = None  # time.monotonic() when the first attempt began
-        self.thread: threading.Thread | None = None
-
-
-class _TimedOut(Exception):
-    pass
-
-
-def _settle(future: Future[Any], result: Any = None, exc: BaseException | None = None) -> None:
-    """Give a job its outcome, unless the waiting side already gave up on it (timed out)."""
-    try:
-        if exc is not None:
-            future.set_exception(exc)
-        else:
-            future.set_result(result)
-    except InvalidStateError:
-        pass
 
 
 class AnswerSource:
@@ -156,6 +104,7 @@ class AnswerSource:
         self._timed = 0  # sync answers timed so far, and their total seconds
         self._timed_total = 0.0
         self._retired: set[threading.Thread] = set()
+        self._refused: str | None = None  # why the OS refused a thread (warned once)
 
     # --- public -------------------------------------------------------------------------------
     def get(self, case: Case) -> GoldenItem:
@@ -219,8 +168,13 @@ class AnswerSource:
             try:
                 result = closer()
                 if inspect.isawaitable(result):
-                    self._run_on_loop(result).result()
-            except Exception as exc:
+                    self._on_loop(result, self.timeout)  # a loop blocked by the system is not waited on forever
+            except KeyboardInterrupt:
+                raise
+            except TimeoutError:
+                problem = (f"closing the system under test took longer than --sprout-timeout={self.timeout:g} s "
+                           "(its event loop is blocked?); it was left running")
+            except BaseException as exc:  # sys.exit in a close() too: a warning, the reports are still written
                 problem = f"closing the system under test raised {type(exc).__name__}: {exc}"
         for _ in self._threads:
             self._queue.put(None)
@@ -240,12 +194,14 @@ class AnswerSource:
         except (LookupError, TypeError, ValueError) as exc:  # no system configured, or not a usable one
             self._failure = str(exc) or type(exc).__name__
             return
-        except Exception as exc:
+        except (Exception, SystemExit) as exc:
             self._failure = f"building it raised:\n{''.join(traceback.format_exception(exc))}"
             return
         try:
             self._system = self._open(system)
-        except Exception as exc:
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # sys.exit in a setup too: every item errors with it, the run goes on
             self._failure = f"its setup raised {type(exc).__name__}: {exc}\n{''.join(traceback.format_exception(exc))}"
             return
         if not callable(self._system):
@@ -256,7 +212,7 @@ class AnswerSource:
     def _open(self, system: Any) -> Any:
         """Run the system's setup once: setup()/close(), or a context manager (sync or async)."""
         if hasattr(system, "__aenter__") and hasattr(system, "__aexit__"):
-            entered = self._run_on_loop(system.__aenter__()).result()
+            entered = self._on_loop(system.__aenter__())
             self._closer = lambda: system.__aexit__(None, None, None)
             return entered if callable(entered) else system
         if hasattr(system, "__enter__") and hasattr(system, "__exit__") and not callable(getattr(system, "setup", None)):
@@ -267,7 +223,7 @@ class AnswerSource:
         if callable(setup):
             result = setup()
             if inspect.isawaitable(result):
-                self._run_on_loop(result).result()
+                self._on_loop(result)
         close = getattr(system, "close", None)
         if callable(close):
             self._closer = close
@@ -292,9 +248,26 @@ class AnswerSource:
 
     def _run_on_loop(self, awaitable: Any) -> Future[Any]:
         async def wrap() -> Any:
-            return await awaitable
+            try:
+                return await awaitable
+            except Exception:
+                raise
+            except BaseException as exc:  # raised on the loop it would stop the loop's thread
+                raise _Raised(exc) from None
 
         return asyncio.run_coroutine_threadsafe(wrap(), self._ensure_loop())
+
+    def _on_loop(self, awaitable: Any, timeout: float | None = None) -> Any:
+        """Run an awaitable on the answers' loop and wait for it in this thread: its result, or
+        what it raised (sys.exit too) raised here. TimeoutError past ``timeout`` seconds."""
+        future = self._run_on_loop(awaitable)
+        try:
+            return future.result(timeout)
+        except _Raised as raised:
+            raise raised.exc from None
+        except concurrent.futures.TimeoutError:
+            future.cancel()
+            raise TimeoutError(f"no result within {timeout} s") from None
 
     # --- asking -------------------------------------------------------------------------------
     def _retryable(self, exc: BaseException, attempt: int) -> bool:
@@ -319,12 +292,12 @@ class AnswerSource:
                     self._timed += 1
                     self._timed_total += time.perf_counter() - started
                 if inspect.isawaitable(result):
-                    result = self._run_on_loop(result).result()
+                    result = self._on_loop(result)
                 return result
             except Exception as exc:
                 if not self._retryable(exc, attempt):
                     raise
-            time.sleep(self.backoff * 2 ** attempt)
+            time.sleep(retry_delay(attempt, self.backoff))
             attempt += 1
 
     async def _call_async(self, question: str) -> Any:
@@ -339,7 +312,7 @@ class AnswerSource:
             except Exception as exc:
                 if not self._retryable(exc, attempt):
                     raise
-            await asyncio.sleep(self.backoff * 2 ** attempt)
+            await asyncio.sleep(retry_delay(attempt, self.backoff))
             attempt += 1
 
     def _inline(self, case: Case) -> Future[Any]:
@@ -357,35 +330,75 @@ class AnswerSource:
         job = self._jobs[case.id] = _Job(case)
         if self._async:
             loop = self._ensure_loop()
-            asyncio.run_coroutine_threadsafe(self._run_async(job), loop)
+            job.task = asyncio.run_coroutine_threadsafe(self._run_async(job), loop)
         else:
-            self._ensure_threads()
             self._queue.put(job)
+            self._ensure_threads()
         return job
 
     async def _run_async(self, job: _Job) -> None:
         if self._semaphore is None:
             self._semaphore = asyncio.Semaphore(self.concurrency)
-        async with self._semaphore:
-            job.started = time.monotonic()
-            try:
-                if self.timeout is None:
-                    result = await self._call_async(job.case.question)
-                else:
-                    result = await asyncio.wait_for(self._call_async(job.case.question), self.timeout)
-            except asyncio.TimeoutError:
-                _settle(job.future, exc=_TimedOut())
-            except (Exception, SystemExit, KeyboardInterrupt) as exc:  # the waiting side decides (_finish)
-                _settle(job.future, exc=exc)
+        await self._semaphore.acquire()  # cancelled here when the waiting side gave up first
+        job.slot = True
+        job.started = started = time.monotonic()
+        try:
+            if self.timeout is None:
+                result = await self._call_async(job.case.question)
             else:
-                _settle(job.future, result=result)
+                result = await asyncio.wait_for(self._call_async(job.case.question), self.timeout)
+        except asyncio.TimeoutError as exc:  # wait_for's, or the system's own before the timeout
+            timed_out = self.timeout is not None and time.monotonic() - started >= self.timeout
+            _settle(job.future, exc=_TimedOut() if timed_out else exc)
+        except BaseException as exc:  # CancelledError, GeneratorExit, sys.exit too: the waiting side decides
+            _settle(job.future, exc=exc)
+        else:
+            _settle(job.future, result=result)
+        finally:
+            self._free_slot(job)
+
+    def _free_slot(self, job: _Job) -> None:
+        """On the loop: give back a job's slot, once (when it ends, or when it timed out)."""
+        if job.slot and self._semaphore is not None:
+            job.slot = False
+            self._semaphore.release()
 
     def _ensure_threads(self) -> None:
+        """As many threads as calls wait for, never more than ``concurrency``. A thread the OS
+        refuses (a pids limit in a container, memory) lowers the concurrency to the threads there
+        are; with none, the waiting cases fail with the reason."""
         with self._lock:
-            while len(self._threads) < self.concurrency:
+            wanted = min(self.concurrency, sum(1 for job in list(self._jobs.values()) if not job.future.done()))
+            while len(self._threads) < wanted:
                 thread = threading.Thread(target=self._work, name="sprout-answers", daemon=True)
+                try:
+                    thread.start()
+                except RuntimeError as exc:  # "can't start new thread"
+                    self._thread_refused(exc)
+                    return
                 self._threads.append(thread)
-                thread.start()
+
+    def _thread_refused(self, exc: RuntimeError) -> None:
+        working = len(self._threads)
+        if self._refused is None:
+            import warnings
+
+            self._refused = f"{exc}"
+            warnings.warn(RuntimeWarning(
+                f"sprout: the OS refused a thread to ask the system ({exc}); "
+                + (f"--sprout-concurrency={self.concurrency} lowered to {working}" if working else
+                   "cases that need a thread fail") + " (a pids or memory limit? lower --sprout-concurrency)"), stacklevel=2)
+        if working:
+            self.concurrency = working
+            return
+        self.concurrency = 1  # without a timeout, later cases are asked in pytest's thread
+        while True:
+            try:
+                job = self._queue.get_nowait()
+            except queue.Empty:
+                return
+            if job is not None:
+                _settle(job.future, exc=_NoThread(str(exc)))
 
     def _work(self) -> None:
         me = threading.current_thread()
@@ -393,6 +406,8 @@ class AnswerSource:
             job = self._queue.get()
             if job is None:
                 return
+            if job.future.done():  # it timed out before its turn came: not asked
+                continue
             job.thread = me
             job.started = time.monotonic()
             try:
@@ -426,13 +441,27 @@ class AnswerSource:
             if not noted and self.on_wait is not None and now - begun >= self.wait_note:
                 noted = True
                 self.on_wait(job.case, now - begun)
-            if self.timeout is not None and job.started is not None and now - job.started >= self.timeout:
+            # The timeout runs from the job's start, or (not started: no free slot, a blocked loop)
+            # from when this item began to wait for it.
+            clock = begun if job.started is None else job.started
+            if self.timeout is not None and now - clock >= self.timeout:
                 try:
-                    job.future.set_exception(_TimedOut())
+                    job.future.set_exception(_TimedOut(started=job.started is not None))
                 except InvalidStateError:  # it finished just now
                     return job.future
-                self._replace(job)
+                self._give_up(job)
                 return job.future
+
+    def _give_up(self, job: _Job) -> None:
+        """A job timed out: an async one is cancelled and its slot freed for the next case (a
+        call that ignores the cancel runs on, ignored); a sync one's thread is replaced."""
+        if self._async:
+            if job.task is not None:
+                job.task.cancel()
+            if self._loop is not None:
+                self._loop.call_soon_threadsafe(self._free_slot, job)
+            return
+        self._replace(job)
 
     def _replace(self, job: _Job) -> None:
         """A sync call overran its timeout: its thread goes when the call returns; start another."""
@@ -447,12 +476,18 @@ class AnswerSource:
 
     def _finish(self, case: Case, future: Future[Any]) -> GoldenItem:
         exc = future.exception()
-        if exc is not None and not isinstance(exc, (Exception, SystemExit)):
+        if isinstance(exc, KeyboardInterrupt):
             self._jobs.pop(case.id, None)
             raise exc  # Ctrl-C (KeyboardInterrupt) raised while answering ends the run, on pytest's thread
         if isinstance(exc, _TimedOut):
+            why = "the system timed out" if exc.started else (
+                f"the system was never asked: all --sprout-concurrency={self.concurrency} answer slots stayed "
+                "busy (an async system that blocks its event loop, or ignores cancellation?)")
             item = GoldenItem(case, None, f"no answer for {case.id!r} within --sprout-timeout={self.timeout:g} s: "
-                                          "the system timed out (the run goes on without it)")
+                                          f"{why} (the run goes on without it)")
+        elif isinstance(exc, _NoThread):
+            item = GoldenItem(case, None, f"cannot ask the system about {case.id!r}: the OS refused a thread "
+                                          f"({exc}); lower --sprout-concurrency or raise the pids limit")
         elif exc is not None:
             item = GoldenItem(case, None, f"the system raised while answering {case.id!r}:\n{system_traceback(exc)}")
         else:

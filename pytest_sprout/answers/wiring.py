@@ -88,6 +88,21 @@ def waiting_note(session: Any, case: Case, seconds: float) -> None:
                             f"({in_flight} answers in flight)")
 
 
+def say(config: Any, text: str) -> None:
+    """A line on the terminal now, whatever the verbosity (a plain run or the xdist controller:
+    a worker's output is not the terminal). Used when the run is held up and would seem stuck."""
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is None or is_xdist_worker(config):
+        return
+    capture = config.pluginmanager.get_plugin("capturemanager")
+    if capture is not None:
+        with capture.global_and_fixture_disabled():
+            reporter.ensure_newline()
+            reporter.write_line(f"sprout: {text}")
+    else:
+        reporter.write_line(f"sprout: {text}")
+
+
 def item_finished(run: Any, item: Any, collected: Sequence[Any]) -> None:
     """After an item ran: once no item of this process that is still to run uses its case, the
     case's answer is dropped (a 50,000-case run need not hold 50,000 answers to its end)."""
@@ -105,7 +120,7 @@ def item_finished(run: Any, item: Any, collected: Sequence[Any]) -> None:
         run._golden.pop(case.id, None)
 
 
-def items_left(config: Any, collected: Sequence[Any]) -> "Counter[str] | None":
+def items_left(config: Any, collected: Sequence[Any]) -> Counter[str] | None:
     """Case id -> how many of this process's collected items that use it have not run yet; None
     when answers must stay (a test uses the sprout_golden fixture, which hands out every answer).
     An xdist worker counts every collected item, also those run elsewhere: it drops only the
@@ -126,7 +141,7 @@ def close(session: Any) -> None:
         if problem:
             import warnings
 
-            warnings.warn(pytest.PytestWarning(problem))
+            warnings.warn(pytest.PytestWarning(problem), stacklevel=1)
     cache = session.result_cache()
     cache.flush()
     if not is_xdist_worker(session.config) and cache.root is not None:
@@ -134,6 +149,33 @@ def close(session: Any) -> None:
         broken = any(f.fatal is not None for f in files)  # its cases are unknown, not removed
         cache.prune(None if broken else [case.id for case in session.cases], loaded_suites(session))
     cache.close()
+
+
+def describe_system(system: Any, import_name: str) -> dict[str, Any]:
+    """The system's ``name`` (else ``import_name``, its module.qualname), ``version`` and
+    ``fingerprint`` for the reports and the answer cache. One that raises is left out with a
+    warning (a name falls back to the import name): the run goes on, and without a fingerprint
+    the answers are not kept across runs."""
+    import warnings
+
+    info: dict[str, Any] = {}
+    for key, default in (("name", import_name), ("version", "")):
+        try:
+            info[key] = str(getattr(system, key, None) or default)
+        except Exception as exc:  # a property of the system's own
+            info[key] = default
+            then = f"the reports name it {default!r}" if default else "the reports leave it out"
+            warnings.warn(pytest.PytestWarning(f"the system's {key} raised {type(exc).__name__}: {exc}; {then}"),
+                          stacklevel=2)
+    try:
+        fingerprint = system_fingerprint(system)
+    except Exception as exc:
+        fingerprint = None
+        warnings.warn(pytest.PytestWarning(f"the system's fingerprint raised {type(exc).__name__}: {exc}; "
+                                           "its answers are not kept across runs"), stacklevel=2)
+    if fingerprint:
+        info["fingerprint"] = fingerprint
+    return info
 
 
 def loaded_suites(session: Any) -> Any:

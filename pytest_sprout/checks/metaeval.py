@@ -70,13 +70,23 @@ def _lines(path: Path) -> Iterable[tuple[int, dict[str, Any]]]:
     except OSError as exc:
         raise DataError(f"{path}: cannot read: {exc.strerror or exc}") from None
     with handle:
-        for number, line in enumerate(handle, 1):
+        number = 0
+        while True:
+            try:
+                line = handle.readline()
+            except UnicodeDecodeError as exc:
+                raise DataError(f"{path}:{number + 1}: not UTF-8 ({exc.reason}); save the file as UTF-8") from None
+            if not line:
+                return
+            number += 1
             if not line.strip():
                 continue
             try:
                 record = json.loads(line)
             except json.JSONDecodeError as exc:
                 raise DataError(f"{path}:{number}: not valid JSON: {exc.msg}") from None
+            except (ValueError, RecursionError) as exc:
+                raise DataError(f"{path}:{number}: cannot be read: {_json_limit(exc)}") from None
             if not isinstance(record, dict):
                 raise DataError(f"{path}:{number}: expected a JSON object, got {type(record).__name__}")
             yield number, record
@@ -185,6 +195,17 @@ def _load_json(path: Path) -> Any:
         raise DataError(f"{path}: cannot read: {exc.strerror or exc}") from None
     except json.JSONDecodeError as exc:
         raise DataError(f"{path}: not valid JSON: {exc.msg} (line {exc.lineno})") from None
+    except UnicodeDecodeError as exc:
+        raise DataError(f"{path}: not UTF-8 ({exc.reason} at byte {exc.start}); save the file as UTF-8") from None
+    except (ValueError, RecursionError) as exc:
+        raise DataError(f"{path}: cannot be read: {_json_limit(exc)}") from None
+
+
+def _json_limit(exc: BaseException) -> str:
+    """Why well-formed JSON could not be read: a number over Python's digit limit, or nesting too deep."""
+    if isinstance(exc, RecursionError):
+        return "the JSON is nested too deeply"
+    return f"a number in it is too long to read ({str(exc).split(':')[0]})"
 
 
 def majority(labels: Sequence[str]) -> str | None:

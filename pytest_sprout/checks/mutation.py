@@ -88,7 +88,7 @@ def kill_tally(items: Iterable[dict[str, Any]]) -> Tally:
     tally = Tally()
     for row in as_rows(items):
         for m in row.mutants or ():
-            tally.add(row.tier, m["operator"], m["killed"])
+            tally.add(row.tier, m["operator"], m["killed"], (row.nodeid, m.get("index")))
     return tally
 
 

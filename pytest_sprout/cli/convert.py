@@ -24,7 +24,9 @@ markers (``[1]``), each of its sentences cites every retrieved passage: that is 
 DeepEval judge a response against. Replay it with the new suite as the whole dataset:
 ``pytest --sprout-suites=suites/NAME.yaml --sprout-golden=G.json -m groundedness``.
 
-Problems are reported with the file, the row (line) and the field, and nothing is written.
+Problems are reported with the file, the row (line) and the field, and nothing is written. An
+existing ``--out`` or ``--golden`` file is not replaced unless ``--force`` is given, and never
+before the conversion succeeded.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from ..core.model import ID_PATTERN, Answer, Case, GoldenItem, Sentence, looks_like_refusal
-from ..core.util import short_hash
+from ..core.util import UNSAFE_TEXT, short_hash
 
 
 class ConvertError(Exception):
@@ -48,23 +50,49 @@ class ConvertError(Exception):
 # --- reading ------------------------------------------------------------------------------------
 
 
+def _read_text(path: Path) -> str:
+    raw = path.read_bytes()
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise ConvertError(f"{path}:{line}: not UTF-8 (byte 0x{raw[exc.start]:02x} at offset {exc.start}); "
+                           "save the file as UTF-8") from None
+
+
+def _json(text: str, where: str) -> Any:
+    """JSON text read, or a ConvertError naming ``where``: malformed, a number over Python's digit
+    limit, or nesting too deep."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ConvertError(f"{where}: malformed JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+    except RecursionError:
+        raise ConvertError(f"{where}: the JSON is nested too deeply to read") from None
+    except ValueError as exc:
+        raise ConvertError(f"{where}: a number in it is too long to read ({str(exc).split(':')[0]})") from None
+
+
 def _rows_jsonl(path: Path) -> Iterable[tuple[int, Any]]:
-    for number, line in enumerate(path.read_text(encoding="utf-8-sig").splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            yield number, json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise ConvertError(f"{path}:{number}: malformed JSON (column {exc.colno}: {exc.msg})") from None
+    for number, line in enumerate(_read_text(path).splitlines(), 1):
+        if line.strip():
+            yield number, _json(line, f"{path}:{number}")
 
 
 def _rows_csv(path: Path) -> Iterable[tuple[int, Any]]:
-    with open(path, encoding="utf-8-sig", newline="") as handle:
-        reader = csv.DictReader(handle)
-        line = 2
-        for row in reader:
-            yield line, {k: v for k, v in row.items() if v not in (None, "")}
-            line = reader.line_num + 1
+    import io
+
+    reader = csv.DictReader(io.StringIO(_read_text(path), newline=""))
+    line = 2
+    while True:
+        try:
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:  # a cell over the csv field limit, a stray quote
+            raise ConvertError(f"{path}:{line}: malformed CSV: {exc}") from None
+        yield line, {k: v for k, v in row.items() if v not in (None, "")}
+        line = reader.line_num + 1
 
 
 def _list_literal(value: Any, where: str) -> list[str]:
@@ -73,13 +101,29 @@ def _list_literal(value: Any, where: str) -> list[str]:
         text = value.strip()
         try:
             value = json.loads(text)
-        except json.JSONDecodeError:
+        except RecursionError:
+            raise ConvertError(f"{where}: the list is nested too deeply to read") from None
+        except ValueError:
             try:
                 value = ast.literal_eval(text)
+            except (RecursionError, MemoryError):
+                raise ConvertError(f"{where}: the list is nested too deeply to read") from None
             except (ValueError, SyntaxError):
                 raise ConvertError(f"{where}: expected a list of strings, got {text[:60]!r}") from None
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise ConvertError(f"{where}: expected a list of strings, got {type(value).__name__}")
+    for item in value:
+        _clean(item, where)
+    return value
+
+
+def _clean(value: str, where: str) -> str:
+    """Text a suite or a golden set can hold: no control character, no lone surrogate."""
+    found = UNSAFE_TEXT.search(value)
+    if found is not None:
+        char = ascii(found.group())[1:-1]
+        what = "a lone surrogate" if "\\ud" in char else "control character"
+        raise ConvertError(f"{where}: {what} {char} is not text a suite can hold; remove it")
     return value
 
 
@@ -91,7 +135,7 @@ def _text(row: dict[str, Any], key: str, where: str, required: bool = False) -> 
         return None
     if not isinstance(value, str):
         raise ConvertError(f"{where}: field '{key}' must be a string, got {type(value).__name__}")
-    return value.strip()
+    return _clean(value.strip(), f"{where}: field '{key}'")
 
 
 def read_ragas(path: Path) -> list[dict[str, Any]]:
@@ -117,10 +161,7 @@ def read_ragas(path: Path) -> list[dict[str, Any]]:
 
 def read_deepeval(path: Path) -> list[dict[str, Any]]:
     """Goldens saved by DeepEval's EvaluationDataset.save_as(file_type="json")."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8-sig"))
-    except json.JSONDecodeError as exc:
-        raise ConvertError(f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+    data = _json(_read_text(path), str(path))
     if isinstance(data, dict) and isinstance(data.get("goldens"), list):
         data = data["goldens"]
     if not isinstance(data, list):
@@ -213,24 +254,32 @@ def suite_text(cases: list[Case], suite: str, path: Path, tool: str, source: str
 
 
 def convert(tool: str, source: Path, suite: str, out: Path, golden: Path | None = None,
-            facts: str = "none") -> list[str]:
-    """Read, build, check that the written suite loads back to the same cases, then write.
-    Returns the lines to print."""
+            facts: str = "none", force: bool = False) -> list[str]:
+    """Read, build, check that the suite loads back to the same cases, then write (an existing
+    file only with ``force``). Returns the lines to print."""
     from ..suites.loader import load_suite
     from ..reports.safe_write import atomic_write_text, write_json
     from ..core.identity import dataset_hash
 
     if not source.is_file():
         raise ConvertError(f"{source}: no such file")
+    for target in [out] + ([golden] if golden is not None else []):
+        if target.exists() and not force:
+            raise ConvertError(f"{target}: already exists; nothing was written (give --force to replace it)")
     rows = read_ragas(source) if tool == "ragas" else read_deepeval(source)
     if not rows:
         raise ConvertError(f"{source}: no rows to convert")
     cases = build_cases(rows, suite, facts)
     text = suite_text(cases, suite, out, tool, source.name)
-    atomic_write_text(out, text)
-    loaded = load_suite(out)
+    check = out.parent / f".{out.stem}.converting{out.suffix}"  # loaded back before anything is replaced
+    try:
+        atomic_write_text(check, text)
+        loaded = load_suite(check, str(out))
+    finally:
+        check.unlink(missing_ok=True)
     if loaded.errors or dataset_hash(loaded.cases) != dataset_hash(cases):  # a bug here, never bad input
-        raise ConvertError(f"{out}: the written suite does not load back to the same cases: {loaded.errors}")
+        raise ConvertError(f"{out}: the suite would not load back to the same cases: {loaded.errors}")
+    atomic_write_text(out, text)
     lines = [f"wrote {out}: {len(cases)} cases (suite {suite!r}, dataset {short_hash(dataset_hash(cases))})"]
     if golden is not None:
         document, missing = build_golden(cases, rows, tool, source.name)
@@ -250,9 +299,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--golden", type=Path, help="also write the recorded responses as a golden set")
     parser.add_argument("--facts", choices=("none", "reference"), default="none",
                         help="reference: the reference answer becomes the case's one expected fact")
+    parser.add_argument("--force", action="store_true",
+                        help="replace an existing --out (or --golden) file; without it, one is never overwritten")
     args = parser.parse_args(argv)
     try:
-        for line in convert(args.tool, args.source, args.suite, args.out, args.golden, args.facts):
+        for line in convert(args.tool, args.source, args.suite, args.out, args.golden, args.facts, args.force):
             print(line)
     except (ConvertError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -157,50 +157,51 @@ def missing_shards(reports: dict[str, dict[str, Any]], case_ids: Sequence[str]) 
 class MergeRun:
     """The pytest plugin of a merge: collects nothing, replays the shards' rows as test reports."""
 
+    sprout_merge = True  # config/settings.py's Settings.merging: the run asks no system, reaches the suites
+
     def __init__(self, reports: dict[str, dict[str, Any]], allow_partial: bool) -> None:
         self.reports = reports
         self.allow_partial = allow_partial
         self.items = [item for report in reports.values() for item in report["items"]]
+        self.controller: Any = None  # the run's Controller, handed in by the session (attach)
+
+    def attach(self, controller: Any) -> None:
+        """The session hands in its controller when it is built (session.py)."""
+        self.controller = controller
 
     @pytest.hookimpl(trylast=True)
     def pytest_configure(self, config: pytest.Config) -> None:
-        from ..controller.controller import get_controller
         from ..core.version import __version__
 
         config.option.dist = "no"  # xdist from the ini's addopts: nothing to distribute
-        controller = get_controller(config)
+        controller = self.controller
         if controller is None:
             return
-        sprout = controller.sprout
-        sprout.merging = True
-        if not sprout.engaged:  # the ini's testpaths reach no suite: a merge is about the suites all the same
-            sprout.engaged = True
-            if sprout.guard.check():
-                return  # the snapshot check failed: the plugin's own hooks stop the run and say why
         first_path, first = next(iter(self.reports.items()))
         if first.get("version") != __version__:
             raise pytest.UsageError(f"merge: {first_path} was written by pytest-sprout {first.get('version')}, this is "
                                     f"{__version__}: merge with the version the shards ran")
-        if first.get("dataset_hash") != sprout.dataset_hash():
+        from ..core.identity import dataset_hash
+
+        here = dataset_hash(controller.suites().cases)
+        if first.get("dataset_hash") != here:
             raise pytest.UsageError(
                 f"merge: the reports were built from dataset {short_hash(first.get('dataset_hash'))}, but the suites here "
-                f"hash to {short_hash(sprout.dataset_hash())}: run the merge on the checkout the shards ran")
-        problem = missing_shards(self.reports, [c.id for c in sprout.cases])
+                f"hash to {short_hash(here)}: run the merge on the checkout the shards ran")
+        problem = missing_shards(self.reports, [c.id for c in controller.suites().cases])
         if problem and not self.allow_partial:
             raise pytest.UsageError(f"merge: {problem}; pass --allow-partial to write it marked \"partial\": true")
         if problem:
             controller.write_problems.append(f"merge: {problem} (--allow-partial: the report is marked partial)")
-        sprout.worker_system = first.get("system")
-        sprout.guard.golden_ref = first.get("golden")
+        controller.worker_system = first.get("system")
+        controller.guard.golden_ref = first.get("golden")
         controller.complete = all(r.get("complete", True) is not False for r in self.reports.values())
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_collection(self, session: pytest.Session) -> bool:
-        from ..controller.controller import get_controller
-
-        controller = get_controller(session.config)
+        controller = self.controller
         if controller is not None:
-            self.items = _run_order(controller.sprout, self.items)
+            self.items = _run_order(controller, self.items)
             controller.select([item["nodeid"] for item in self.items])
             # What a run learns from its items' setup reports, which the merge does not replay.
             controller.tiers_run.update(str(item.get("tier")) for item in self.items)
@@ -220,15 +221,15 @@ class MergeRun:
         return True
 
 
-def _run_order(sprout: Any, items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _run_order(controller: Any, items: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The rows in the order one run over every shard would have judged them (the suites'
     collection order), so that every list a report prints comes out in the same order."""
     from ..suites.loader import SuiteError
 
     by_id = {item["nodeid"]: item for item in items}
     ordered = []
-    root = Path(sprout.config.rootpath)
-    for path, suite_file in sorted(sprout.suites().files.items()):
+    root = Path(controller.settings.rootpath)
+    for path, suite_file in sorted(controller.suites().files.items()):
         try:
             prefix = path.relative_to(root).as_posix()
         except ValueError:

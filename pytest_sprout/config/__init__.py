@@ -1,3 +1,3 @@
 """pytest-sprout's command-line and ini options: `options` registers them and reads them from a pytest
-config, turning a value error from `core.settings` into pytest's usage error with the same message.
+config, turning a value error from `core.option_values` into pytest's usage error with the same message.
 The lowest folder that touches pytest."""

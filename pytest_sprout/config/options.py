@@ -1,5 +1,5 @@
 """Command-line and ini options. Each option has one name here; `get` reads it (command line
-first, then the ini file, then the default). The checks of option values are pure, in settings.py;
+first, then the ini file, then the default). The checks of option values are pure, in core/option_values.py;
 the ones here raise pytest.UsageError."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from typing import Any, Callable, TypeVar
 
 import pytest
 
-from ..core import settings
+from ..core import option_values
 from ..core.errors import SettingsError
-from ..core.settings import COUNTS, NOT_PER_CASE, THRESHOLD_NAMES, UNIT, threshold_problem, tier_settings  # noqa: F401 (importers)
+from ..core.option_values import COUNTS, NOT_PER_CASE, THRESHOLD_NAMES, UNIT, threshold_problem, tier_settings  # noqa: F401 (importers)
 
 T = TypeVar("T")
 
@@ -39,9 +39,9 @@ OPTIONS: tuple[Opt, ...] = (
         "sprout_thresholds", kind="append", metavar="TIER.NAME=VALUE",
     ),
     # --- asking the system ----------------------------------------------------------------------
-    Opt("--sprout-concurrency", "sprout_concurrency", "answers asked of the system at once (1: one at a time, in order)", "sprout_concurrency", 8, kind="int", metavar="N"),
-    Opt("--sprout-timeout", "sprout_timeout", "seconds one answer may take, retries included (default: no limit)", "sprout_timeout", kind="float", metavar="SECONDS"),
-    Opt("--sprout-retries", "sprout_retries", "retries of an answer that raised an exception listed in sprout_retry_on", "sprout_retries", 0, kind="int", metavar="N"),
+    Opt("--sprout-concurrency", "sprout_concurrency", "answers asked of the system at once, at least 1 (1: one at a time, in order)", "sprout_concurrency", 8, kind="int", metavar="N"),
+    Opt("--sprout-timeout", "sprout_timeout", "seconds one answer may take, retries and waiting for a free slot included: a positive number (default: no limit)", "sprout_timeout", kind="float", metavar="SECONDS"),
+    Opt("--sprout-retries", "sprout_retries", "retries (0 or more) of an answer that raised an exception listed in sprout_retry_on (waits double from 0.2 s, at most 30 s each, jittered)", "sprout_retries", 0, kind="int", metavar="N"),
     Opt("--sprout-retry-on", "sprout_retry_on", "an exception class to retry, as module.Class (repeatable)", "sprout_retry_on", kind="append", metavar="EXC"),
     Opt("--sprout-reuse-answers", "sprout_reuse_answers", "reuse the system's answers cached by an earlier run", kind="bool"),
     # --- snapshot guard and golden set ----------------------------------------------------------
@@ -78,6 +78,12 @@ OPTIONS: tuple[Opt, ...] = (
         "TIER.METRIC=VALUE: fail when the 95%% lower bound is below VALUE (repeatable)",
         "sprout_min", kind="append", metavar="TIER.METRIC=VALUE",
     ),
+    Opt("--sprout-labels", "sprout_labels", "JSON Lines of your own labels ({\"case_id\", \"sentence\"?, \"supported\"}); the "
+        "summary and reports add the rate they correct the judge's to (prediction-powered) and the judge's "
+        "sensitivity and specificity against them", "sprout_labels", metavar="PATH"),
+    Opt("--sprout-label-sample", "sprout_label_sample", "write N judged sentences to label (a seeded sample, stratified by "
+        "the judge's verdict) to sprout-label-sample.jsonl, with \"supported\": null for a person to fill in; "
+        "an existing file of that name is never overwritten", kind="int", metavar="N"),
     Opt("--sprout-compare", "sprout_compare", "compare with an earlier --sprout-report JSON", metavar="OLD.json"),
     Opt("--sprout-fail-on-regression", "sprout_fail_on_regression", "fail when a metric drop is statistically distinguishable", kind="bool"),
     Opt("--sprout-compare-any-dataset", "sprout_compare_any_dataset", "allow comparing reports of different datasets", kind="bool"),
@@ -134,8 +140,47 @@ def get(config: pytest.Config, dest: str) -> Any:
         if opt.kind == "float":
             return float(value)
     except ValueError:
-        raise pytest.UsageError(f"{opt.flag} needs a number, got {value!r}") from None
+        raise pytest.UsageError(f"{name(dest)} needs a {'whole ' if opt.kind == 'int' else ''}number, got {value!r}") from None
     return value
+
+
+# What a numeric option must be, checked at start (check_values): a bad value is a usage error
+# before the first item, never a late one after the reports are touched, nor a tier skipped.
+AT_LEAST_1 = ("sprout_concurrency", "nli_batch_size", "nli_max_length", "llm_concurrency")
+AT_LEAST_0 = ("sprout_retries", "sprout_md_failures", "nli_entail_label")
+SECONDS = ("sprout_timeout", "llm_timeout")
+CHOICES = {"nli_window": ("chunk", "off")}
+
+
+def name(dest: str) -> str:
+    """How a message names an option: its flag, and its ini key when it has one."""
+    opt = _BY_DEST[dest]
+    return f"{opt.flag} / {opt.ini}" if opt.ini else opt.flag
+
+
+def check_values(config: pytest.Config) -> None:
+    """Every option's value, converted and checked before anything runs: a usage error naming
+    the option (command line or ini), like the thresholds and the alce options."""
+    import math
+
+    for opt in OPTIONS:
+        if opt.kind not in ("int", "float"):
+            continue
+        value = get(config, opt.dest)  # not a number: a usage error here
+        if value is None or opt.dest not in (*AT_LEAST_1, *AT_LEAST_0, *SECONDS):
+            continue  # sprout_max_unscored is a fraction: check_fraction says so
+        if not math.isfinite(value):
+            raise pytest.UsageError(f"{name(opt.dest)} must be a finite number, got {value!r}")
+        if opt.dest in AT_LEAST_1 and value < 1:
+            raise pytest.UsageError(f"{name(opt.dest)} must be at least 1, got {value:g}")
+        if opt.dest in AT_LEAST_0 and value < 0:
+            raise pytest.UsageError(f"{name(opt.dest)} must be 0 or more, got {value:g}")
+        if opt.dest in SECONDS and not value > 0:
+            no_limit = " (leave it out for no limit)" if opt.default is None else ""
+            raise pytest.UsageError(f"{name(opt.dest)} must be a positive number of seconds{no_limit}, got {value:g}")
+    window = get(config, "nli_window")
+    if window not in CHOICES["nli_window"]:
+        raise pytest.UsageError(f"{name('nli_window')} must be one of {', '.join(CHOICES['nli_window'])}, got {window!r}")
 
 
 def get_all(config: pytest.Config, dest: str) -> list[str]:
@@ -145,9 +190,9 @@ def get_all(config: pytest.Config, dest: str) -> list[str]:
     return list(dict.fromkeys(str(v) for v in values if v))
 
 
-# --- checks of values: pure, in settings.py; here a bad value is a pytest usage error ---------------
+# --- checks of values: pure, in core/option_values.py; here a bad value is a pytest usage error ---------------
 def _usage_errors(check: Callable[..., T]) -> Callable[..., T]:
-    """settings.py's ``check``, raising pytest.UsageError (same message) where it raises SettingsError."""
+    """core/option_values.py's ``check``, raising pytest.UsageError (same message) where it raises SettingsError."""
 
     @functools.wraps(check)
     def checked(*args: Any, **kwargs: Any) -> T:
@@ -159,26 +204,17 @@ def _usage_errors(check: Callable[..., T]) -> Callable[..., T]:
     return checked
 
 
-parse_assignments = _usage_errors(settings.parse_assignments)
-check_thresholds = _usage_errors(settings.check_thresholds)
-parse_thresholds = _usage_errors(settings.parse_thresholds)
-check_url = _usage_errors(settings.check_url)
-check_fraction = _usage_errors(settings.check_fraction)
+parse_assignments = _usage_errors(option_values.parse_assignments)
+check_thresholds = _usage_errors(option_values.check_thresholds)
+parse_thresholds = _usage_errors(option_values.parse_thresholds)
+check_url = _usage_errors(option_values.check_url)
+check_fraction = _usage_errors(option_values.check_fraction)
 
 
-def shard(config: pytest.Config) -> tuple[int, int] | None:
-    """(K, N) of --sprout-shard=K/N, else of the environment's SPROUT_SHARD, else None; a bad
-    value is a usage error naming where it came from."""
-    import os
+def parse_shard(value: str, where: str) -> tuple[int, int]:
+    from ..core.shard import parse_shard as parse
 
-    from ..core.shard import parse_shard
-
-    value, where = config.getoption("sprout_shard"), "--sprout-shard"
-    if not value and os.environ.get("SPROUT_SHARD", "").strip():
-        value, where = os.environ["SPROUT_SHARD"], "SPROUT_SHARD"
-    if not value:
-        return None
-    return _usage_errors(parse_shard)(value, where)
+    return _usage_errors(parse)(value, where)
 
 
 def explicit(config: pytest.Config, dest: str) -> bool:

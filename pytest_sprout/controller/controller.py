@@ -4,20 +4,24 @@ reports and the terminal's closing lines.
 One `Controller` per run, on the process that aggregates (a plain run, or the xdist controller;
 never on an xdist worker), kept in ``config.stash`` as pytest's junitxml keeps its LogXML. Item
 rows arrive on the test reports (plugin.py's Aggregator hands them in), from this process or from
-xdist workers; nothing else here runs an item. What it needs of the run (options, the suites, the
-snapshot guard, the system's name) it reads from the session it is given, which composes both
-halves (session.py).
+xdist workers; nothing else here runs an item. It is given what it needs of the run: the settings
+(config/settings.py), the suites (loaded when first asked), the snapshot guard, the system's
+description and whether the run can select a sprout item at all; the session composes it
+(session.py) and never hands itself in.
 """
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import pytest
 
 from ..config import options
+from ..config.settings import Settings
+from ..snapshot.guard import SnapshotGuard
+from ..suites.loader import SuiteSet
 from .ledger import ERROR, Ledger, parse_nodeid
 from ..judges import tier_module
 from ..core.model import TIERS
@@ -25,20 +29,18 @@ from ..core.row import Row
 from .rows import RowStore
 from ..core.stats import Tally
 
-CONTROLLER_KEY = pytest.StashKey["Controller"]()
-
-
-def get_controller(config: pytest.Config) -> "Controller | None":
-    """The run's controller, or None on an xdist worker."""
-    return config.stash.get(CONTROLLER_KEY, None)
-
-
 class Controller:
     """Tallies the item rows of a run, checks the gates and writes the reports (see the module)."""
 
-    def __init__(self, sprout: Any) -> None:
-        self.sprout = sprout  # the session.SproutSession
-        self.config: pytest.Config = sprout.config
+    def __init__(self, settings: Settings, suites: Callable[[], SuiteSet], guard: SnapshotGuard,
+                 system_info: Callable[[], dict[str, Any] | None], engaged: bool = True,
+                 shard_record: Callable[[], dict[str, Any] | None] = lambda: None) -> None:
+        self.settings = settings
+        self.suites = suites
+        self.guard = guard
+        self.system_info = system_info  # the system's name and version (this process's, or what a worker sent)
+        self.engaged = engaged  # False: the run reaches no suite, nothing here is a sprout item
+        self.worker_system: dict[str, Any] | None = None  # the system an xdist worker sent back
         self.tally = Tally()
         self.items = RowStore()  # every item's row
         self.ledger = Ledger()  # which selected items have a row
@@ -48,12 +50,18 @@ class Controller:
         self.written: dict[str, str] = {}  # report kind -> path, as given; for the terminal
         self.complete = True  # False after an interrupted run: its reports say so
         self.write_problems: list[str] = []  # problems writing the reports, for the summary
+        self.write_failed = False  # a requested report could not be written: the run fails
+        self.written_paths: set[Path] = set()  # the report files this run wrote (the guard registers only these)
+        self.labels: Any = None  # checks.labels.LabelSet of --sprout-labels, read by start()
+        self.label_match: Any = None  # how those labels matched this run's verdicts
+        self.label_fixes: dict[Any, Any] = {}
+        self.shard_record = shard_record  # what a --sprout-shard run's report says of its shard
         self._suite_names: dict[str, str | None] = {}  # suite file (as in a node id) -> suite name
-        config = sprout.config
-        config.stash[CONTROLLER_KEY] = self
 
     def record(self, report: pytest.TestReport) -> None:
-        if not self.sprout.engaged:  # the run reaches no suite: nothing here is a sprout item
+        if not self.engaged:  # the run reaches no suite: nothing here is a sprout item
+            return
+        if str(report.outcome) == "rerun":  # pytest-rerunfailures: an attempt that will be run again; its last one counts
             return
         if report.when == "setup":
             self.tiers_run.update(t for t in TIERS if report.nodeid.endswith(f"[{t}]") and t in report.keywords)
@@ -63,9 +71,11 @@ class Controller:
                     continue
                 raw = value if isinstance(value, str) else None
                 data = json.loads(value) if raw is not None else dict(value)
-                self.sprout.guard.keep(data)  # takes the golden entry off (the golden set keeps it)
+                self.guard.keep(data)  # takes the golden entry off (the golden set keeps it)
                 row = Row.from_json(data)
                 row.nodeid = report.nodeid
+                if self.ledger.has_row(report.nodeid):  # xdist --dist each ran it on another worker too
+                    continue  # one row per case and tier: n counts cases, not runs
                 if row.error:
                     row.outcome = ERROR
                 else:
@@ -89,7 +99,7 @@ class Controller:
         for metric, values in row.metrics.items():
             if kind:
                 self.tally.declare(row.tier, metric, kind)
-            self.tally.extend(row.tier, metric, values)
+            self.tally.extend(row.tier, metric, values, row.nodeid)  # one answer: one cluster
 
     def metric_kind(self, tier: str) -> str | None:
         """"mean" for a tier whose every metric is a continuous score (so that a metric with no
@@ -104,14 +114,15 @@ class Controller:
         if parsed is None or parsed[2] not in TIERS:
             return None
         if parsed[0] not in self._suite_names:  # one lookup per suite file, not per item
-            suite_file = self.sprout.suites().files.get(Path(self.config.rootpath, parsed[0]))
+            suite_file = self.suites().files.get(Path(self.settings.rootpath, parsed[0]))
             self._suite_names[parsed[0]] = suite_file.name if suite_file is not None else None
         return self._suite_names[parsed[0]]
 
     def select(self, nodeids: list[str]) -> None:
         """Controller: the node ids selected for this run (its own collection, or an xdist
-        worker's); every sprout item among them ends as a row."""
-        if not self.sprout.engaged:
+        worker's); every sprout item among them ends as a row (a collect-only run selects
+        nothing: plugin.py)."""
+        if not self.engaged:
             return
         self.ledger.select((nid, suite) for nid in nodeids if (suite := self.suite_of(nid)) is not None)
 
@@ -121,16 +132,16 @@ class Controller:
 
         data = build_report(
             version=__version__,
-            dataset_hash=self.sprout.dataset_hash(),
-            metrics=self.tally.rows(),
+            dataset_hash=self.dataset_hash(),
+            metrics=self.metric_rows(),
             items=[],
-            system=self.sprout.system_info(),
+            system=self.system_info(),
             extra=self._judging_extra(),
         )
         data["items"] = self.items  # the store: the writers read it row by row, sorted by node id
         data["complete"] = self.complete
         data.update(self.selection().to_json())
-        shard = self.sprout.shard_record()
+        shard = self.shard_record()
         if shard is not None:
             data["shard"] = shard
         return data
@@ -139,7 +150,7 @@ class Controller:
         """How many of the dataset's items this run selected (selection.Selection)."""
         from .selection import Selection, dataset_items
 
-        return Selection(len(self.ledger.selected), dataset_items(self.sprout.cases))
+        return Selection(len(self.ledger.selected), dataset_items(self.suites().cases))
 
     @property
     def partial(self) -> bool:
@@ -154,67 +165,138 @@ class Controller:
         # Each check reads every row again: only when a row has what it reports on.
         mutation = mutation_report(self.items) if self.items.mutated else {}
         agreement = agreement_report(self.items) if len(self.items.sentence_tiers) > 1 else {}
-        return {**extra, **mutation, **agreement, **self.sprout.guard.report_extra()}
+        return {**extra, **mutation, **agreement, **self.guard.report_extra()}
 
     def replay_note(self) -> dict[str, Any]:
         """For the views (terminal, Markdown, HTML), never the JSON: a report rebuilt from a golden
         set must stay byte for byte the report of the run that recorded it (snapshot.md)."""
-        return {"replayed_from": self.sprout.option("sprout_golden")} if self.sprout.option("sprout_golden") else {}
+        return {"replayed_from": self.settings.golden_option} if self.settings.golden_option else {}
 
     def start(self) -> None:
         """Before anything runs: check the options and parse the gates (the session then checks
         the system factory and the snapshot)."""
-        from .gates import from_session
+        from .gates import from_settings
 
         self.check_options()
-        self.gates = from_session(self.sprout)
+        self.gates = from_settings(self.settings, self.dataset_hash)
+        self.labels = self.load_labels()
+
+    def load_labels(self) -> Any:
+        """--sprout-labels, read before anything runs: a malformed line is a usage error."""
+        from ..checks.labels import LabelError, load_labels
+
+        path = self.settings.labels
+        if path is None:
+            return None
+        try:
+            return load_labels(path, self.guard.rel(path))
+        except LabelError as exc:
+            raise pytest.UsageError(str(exc)) from None
+
+    def metric_rows(self) -> list[Any]:
+        """The tally's rows, with the labels' correction on each labelled metric."""
+        rows = self.tally.rows()
+        if self.labels is None:
+            return rows
+        from dataclasses import replace
+
+        from ..checks.labels import corrections, match
+
+        self.label_match = match(self.labels, self.items)
+        self.label_fixes = corrections(self.label_match, rows)
+        out = []
+        for row in rows:
+            fix = self.label_fixes.get((row.tier, row.metric))
+            out.append(row if fix is None else replace(row, **fix.to_json()))
+        return out
+
+    def write_label_sample(self) -> None:
+        """--sprout-label-sample=N: the sentences to label, beside the reports; never over a file
+        people may have filled in."""
+        size = self.settings.label_sample
+        if not size or not self.complete:
+            return
+        from ..checks.labels import SAMPLE_NAME, label_sample
+        from ..reports.safe_write import atomic_write_text
+
+        path = Path(self.settings.rootpath, SAMPLE_NAME)
+        if path.exists():
+            self.write_problems.append(f"{SAMPLE_NAME}: not written, the file exists (it may hold labels): "
+                                       "move it away, or label from it with --sprout-labels")
+            return
+        sample = label_sample(self.items, size, self.dataset_hash())
+        try:
+            atomic_write_text(path, "".join(json.dumps(entry, ensure_ascii=False) + "\n" for entry in sample))
+        except OSError as exc:
+            self.write_problems.append(f"{SAMPLE_NAME}: the label sample could not be written: {exc.strerror or exc}")
+            return
+        short = "" if len(sample) == size else f" (the run judged only {len(sample)} sentences)"
+        self.written[f"label sample ({len(sample)} sentences to label{short})"] = SAMPLE_NAME
+
+    def label_lines(self) -> list[str]:
+        if self.labels is None or self.label_match is None:
+            return []
+        from ..checks.labels import summary_lines
+
+        return summary_lines(self.labels, self.label_match, self.label_fixes)
+
+    def dataset_hash(self) -> str:
+        from ..core.identity import dataset_hash
+
+        return dataset_hash(self.suites().cases)
 
     def report_paths(self) -> dict[str, list[Path]]:
-        return report_paths(self.sprout)
+        return self.settings.reports.by_option()
 
     def check_options(self) -> None:
         """Controller, before anything runs: options that would fail only at the end, or fail
         every item, are usage errors now."""
         from ..reports.safe_write import clean_stale_tmp, output_problem
 
-        url = self.sprout.option("llm_base_url")
-        if url:
-            options.check_url(str(url))
-        options.check_fraction(self.sprout.option("sprout_max_unscored"), "--sprout-max-unscored")
-        options.shard(self.config)  # a bad --sprout-shard / SPROUT_SHARD stops the run now
-        if options.explicit(self.config, "sprout_suites"):
-            root = self.sprout.suites_root
+        settings = self.settings
+        if settings.llm_base_url:
+            options.check_url(settings.llm_base_url)
+        options.check_fraction(settings.max_unscored, "--sprout-max-unscored")
+        settings.shard()  # a bad --sprout-shard / SPROUT_SHARD stops the run now
+        sample = settings.label_sample
+        if sample is not None and sample < 1:
+            raise pytest.UsageError(f"--sprout-label-sample must be a whole number of sentences, 1 or more, got {sample}")
+        if settings.suites_explicit:
+            root = settings.suites_root
             if not root.exists():
-                raise pytest.UsageError(f"--sprout-suites / sprout_suites: {self.sprout.option('sprout_suites')!r} does not exist")
+                raise pytest.UsageError(f"--sprout-suites / sprout_suites: {settings.suites_option!r} does not exist")
             from ..suites.loader import suite_paths
 
             if not suite_paths(root):
-                raise pytest.UsageError(f"--sprout-suites / sprout_suites: {self.sprout.option('sprout_suites')!r} holds no suite file (*.yaml, *.yml)")
-        if self.sprout.option("sprout_update_snapshot") and not self.sprout.cases:
+                raise pytest.UsageError(f"--sprout-suites / sprout_suites: {settings.suites_option!r} holds no suite file (*.yaml, *.yml)")
+        if settings.update_snapshot and not self.suites().cases:
             raise pytest.UsageError("--sprout-update-snapshot: the suites hold no valid case; refusing to pin an empty dataset")
         flags = {"sprout_report": "--sprout-report", "sprout_md": "--sprout-md", "sprout_html": "--sprout-html"}
-        record = self.sprout.option("sprout_record")
         checked = [(flag, p) for dest, flag in flags.items() for p in self.report_paths()[dest]]
-        checked += [("--sprout-record", self.sprout.path(record))] if record else []
+        checked += [("--sprout-record", settings.record)] if settings.record else []
         for flag, path in checked:
             problem = output_problem(path)
             if problem:
                 raise pytest.UsageError(f"{flag}={path}: cannot write the report there: {problem}")
-        for path in [p for _, p in checked] + [self.sprout.guard.path]:  # what a killed writer may have left
+        for path in [p for _, p in checked] + [self.guard.path]:  # what a killed writer may have left
             clean_stale_tmp(path)
 
     def worker_finished(self, workeroutput: dict[str, Any]) -> None:
         """Controller: what an xdist worker sent back at the end (its system's name and version)."""
-        if self.sprout.worker_system is None:  # the session's system_info() reports it
-            self.sprout.worker_system = workeroutput.get("sprout_system")
+        if self.worker_system is None:  # the session's system_info() reports it
+            self.worker_system = workeroutput.get("sprout_system")
 
     def finish(self, exitstatus: int = 0) -> None:
-        """After the run: rows for the items that never reported, the gates, then the reports."""
+        """After the run: rows for the items that never reported, the gates, then the reports. A
+        run that ran nothing (pytest --co, or a usage error) writes nothing: the reports of the
+        last run that did stay."""
+        if self.settings.collect_only or exitstatus == pytest.ExitCode.USAGE_ERROR:
+            return
         interrupted = exitstatus in (pytest.ExitCode.INTERRUPTED, pytest.ExitCode.INTERNAL_ERROR)
         self.complete = self.complete and not interrupted  # a merge of an incomplete shard is incomplete
         for row in self.ledger.unreported(interrupted):  # selected items that never reported
             self.add_row(row)
-        rows = self.tally.rows()
+        rows = self.metric_rows()
         if self.gates is not None:
             from . import unscored
 
@@ -233,16 +315,19 @@ class Controller:
                 self.gate_outcome.regression = replace(regression, message=(
                     f"{regression.message} [on the {overlap.compared} of the baseline's {overlap.baseline} cases "
                     "this run judged; a change in the others cannot show]"))
-            self.gate_outcome.unscored = (unscored.check(self.items, self.sprout.option("sprout_max_unscored"))
+            self.gate_outcome.unscored = (unscored.check(self.items, self.settings.max_unscored)
                                           if self.items.unscored else [])
+        self.write_label_sample()
         paths = self.report_paths()
+        if self.partial:  # the guard registers no partial report
+            self.guard.partial_selection = self.selection()
         if not self.complete or self.partial:  # a frozen report is not replaced by a partial one: the chain stays whole
             why = "this run was interrupted" if not self.complete else "this run judged only part of the dataset"
-            frozen = self.sprout.guard.registered()
-            for dest, found in paths.items():
-                for path in [p for p in found if self.sprout.guard.rel(p) in frozen]:
+            frozen = self.guard.registered()
+            for found in paths.values():
+                for path in [p for p in found if self.guard.rel(p) in frozen]:
                     found.remove(path)
-                    self.write_problems.append(f"{self.sprout.guard.rel(path)}: kept as it was (registered in the snapshot, "
+                    self.write_problems.append(f"{self.guard.rel(path)}: kept as it was (registered in the snapshot, "
                                                f"and {why})")
         if not any(paths.values()):
             return
@@ -252,17 +337,24 @@ class Controller:
         data = self.report_data()
         shown = {**data, **self.replay_note()}  # the views say where the answers came from; the JSON does not
         extra = self.gate_outcome.markdown() if self.gate_outcome else []
-        extra += views.markdown_failures(shown, self.sprout.option("sprout_md_failures"))
+        if self.labels is not None:
+            from ..core.util import md_cell
+
+            extra += [f"- {md_cell(line.strip())}" for line in self.label_lines()] + [""]
+        extra += views.markdown_failures(shown, self.settings.md_failures)
         problems, written = write_reports(paths, data, rows, extra, intro=views.markdown_header(shown), shown=shown)
         self.write_problems += problems
-        for kind, path in written.items():  # as the user gave it: relative to the rootdir where it is inside
-            rel = Path(path)
-            self.written[kind] = str(rel.relative_to(self.config.rootpath)) if rel.is_relative_to(self.config.rootpath) else path
+        self.write_failed = bool(problems)
+        self.written_paths = self.guard.written_paths = {Path(path) for path in written.values()}
+        for kind, where in written.items():  # as the user gave it: relative to the rootdir where it is inside
+            rel = Path(where)
+            root = self.settings.rootpath
+            self.written[kind] = str(rel.relative_to(root)) if rel.is_relative_to(root) else where
 
     def summary_lines(self) -> list[str]:
         from ..core.table import format_table
 
-        rows = self.tally.rows()
+        rows = self.metric_rows()
         gate_lines = self.gate_outcome.lines() if self.gate_outcome else []
         if not rows and not gate_lines and not self.items:
             return []
@@ -280,6 +372,7 @@ class Controller:
                          "and are not registered in the snapshot")
         elif self.partial and any(self.report_paths().values()):
             lines.append(self.selection().line())
+        lines += self.label_lines()
         lines += self.write_problems
         from ..reports import markdown as views
         from ..checks import agreement, mutation as mutate
@@ -290,12 +383,3 @@ class Controller:
             lines += agreement.summary_lines(self.items)
         return lines + gate_lines + views.files_lines(self.written, self.replay_note())
 
-
-def report_paths(sprout: Any) -> dict[str, list[Path]]:
-    """Every report this run writes, by option."""
-    config = sprout.config
-    return {
-        "sprout_report": [Path(config.rootpath, p) for p in options.get_all(config, "sprout_report")],
-        "sprout_md": [p for p in [sprout.path(sprout.option("sprout_md"))] if p],
-        "sprout_html": [p for p in [sprout.path(sprout.option("sprout_html"))] if p],
-    }

@@ -18,13 +18,14 @@ import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 import pytest
 
 from ..core.model import TIERS
 from ..config.options import parse_assignments
-from ..core.stats import MetricRow, newcombe_interval, t_quantile, wilson_interval
+from ..config.settings import Settings
+from ..core.stats import MetricRow, mover_difference, newcombe_interval, t_quantile, wilson_interval
 from ..core.util import md_cell as _md, short_hash as _short
 
 
@@ -163,8 +164,9 @@ class GateOutcome:
                 out += [_md(self.cases.phrase()), ""]
             out += ["| tier | metric | old | new | delta | 95% CI | method | verdict |", "|---|---|---:|---:|---:|---|---|---|"]
             for d in self.deltas:
-                cells = (d.tier, d.metric, d.old, d.new, _signed(d.delta), _ci(d.low, d.high), d.method, d.verdict)
-                out.append("| " + " | ".join(_md(c) for c in cells) + " |")
+                cells = (_md(d.tier), _md(d.metric), *(_md(c) for c in (d.old, d.new)), _signed(d.delta),
+                         _ci(d.low, d.high), d.method, d.verdict)  # the names and values come from the baseline
+                out.append("| " + " | ".join(cells) + " |")
             for name in self.missing:
                 out.append(f"\n{_md(name)}: in the baseline, not measured in this run")
             out.append("")
@@ -274,6 +276,9 @@ def check_metric_row(row: Any, where: str) -> None:
             raise pytest.UsageError(f"{name} field {key!r} must be a finite number or null")
         if row["kind"] == "rate" and not 0.0 <= value <= 1.0:
             raise pytest.UsageError(f"{name} field {key!r} is a rate: it must be from 0 to 1")
+    clusters = row.get("clusters")
+    if clusters is not None and (not isinstance(clusters, int) or isinstance(clusters, bool) or not 0 <= clusters <= n):
+        raise pytest.UsageError(f"{name} field 'clusters' must be a whole number from 0 to n={n} or null")
     unscored = row.get("unscored", 0)
     if not isinstance(unscored, int) or isinstance(unscored, bool) or not 0 <= unscored < MAX_N:
         raise pytest.UsageError(f"{name} field 'unscored' must be a whole number from 0 to {MAX_N - 1}")
@@ -298,7 +303,7 @@ class Gates:
     def from_options(
         cls, *, mins: Iterable[str], compare: str | None, compare_path: Path | None,
         fail_on_regression: bool, any_dataset: bool, dataset_hash: str | None,
-    ) -> "Gates":
+    ) -> Gates:
         """Parse the options; refuse a baseline built from another dataset unless ``any_dataset``."""
         if fail_on_regression and not compare:
             raise pytest.UsageError("--sprout-fail-on-regression needs --sprout-compare=OLD.json (the report to compare with)")
@@ -378,8 +383,13 @@ def compare_rows(baseline: Baseline, rows: list[MetricRow], values: Mapping[tupl
             if row.n == 0 or old["n"] == 0:
                 deltas.append(Delta(row.tier, row.metric, "rate", _show(old), _show(row.to_json()), None, None, None, "no observations"))
                 continue
-            d, low, high = newcombe_interval(row.k or 0, row.n, old["k"], old["n"])
-            deltas.append(Delta(row.tier, row.metric, "rate", _show(old), _show(row.to_json()), d, low, high, "newcombe"))
+            if row.clusters is None and old.get("clusters") is None:
+                d, low, high = newcombe_interval(row.k or 0, row.n, old["k"], old["n"])
+                method = "newcombe"
+            else:  # nested observations: each side's clustered interval (core/clusters.py)
+                d, low, high = mover_difference(_interval(row.to_json()), _interval(old))
+                method = "newcombe (clustered intervals)"
+            deltas.append(Delta(row.tier, row.metric, "rate", _show(old), _show(row.to_json()), d, low, high, method))
         else:
             new_values = _scored(values.get((row.tier, row.metric), []))
             old_values = _scored(baseline.values.get((row.tier, row.metric), []))
@@ -428,6 +438,14 @@ def welch_interval(a: list[float], b: list[float], confidence: float = 0.95) -> 
     return d, d - half, d + half
 
 
+def _interval(row: Mapping[str, Any]) -> tuple[float, float, float]:
+    """(rate, low, high) of a rate row: its own interval (clustered where nested), else Wilson's."""
+    k, n = row["k"], row["n"]
+    if row.get("ci_low") is None or row.get("ci_high") is None:
+        return (k / n, *wilson_interval(k, n))
+    return (k / n, min(row["ci_low"], k / n), max(row["ci_high"], k / n))
+
+
 def _show(row: Mapping[str, Any]) -> str:
     if row.get("kind") == "rate":
         return f"{row.get('k')}/{row.get('n')}"
@@ -435,25 +453,28 @@ def _show(row: Mapping[str, Any]) -> str:
     return f"{rate:.3f} (n={row.get('n')})" if isinstance(rate, (int, float)) else f"- (n={row.get('n')})"
 
 
-# --- glue for the session (controller only) --------------------------------------------------
+# --- from the run's settings (controller only) ------------------------------------------------
 
 
-def from_session(sprout: Any) -> Gates:
-    """The gates a SproutSession's options ask for; raises UsageError before any item runs."""
-    compare = sprout.option("sprout_compare")
+def from_settings(settings: Settings, dataset_hash: Callable[[], str]) -> Gates:
+    """The gates the run's options ask for; raises UsageError before any item runs.
+    ``dataset_hash`` is called only when there is a baseline to compare with."""
     return Gates.from_options(
-        mins=sprout.option("sprout_min"),
-        compare=compare,
-        compare_path=sprout.path(compare),
-        fail_on_regression=sprout.option("sprout_fail_on_regression"),
-        any_dataset=sprout.option("sprout_compare_any_dataset"),
-        dataset_hash=sprout.dataset_hash() if compare else None,
+        mins=list(settings.mins),
+        compare=settings.compare_option,
+        compare_path=settings.compare,
+        fail_on_regression=settings.fail_on_regression,
+        any_dataset=settings.compare_any_dataset,
+        dataset_hash=dataset_hash() if settings.compare_option else None,
     )
 
 
-def exit_status(current: int, outcome: GateOutcome | None) -> int:
-    """The session's exit status once the gates have spoken: a failed gate turns a passing run
-    into TESTS_FAILED; an interrupted run, a usage error or an empty collection keep their code."""
+def exit_status(current: int, outcome: GateOutcome | None, write_failed: bool = False) -> int:
+    """The session's exit status once the gates have spoken: a failed gate, or a requested report
+    that could not be written, turns a passing run into TESTS_FAILED; an interrupted run, a usage
+    error or an empty collection keep their code."""
     if outcome is not None and outcome.failed and current == pytest.ExitCode.OK:
+        return pytest.ExitCode.TESTS_FAILED
+    if write_failed and current in (pytest.ExitCode.OK, pytest.ExitCode.NO_TESTS_COLLECTED):
         return pytest.ExitCode.TESTS_FAILED
     return current

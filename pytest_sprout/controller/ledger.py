@@ -52,6 +52,9 @@ class Ledger:
         for nodeid, suite in nodeids:
             self.selected.setdefault(nodeid, suite)
 
+    def has_row(self, nodeid: str) -> bool:
+        return nodeid in self.rowed
+
     def add(self, nodeid: str) -> None:
         self.rowed.add(nodeid)
 

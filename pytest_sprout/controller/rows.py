@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from typing import Any, Iterator
+from typing import Iterator
 
 from .ledger import ERROR
 from ..core.row import Row

@@ -57,7 +57,7 @@ class Row:
         return out
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "Row":
+    def from_json(cls, data: dict[str, Any]) -> Row:
         known = {key: value for key, value in data.items() if key in _KNOWN}
         other = {key: value for key, value in data.items() if key not in _KNOWN}
         nulls = frozenset(key for key in _OPTIONAL if key in data and data[key] is None)

@@ -9,6 +9,7 @@ only the HTTP transport calls it, to set the Authorization header of a request.
 from __future__ import annotations
 
 import os
+import re
 from typing import Any
 
 MASK = "***"
@@ -18,7 +19,7 @@ ENV_VAR = "SPROUT_LLM_API_KEY"
 class SecretStr:
     __slots__ = ("_value",)
 
-    def __init__(self, value: "str | SecretStr") -> None:
+    def __init__(self, value: str | SecretStr) -> None:
         self._value = value.reveal() if isinstance(value, SecretStr) else str(value)
 
     def reveal(self) -> str:
@@ -44,6 +45,23 @@ class SecretStr:
 
     def __reduce__(self) -> Any:  # never pickled into a cache or sent to a worker by accident
         raise TypeError("a SecretStr is not pickled")
+
+
+# What a credential looks like in text an endpoint sends back (a proxy that wraps the upstream's
+# error, or echoes the request, in a 200 reply): an Authorization value or an OpenAI-style key.
+_TOKENS = re.compile(rb"(?i)(?<![A-Za-z0-9])(?:bearer\s+[^\s\"'\\,;]+|sk-[A-Za-z0-9_\-]{8,})")
+
+
+def redact(content: bytes, secret: SecretStr | None) -> bytes:
+    """``content`` (a reply's body) with the secret's text and every ``Bearer ...`` or ``sk-...``
+    token replaced by ``***``, so no reply shown in a report, a message or a cache holds a key."""
+    if secret:
+        value = secret.reveal().encode("utf-8")
+        if value and value in content:
+            content = content.replace(value, MASK.encode())
+    if b"sk-" in content or b"earer" in content or b"EARER" in content:
+        content = _TOKENS.sub(MASK.encode(), content)
+    return content
 
 
 def api_key(option_value: Any) -> SecretStr | None:

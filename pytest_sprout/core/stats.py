@@ -8,16 +8,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass
-from statistics import NormalDist
-from typing import Any, Iterable, Sequence
+from typing import Any, Hashable, Iterable, Sequence
+
+from .clusters import clustered_interval
+from .quantiles import t_cdf, t_quantile, z_value  # noqa: F401 (the public path: pytest_sprout.stats)
 
 UNDERPOWERED_N = 30
-
-
-def z_value(confidence: float = 0.95) -> float:
-    if not 0.0 < confidence < 1.0:
-        raise ValueError(f"confidence must be in (0, 1), got {confidence}")
-    return NormalDist().inv_cdf(1.0 - (1.0 - confidence) / 2.0)
 
 
 def wilson_interval(k: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
@@ -45,8 +41,14 @@ def newcombe_interval(
     if n1 == 0 or n2 == 0:
         raise ValueError("both samples need n > 0")
     p1, p2 = k1 / n1, k2 / n2
-    l1, u1 = wilson_interval(k1, n1, confidence)
-    l2, u2 = wilson_interval(k2, n2, confidence)
+    return mover_difference((p1, *wilson_interval(k1, n1, confidence)), (p2, *wilson_interval(k2, n2, confidence)))
+
+
+def mover_difference(first: tuple[float, float, float], second: tuple[float, float, float]) -> tuple[float, float, float]:
+    """p1 - p2 from two (rate, low, high) with their own intervals (MOVER, Zou and Donner 2008;
+    Newcombe's method 10 when the intervals are Wilson's, as a clustered interval's are for the
+    effective n). Returns (difference, low, high)."""
+    (p1, l1, u1), (p2, l2, u2) = first, second
     d = p1 - p2
     low = d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
     high = d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
@@ -61,46 +63,6 @@ def is_underpowered(n: int) -> bool:
 def is_saturated(k: int, n: int) -> bool:
     """Every observation passed, or none did: the number says an invariant held, not how good."""
     return n > 0 and (k == 0 or k == n)
-
-
-def t_cdf(t: float, df: int) -> float:
-    """Student t CDF for integer df, exact (Abramowitz and Stegun 26.7.3 and 26.7.4)."""
-    theta = math.atan2(t, math.sqrt(df))
-    c2, total, term = math.cos(theta) ** 2, 1.0, 1.0
-    if df % 2 == 0:  # A = sin(theta) * (1 + 1/2 c^2 + 1*3/(2*4) c^4 + ...)
-        for j in range(2, df - 1, 2):
-            term *= c2 * (j - 1) / j
-            total += term
-        a = math.sin(theta) * total
-    else:  # A = 2/pi * (theta + sin(theta) cos(theta) (1 + 2/3 c^2 + 2*4/(3*5) c^4 + ...))
-        for j in range(3, df - 1, 2):
-            term *= c2 * (j - 1) / j
-            total += term
-        a = 2 / math.pi * (theta + (math.sin(theta) * math.cos(theta) * total if df > 1 else 0.0))
-    return (1.0 + a) / 2.0
-
-
-def t_quantile(p: float, df: int) -> float:
-    """Student t quantile: exact for df 1 and 2, the exact CDF inverted by bisection for df < 30,
-    a Cornish-Fisher expansion above (error < 1e-6 for df >= 30)."""
-    if df <= 0:
-        raise ValueError("df must be positive")
-    if df == 1:
-        return math.tan(math.pi * (p - 0.5))
-    if df == 2:
-        return (2 * p - 1) / math.sqrt(2 * p * (1 - p))
-    if df < 30:
-        lo, hi = -1e3, 1e3
-        for _ in range(100):
-            mid = (lo + hi) / 2
-            lo, hi = (mid, hi) if t_cdf(mid, df) < p else (lo, mid)
-        return (lo + hi) / 2
-    z = NormalDist().inv_cdf(p)
-    g1 = (z**3 + z) / 4
-    g2 = (5 * z**5 + 16 * z**3 + 3 * z) / 96
-    g3 = (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / 384
-    g4 = (79 * z**9 + 776 * z**7 + 1482 * z**5 - 1920 * z**3 - 945 * z) / 92160
-    return z + g1 / df + g2 / df**2 + g3 / df**3 + g4 / df**4
 
 
 def mean_interval(values: list[float], confidence: float = 0.95) -> tuple[float, float, float]:
@@ -150,9 +112,23 @@ class MetricRow:
     underpowered: bool
     saturated: bool
     unscored: int = 0
+    # Nested observations (sentences in answers, facts in cases, mutants in sentences): how many
+    # clusters they come from and the sample size the clusters are worth (clusters.py); the
+    # interval above is then the clustered one. None when every cluster holds one observation.
+    clusters: int | None = None
+    effective_n: float | None = None
+    # --sprout-labels (core/ppi.py): the rate people would give, and the judge against the labels
+    corrected: dict[str, Any] | None = None
+    judge_vs_labels: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        out = asdict(self)
+        if self.clusters is None:  # the fields appear only where observations are nested
+            del out["clusters"], out["effective_n"]
+        for key in ("corrected", "judge_vs_labels"):  # and only where labels were given
+            if out[key] is None:
+                del out[key]
+        return out
 
 
 def _tier_rank(tier: str) -> tuple[int, str]:
@@ -168,14 +144,17 @@ class Tally:
     def __init__(self, confidence: float = 0.95) -> None:
         self.confidence = confidence
         self._values: dict[tuple[str, str], list[Any]] = {}
+        self._clusters: dict[tuple[str, str], list[Hashable]] = {}  # one key per value, or None
         self._kinds: dict[tuple[str, str], str] = {}  # declared kinds ("mean"), for metrics never scored
 
-    def add(self, tier: str, metric: str, value: Any) -> None:
+    def add(self, tier: str, metric: str, value: Any, cluster: Hashable = None) -> None:
+        """Count one outcome; ``cluster`` names what it is nested in (the answer of a sentence)."""
         if value is not None and not isinstance(value, (bool, int, float)):
             raise TypeError(f"{tier}.{metric}: outcome must be bool, float or None, got {value!r}")
         if isinstance(value, float) and math.isnan(value):
             value = None  # NaN is a judge that could not decide: unscored, never dropped
         self._values.setdefault((tier, metric), []).append(value)
+        self._clusters.setdefault((tier, metric), []).append(cluster)
 
     def declare(self, tier: str, metric: str, kind: str) -> None:
         """Say what kind a metric is ("rate" or "mean"), so that one with no scored value yet is
@@ -183,15 +162,28 @@ class Tally:
         self._kinds[(tier, metric)] = kind
         self._values.setdefault((tier, metric), [])
 
-    def extend(self, tier: str, metric: str, values: Iterable[Any]) -> None:
+    def extend(self, tier: str, metric: str, values: Iterable[Any], cluster: Hashable = None) -> None:
         for value in values:
-            self.add(tier, metric, value)
+            self.add(tier, metric, value, cluster)
 
     def __bool__(self) -> bool:
         return bool(self._values)
 
     def values(self, tier: str, metric: str) -> list[Any]:
         return list(self._values.get((tier, metric), ()))
+
+    def cluster_counts(self, tier: str, metric: str) -> list[tuple[float, int]] | None:
+        """(sum, count) of the scored values per cluster, in first-seen order; None unless some
+        cluster holds more than one scored value (the observations are not nested)."""
+        sums: dict[Hashable, list[float]] = {}
+        for value, cluster in zip(self._values.get((tier, metric), []), self._clusters.get((tier, metric), [])):
+            if value is not None:
+                cell = sums.setdefault(object() if cluster is None else cluster, [0.0, 0])
+                cell[0] += float(value)
+                cell[1] += 1
+        if all(count == 1 for _, count in sums.values()):
+            return None
+        return [(total, int(count)) for total, count in sums.values()]
 
     def row(self, tier: str, metric: str) -> MetricRow:
         values = self._values.get((tier, metric), [])
@@ -200,33 +192,47 @@ class Tally:
         n = len(scored)
         if n == 0 and self._kinds.get((tier, metric)) == "mean":
             return MetricRow(tier, metric, "mean", 0, None, None, None, None, True, False, unscored)
+        nested = self.cluster_counts(tier, metric) if n else None
         if all(isinstance(v, bool) for v in scored):
             k = sum(scored)
             low, high = wilson_interval(k, n, self.confidence) if n else (None, None)
-            return MetricRow(
+            row = MetricRow(
                 tier, metric, "rate", n, k, (k / n if n else None), low, high,
                 is_underpowered(n), is_saturated(k, n), unscored,
             )
+            return _clustered(row, nested, self.confidence) if nested else row
         floats = [float(v) for v in scored]
-        if 0.0 <= min(floats) and max(floats) <= 1.0:
+        on_unit_scale = min(floats) >= 0.0 and max(floats) <= 1.0
+        if on_unit_scale:
             mean, low, high = unit_mean_interval(floats, self.confidence)
         else:  # scores off the 0-1 scale: Student t, as for any mean
             mean, low, high = mean_interval(floats, self.confidence)
             if math.isinf(low) or math.isinf(high):
                 low, high = None, None
         saturated = n > 0 and min(floats) == max(floats) and min(floats) in (0.0, 1.0)
-        return MetricRow(
+        row = MetricRow(
             tier, metric, "mean", n, None, mean, low, high, is_underpowered(n), saturated, unscored
         )
+        return _clustered(row, nested, self.confidence) if nested and on_unit_scale else row
 
     def rows(self) -> list[MetricRow]:
         keys = sorted(self._values, key=lambda key: (_tier_rank(key[0]), key[1]))
         return [self.row(tier, metric) for tier, metric in keys]
 
 
+def _clustered(row: MetricRow, counts: list[tuple[float, int]], confidence: float) -> MetricRow:
+    """The row with the clustered interval (clusters.py) and its flags on the effective n."""
+    from dataclasses import replace
+
+    c = clustered_interval(counts, confidence)
+    return replace(row, ci_low=min(c.ci_low, row.rate or 0.0), ci_high=max(c.ci_high, row.rate or 0.0),
+                   underpowered=is_underpowered(math.ceil(c.effective_n - 1e-9)),
+                   clusters=c.clusters, effective_n=round(c.effective_n, 6))
+
+
 @dataclass(frozen=True)
 class Kappa:
-    """Cohen's kappa for two raters over the same items, with a large-sample interval.
+    """Cohen's kappa for two raters over the same items, with an interval honest at the bounds.
 
     ``kappa`` (and its interval) is None when chance agreement is 1: both raters gave one and the
     same label to every item, so agreement beyond chance is undefined. When only one rater gave
@@ -249,7 +255,9 @@ def cohen_kappa(table: list[list[int]], confidence: float = 0.95) -> Kappa:
     """Cohen's kappa from a square contingency table (rows: rater A's label, columns: rater B's).
 
     The interval is kappa +- z * SE with the large-sample variance of Fleiss, Cohen and Everitt
-    (1969, Psychological Bulletin 72:323), which does not assume kappa = 0; clipped to [-1, 1].
+    (1969, Psychological Bulletin 72:323), which does not assume kappa = 0, widened where needed to
+    the observed agreement's Wilson interval mapped onto kappa (so 4 agreeing sentences give
+    [0.02, 1.00], not [1.00, 1.00]); clipped to [-1, 1].
     """
     size = len(table)
     if size == 0 or any(len(row) != size for row in table):
@@ -276,7 +284,14 @@ def cohen_kappa(table: list[list[int]], confidence: float = 0.95) -> Kappa:
     variance = (diagonal + off - (kappa - pe * (1.0 - kappa)) ** 2) / (n * (1.0 - pe) ** 2)
     se = math.sqrt(max(variance, 0.0))
     half = z_value(confidence) * se
-    return Kappa(n, po, pe, kappa, se, max(-1.0, kappa - half), min(1.0, kappa + half))
+    # The large-sample SE is 0 at kappa = 1 or -1 (every item agrees, or none): from 4 sentences
+    # it would claim [1.00, 1.00]. Kappa is (p_o - p_e) / (1 - p_e), so the Wilson interval of the
+    # observed agreement p_o (honest at 0 and 1 and for small n) mapped through it bounds kappa
+    # too; the interval is the hull of the two, the large-sample one wherever that is the wider.
+    agree_low, agree_high = wilson_interval(sum(table[i][i] for i in range(size)), n, confidence)
+    low = min(kappa - half, (agree_low - pe) / (1.0 - pe))
+    high = max(kappa + half, (agree_high - pe) / (1.0 - pe))
+    return Kappa(n, po, pe, kappa, se, max(-1.0, low), min(1.0, high))
 
 
 # --- judge against human labels (the meta-evaluation) ------------------------------------------

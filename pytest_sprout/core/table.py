@@ -12,6 +12,10 @@ SATURATED_NOTE = (
     "set, not how good the system is, and the interval is all it can claim."
 )
 UNDERPOWERED_NOTE = "underpowered: fewer than 30 observations; read the interval, not the rate."
+CLUSTERS_NOTE = (
+    "clusters: the answers (or cases, or sentences) nested observations come from; their interval "
+    "counts what the clusters are worth, not each observation as independent."
+)
 
 
 def flags(row: MetricRow) -> str:
@@ -32,17 +36,36 @@ def num(value: float | None) -> str:
 TABLE_HEADER = ("tier", "metric", "k/n", "rate", "95% CI", "flags")
 
 
+def corrected_cells(row: MetricRow, nested: bool = False) -> tuple[str, ...]:
+    """The line under a labelled metric: the rate people would give, corrected by the labels."""
+    c = row.corrected or {}
+    ci = f"[{c['ci_low']:.3f}, {c['ci_high']:.3f}]"
+    flag = "underpowered" if c.get("underpowered") else ""
+    labels = f"{c['n_labels']} label" + ("s" if c["n_labels"] != 1 else "")
+    cells = ("", "  corrected by labels", labels, num(c["rate"]), ci, flag)
+    return (*cells[:3], "", *cells[3:]) if nested else cells
+
+
 def format_table(rows: Iterable[MetricRow], header: tuple[str, ...] = TABLE_HEADER) -> list[str]:
-    """The summary as aligned text lines: tier, metric, k/n, rate (or mean), 95% CI, flags."""
+    """The summary as aligned text lines: tier, metric, k/n, rate (or mean), 95% CI, flags; with
+    a clusters column after k/n when a metric's observations are nested (sentences in answers)."""
     rows = list(rows)
+    nested = any(r.clusters is not None for r in rows)
     body = []
     for r in rows:
         count = f"{r.k}/{r.n}" if r.kind == "rate" else f"n={r.n}"
         value = num(r.rate) + ("" if r.kind == "rate" else " mean")
         ci = "-" if r.ci_low is None else f"[{r.ci_low:.3f}, {r.ci_high:.3f}]"
-        body.append((r.tier, r.metric, count, value, ci, flags(r)))
+        cells = (r.tier, r.metric, count, value, ci, flags(r))
+        if nested:
+            cells = (*cells[:3], "" if r.clusters is None else str(r.clusters), *cells[3:])
+        body.append(cells)
+        if r.corrected is not None:
+            body.append(corrected_cells(r, nested))
+    if nested:
+        header = (*header[:3], "clusters", *header[3:])
     widths = [max(len(x[i]) for x in [header, *body]) for i in range(len(header))]
-    right = {2, 3}
+    right = {2, 3, 4} if nested else {2, 3}
 
     def fmt(cells: tuple[str, ...]) -> str:
         return "  ".join(c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
@@ -52,4 +75,6 @@ def format_table(rows: Iterable[MetricRow], header: tuple[str, ...] = TABLE_HEAD
         lines.append(SATURATED_NOTE)
     if any(r.underpowered for r in rows):
         lines.append(UNDERPOWERED_NOTE)
+    if nested:
+        lines.append(CLUSTERS_NOTE)
     return lines

@@ -5,6 +5,7 @@ Python, no imports from the package."""
 from __future__ import annotations
 
 import functools
+import re
 from typing import Any
 
 
@@ -20,12 +21,36 @@ def short_hash(digest: Any, missing: str = "unknown") -> str:
     return str(digest or missing)[:12]
 
 
+# What a terminal or a report must not receive raw: C0 controls (tab, newline and carriage return
+# are kept where asked), DEL, C1 controls, lone surrogates and the two non-characters U+FFFE/FFFF.
+_UNSAFE_CLASS = "\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff"
+UNSAFE_TEXT = _UNSAFE = re.compile(f"[{_UNSAFE_CLASS}]")
+_UNSAFE_ALL = re.compile(f"[{_UNSAFE_CLASS}\t\n\r]")
+_MD_ESCAPES = str.maketrans({
+    "\\": "\\\\", "|": "\\|", "[": "\\[", "]": "\\]", "(": "\\(", ")": "\\)", "!": "\\!",
+    "<": "&lt;", "`": "'", "\n": " ", "@": "@\u200b",
+})
+
+
+def _escaped(match: Any) -> str:
+    return ascii(match.group())[1:-1]  # '\x1b', '\ud83c', '\x85'
+
+
+def safe_text(text: Any, *, lines: bool = True) -> str:
+    """``text`` fit for a terminal and a report: every control character (newline and tab kept
+    when ``lines``), DEL, C1 control, lone surrogate and non-character
+    written as its Python escape (``\x1b`` becomes the four characters ``\x1b``), so suite data or
+    a system's answer cannot move the cursor, hide text or retitle the terminal."""
+    text = str(text)
+    return (_UNSAFE if lines else _UNSAFE_ALL).sub(_escaped, text)
+
+
 def md_cell(text: Any) -> str:
-    """Text made inert in a Markdown table cell or line: backslashes and pipes escaped, ``<``
-    written as an entity (no HTML), a newline as a space, a backtick as a quote (no code span)."""
-    return (
-        str(text).replace("\\", "\\\\").replace("<", "&lt;").replace("|", "\\|").replace("\n", " ").replace("`", "'")
-    )
+    """Text made inert in a Markdown table cell or line: backslashes, pipes and the link and image
+    marks (``[ ] ( ) !``) escaped, ``<`` written as an entity (no HTML), a newline as a space, a
+    backtick as a quote (no code span), ``@`` followed by a zero-width space (no mention) and
+    control characters written as escapes (``safe_text``)."""
+    return safe_text(str(text).replace("\n", " "), lines=False).translate(_MD_ESCAPES)
 
 
 def clean_text(text: str) -> str:
@@ -53,7 +78,7 @@ def file_sha256(path: Any) -> str:
 JUDGE_CODE = ("core", "judges", "checks")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def judge_code_fingerprint() -> str:
     """The SHA-256 of the judges' own source files (their paths and bytes), computed once per
     process: a judge whose code changed is a cache miss, whether or not anyone bumped a version.

@@ -11,21 +11,15 @@ import importlib
 from typing import Any
 
 from ..core.model import Answer, Sentence, Verdict
-from ..core.tier import Tier, TierResult, TierSettings
+from ..core.tier import TIER_SPECS, Tier, TierResult, TierSettings
 
-__all__ = ["TIER_MODULES", "Tier", "TierResult", "TierSettings", "clip", "describe_sentences", "sentence_reasons",
+__all__ = ["Tier", "TierResult", "TierSettings", "clip", "describe_sentences", "sentence_reasons",
            "sentence_row", "threshold_reasons", "tier_module"]
-
-TIER_MODULES: dict[str, str] = {
-    "groundedness": "pytest_sprout.judges.groundedness",
-    "alce": "pytest_sprout.judges.alce",
-    "ragas": "pytest_sprout.judges.ragas_tier",
-    "llm": "pytest_sprout.judges.llm",
-}
 
 
 def tier_module(name: str) -> Any:
-    return importlib.import_module(TIER_MODULES[name])
+    """The module of a tier registered in core/tier.py's TIER_SPECS, imported now."""
+    return importlib.import_module(TIER_SPECS[name].module)
 
 
 def sentence_row(sentence: Sentence, verdict: Verdict, answer: Answer) -> dict[str, Any]:

@@ -30,7 +30,7 @@ from typing import Any, Coroutine, TypeVar
 import aiohttp
 import httpx
 
-from ..core.secret import SecretStr
+from ..core.secret import SecretStr, redact
 
 T = TypeVar("T")
 MAX_RETRY_AFTER = 30.0  # seconds; a longer Retry-After is capped
@@ -209,6 +209,7 @@ class GuardedTransport(httpx.AsyncBaseTransport):
                 attempt += 1
                 continue
             if response.status_code == 200:
+                response = self._redacted(response, request)  # before anything shows, parses or caches it
                 refusal = _refusal(response.content)
                 if refusal is not None:  # not cached: a refusal is worth asking again next run
                     raise JudgeRefused(refusal)
@@ -225,6 +226,14 @@ class GuardedTransport(httpx.AsyncBaseTransport):
         finally:
             await response.aclose()
         return response
+
+    def _redacted(self, response: httpx.Response, request: httpx.Request) -> httpx.Response:
+        """The reply with the API key (and any Bearer or sk- token) it echoes masked as ``***``."""
+        clean = redact(response.content, self.api_key)
+        if clean == response.content:
+            return response
+        headers = [(k, v) for k, v in response.headers.items() if k.lower() != "content-length"]
+        return httpx.Response(response.status_code, headers=headers, content=clean, request=request)
 
     def _delay(self, attempt: int, response: httpx.Response) -> float:
         after = response.headers.get("retry-after")

@@ -148,7 +148,7 @@ def score_answers(answers: Sequence[Answer], judge_many: JudgeMany, max_citation
         rest_at.append((a, s, c))
     for key, verdict in zip(rest_at, judge_many(rest) if rest else []):
         relevant[key] = verdict.supported is not True
-    for a, s, c in single_at:
+    for a, s, _ in single_at:
         score = plans[a][s]
         assert score is not None
         if len(score.relevant) < len(score.used):
@@ -316,12 +316,6 @@ def threads_for(workers: int | None) -> int | None:
         return None
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     return max(1, cores // max(1, int(workers)))
-
-
-def worker_threads(config: Any) -> int | None:
-    """threads_for() the workers of an xdist worker's config (its ``workerinput``); None elsewhere."""
-    workerinput = getattr(config, "workerinput", None)
-    return None if workerinput is None else threads_for(int(workerinput.get("workercount", 1)))
 
 
 def citation_rows(answer: Answer, score: Any) -> list[dict[str, Any]]:

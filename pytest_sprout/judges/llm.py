@@ -82,12 +82,20 @@ def unavailable(settings: TierSettings) -> str | None:
         return lacking
     if not settings.option("llm_base_url"):
         return "the llm tier needs a judge endpoint: set --llm-base-url (or sprout_llm_base_url in the ini file)"
-    if not settings.option("llm_model"):
+    return option_problem(settings)
+
+
+def option_problem(settings: TierSettings) -> str | None:
+    """What is wrong with the llm options themselves (not with what is installed): checked at
+    start, where it is a usage error, so that a bad value never skips the tier on a green run."""
+    base_url = settings.option("llm_base_url")
+    if base_url and not settings.option("llm_model"):
         return "the llm tier needs a model name at the endpoint: set --llm-model (or sprout_llm_model in the ini file)"
-    if settings.option("llm_concurrency") < 1:
-        return f"--llm-concurrency must be at least 1, got {settings.option('llm_concurrency')}"
-    if not settings.option("llm_timeout") > 0:
-        return f"--llm-timeout must be a positive number of seconds, got {settings.option('llm_timeout')}"
+    concurrency, timeout = settings.option("llm_concurrency"), settings.option("llm_timeout")
+    if concurrency is not None and concurrency < 1:
+        return f"--llm-concurrency must be at least 1, got {concurrency}"
+    if timeout is not None and not (math.isfinite(timeout) and timeout > 0):
+        return f"--llm-timeout must be a positive number of seconds, got {timeout}"
     try:
         selected_metrics(settings.option("llm_metrics"), settings.option("llm_model"))
     except ValueError as exc:

@@ -83,8 +83,8 @@ class EndpointChecker:
         """P(supported) of one sentence given one chunk."""
         from openai import BadRequestError
 
-        request: dict[str, Any] = dict(model=self.client.model, messages=messages(chunk, sentence),
-                                       temperature=0, max_tokens=1)
+        request: dict[str, Any] = {"model": self.client.model, "messages": messages(chunk, sentence),
+                                   "temperature": 0, "max_tokens": 1}
         self.calls += 1
         if self.logprobs is not False:
             try:

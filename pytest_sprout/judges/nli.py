@@ -186,7 +186,6 @@ class NLIJudge:
         self.threshold = threshold
         self._device_name, self._threads = device, threads
         self.trust_remote_code = trust_remote_code
-        self._entail_label = entail_label
         self._model: Any = None
         self._load_error: str | None = None
         self.source = resolve_model(model)
@@ -346,7 +345,7 @@ class NLIJudge:
         todo = [(premise_of(list(sources)), claim) for claim, sources in pairs if sources]
         results = iter(self.entail(todo))
         verdicts = []
-        for claim, sources in pairs:
+        for _, sources in pairs:
             if not sources:
                 verdicts.append(Verdict(False, 0.0, None, "cites no passage", "no-citation"))
                 continue

@@ -155,7 +155,7 @@ class VerdictCache:
     cache that cannot be read or written only costs time: errors read as misses."""
 
     @classmethod
-    def open(cls, folder: Path) -> "VerdictCache | None":
+    def open(cls, folder: Path) -> VerdictCache | None:
         try:
             return cls(folder)
         except (OSError, sqlite3.Error):
@@ -278,13 +278,6 @@ def _own_names(folder: Path, name: str | None) -> list[str]:
     if name and not Path(name).expanduser().exists():
         names.append(name)
     return names
-
-
-def read_model_meta(folder: Path) -> tuple[str, int, str, int]:
-    """(kind, entailment class index, its label, the most tokens the model takes) from the model's
-    JSON files, without transformers. A seq2seq model's entailment answer is "1"."""
-    meta = model_meta(folder)
-    return meta.kind, meta.entail_index, meta.label, meta.limit
 
 
 def _hub_folder(repo_id: str) -> Path | None:

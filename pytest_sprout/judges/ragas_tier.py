@@ -51,7 +51,7 @@ def fact_windows(fact: str, text: str) -> list[str]:
     if not tokens:
         return []
     sizes = sorted({max(1, fact_len - 1), max(1, fact_len), fact_len + 1})
-    windows = []
+    windows: list[str] = []
     for size in sizes:
         size = min(size, len(tokens))
         windows.extend(" ".join(tokens[i:i + size]) for i in range(len(tokens) - size + 1))

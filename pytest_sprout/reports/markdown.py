@@ -8,7 +8,7 @@ from typing import Any, Iterable
 
 from ..core.row import Row, as_rows
 from ..core.stats import MetricRow, Tally
-from ..core.table import SATURATED_NOTE, UNDERPOWERED_NOTE, flags, num as _num
+from ..core.table import CLUSTERS_NOTE, SATURATED_NOTE, UNDERPOWERED_NOTE, corrected_cells, flags, num as _num
 from ..core.util import md_cell as _md, short_hash
 
 OUTCOME_ORDER = {"failed": 0, "unscored": 1, "skipped": 2, "passed": 3}
@@ -51,7 +51,7 @@ def suite_rows(items: Iterable[Row | dict[str, Any]]) -> list[dict[str, Any]]:
     for row in as_rows(items):
         tally = tallies.setdefault(str(row.suite), Tally())
         for metric, values in (row.metrics or {}).items():
-            tally.extend(str(row.tier), metric, values)
+            tally.extend(str(row.tier), metric, values, row.nodeid)
     out = []
     for suite in sorted(tallies):
         for m in tallies[suite].rows():
@@ -110,18 +110,28 @@ def format_markdown(rows: Iterable[MetricRow], extra: Iterable[str] = (), title:
     rows = list(rows)
     lines = [f"## {title}", "", *intro]
     if rows:
-        lines += ["| tier | metric | k/n | rate | 95% CI | flags |", "|---|---|---:|---:|---|---|"]
+        nested = any(r.clusters is not None for r in rows)
+        if nested:
+            lines += ["| tier | metric | k/n | clusters | rate | 95% CI | flags |", "|---|---|---:|---:|---:|---|---|"]
+        else:
+            lines += ["| tier | metric | k/n | rate | 95% CI | flags |", "|---|---|---:|---:|---|---|"]
         for r in rows:
             count = f"{r.k}/{r.n}" if r.kind == "rate" else f"n={r.n}"
             value = _num(r.rate) + ("" if r.kind == "rate" else " mean")
             ci = "-" if r.ci_low is None else f"[{r.ci_low:.3f}, {r.ci_high:.3f}]"
-            cells = (r.tier, r.metric, count, value, ci, flags(r))
-            lines.append("| " + " | ".join(_md(c) for c in cells) + " |")
+            cells: tuple[str, ...] = (_md(r.tier), _md(r.metric), count, value, ci, flags(r))  # names may come from a baseline
+            if nested:
+                cells = (*cells[:3], "" if r.clusters is None else str(r.clusters), *cells[3:])
+            lines.append("| " + " | ".join(cells) + " |")
+            if r.corrected is not None:
+                lines.append("| " + " | ".join(_md(c.strip()) for c in corrected_cells(r, nested)) + " |")
         lines.append("")
         if any(r.saturated for r in rows):
             lines += [f"> {SATURATED_NOTE}", ""]
         if any(r.underpowered for r in rows):
             lines += [f"> {UNDERPOWERED_NOTE}", ""]
+        if nested:
+            lines += [f"> {CLUSTERS_NOTE}", ""]
     else:
         lines += ["No sprout items ran.", ""]
     lines += list(extra)

@@ -52,6 +52,18 @@ def write_json(path: str | os.PathLike[str], data: Any) -> None:
     atomic_write_text(path, dumps(data) + "\n")
 
 
+def remove_stale(path: str | os.PathLike[str]) -> str:
+    """After a failed write: remove the file an earlier run left at ``path``, so that it cannot
+    pass for this run's output. Returns what the message about the failure adds."""
+    try:
+        if not Path(path).is_file():
+            return ""
+        Path(path).unlink()
+    except OSError as exc:
+        return f"; the old file there could not be removed ({exc.strerror or exc}) and is NOT this run's"
+    return "; the old file there was removed (it was not this run's)"
+
+
 def output_problem(path: Path) -> str | None:
     """Why a report cannot be written at ``path``, or None when it can. The folder may be missing
     (it is created), as long as it could be: every existing ancestor must be a writable folder."""
@@ -85,7 +97,7 @@ def _probe(folder: Path) -> str | None:
 def clean_stale_tmp(path: Path) -> list[Path]:
     """Remove the temporary files an earlier writer of ``path`` left behind (killed mid-write).
     Called on the controller before the run, when no other writer of this report runs."""
-    removed = []
+    removed: list[Path] = []
     folder = path.parent
     if not folder.is_dir():
         return removed

@@ -10,7 +10,7 @@ from ..core.stats import MetricRow
 from .json_report import ordered, write_report_json
 from .markdown import INCOMPLETE_BANNER, format_markdown
 from .html.large import write_any_html
-from .safe_write import atomic_write_text
+from .safe_write import atomic_write_text, remove_stale
 
 
 def write_reports(
@@ -42,7 +42,7 @@ def write_reports(
         try:
             write(path)
         except OSError as exc:
-            problems.append(f"{path}: the report could not be written: {exc.strerror or exc}")
+            problems.append(f"{path}: the report could not be written: {exc.strerror or exc}{remove_stale(path)}")
         else:
             n = sum(1 for k in written if k.startswith(kind))
             written[kind if not n else f"{kind} {n + 1}"] = str(path)

@@ -11,6 +11,7 @@ import pytest
 from ..suites.loader import SuiteError
 from ..core.model import Case
 from ..core.row import junit_properties
+from ..core.util import safe_text
 from .worker import SproutFailure, SystemFailure, get_run
 
 
@@ -74,15 +75,17 @@ class SproutItem(pytest.Item):
         if outcome.error:
             raise SystemFailure(outcome.error)
         if outcome.skip:
-            pytest.skip(outcome.skip)
-        if outcome.result.passed is False:
-            raise SproutFailure(outcome.result.message)
-        if outcome.result.passed is None:
-            pytest.skip(f"unscored: {outcome.result.note}")
+            pytest.skip(safe_text(outcome.skip))
+        result = outcome.result
+        assert result is not None  # an outcome without an error or a skip carries the tier's result
+        if result.passed is False:
+            raise SproutFailure(result.message)
+        if result.passed is None:
+            pytest.skip(safe_text(f"unscored: {result.note}"))
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
         if isinstance(excinfo.value, (SproutFailure, SystemFailure)):
-            return str(excinfo.value)
+            return safe_text(str(excinfo.value))  # a question or answer's control characters escaped
         return super().repr_failure(excinfo, style=style)
 
     def reportinfo(self) -> tuple[Path, int | None, str]:

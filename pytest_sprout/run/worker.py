@@ -26,7 +26,7 @@ from ..judges import tier_module
 from ..core.errors import JudgeFailure, TierUnusable
 from ..core.model import TIERS, Answer, Case, GoldenItem
 from ..core.row import Row
-from ..core.settings import explicit_tiers
+from ..core.option_values import explicit_tiers
 from ..core.tier import TierResult, TierSettings
 from .upcoming import get_upcoming
 from ..core.util import is_xdist_worker
@@ -34,7 +34,7 @@ from ..core.util import is_xdist_worker
 RUN_STASH_KEY = pytest.StashKey["Run"]()
 
 
-def get_run(config: pytest.Config) -> "Run":
+def get_run(config: pytest.Config) -> Run:
     return config.stash[RUN_STASH_KEY]
 
 
@@ -97,6 +97,7 @@ class Run:
         self._replay = replay
         self._other_system = other_system
         self._system: Callable[[str], Any] | None = None
+        self._info: dict[str, Any] | None = None  # the system's name, version and fingerprint
         self._system_spec = ""  # where the system came from: its factory spec, or the hook
         self._system_error: BaseException | None = None  # the factory failed: not called again
         self._golden: dict[str, GoldenItem] = {}
@@ -150,16 +151,11 @@ class Run:
     def system_info(self) -> dict[str, Any] | None:
         if self._system is None:
             return self._other_system()  # a replay, or the xdist controller: only workers built it
-        info = {
-            "name": str(getattr(self._system, "name", None) or callable_name(self._system)),
-            "version": str(getattr(self._system, "version", "")),
-        }
-        from ..answers.wiring import system_fingerprint
+        if self._info is None:  # read once: a fingerprint may hash an index
+            from ..answers.wiring import describe_system
 
-        fingerprint = system_fingerprint(self._system)
-        if fingerprint:
-            info["fingerprint"] = fingerprint
-        return info
+            self._info = describe_system(self._system, callable_name(self._system))
+        return self._info
 
     def system_origin(self) -> str | None:
         """Where the system came from: its factory (the --sprout-system / sprout_system spec, or the
@@ -239,9 +235,11 @@ class Run:
             from ..answers.wiring import run_id
             from ..answers.cache import ResultCache, cache_root
 
+            from ..answers.wiring import say
             from ..core.util import judge_code_fingerprint
 
-            self._cache = ResultCache(cache_root(self.config), __version__, run_id(self.config), judge_code_fingerprint())
+            self._cache = ResultCache(cache_root(self.config), __version__, run_id(self.config), judge_code_fingerprint(),
+                                      note=lambda text: say(self.config, text))
         return self._cache
 
     def golden(self) -> dict[str, GoldenItem]:
@@ -395,7 +393,7 @@ def load_factory(spec: str, rootdir: Path | None = None) -> Callable[..., Any]:
         sys.path.insert(0, str(rootdir))
     try:
         module = importlib.import_module(module_name)
-    except Exception as exc:  # an ImportError, or the module itself raising while it loads
+    except (Exception, SystemExit) as exc:  # an ImportError, or the module itself raising (or exiting) while it loads
         raise pytest.UsageError(
             f"sprout_system = {spec}: cannot import {module_name!r} (looked in the rootdir {rootdir} and "
             f"on sys.path): {type(exc).__name__}: {exc}"

@@ -18,7 +18,7 @@ from ..core.util import short_hash as short
 
 SNAPSHOT_NAME = "sprout.snapshot.json"
 FORMAT = 1
-KINDS = {"golden": "golden set", "report": "report"}
+KINDS = {"golden": "golden set", "report": "report", "labels": "labels file"}
 
 MAX_COUNT = 10**9  # more cases than any suite holds: a tampered or broken file
 
@@ -72,7 +72,7 @@ class Artifact:
         return data
 
     @classmethod
-    def from_json(cls, path: str, data: Any, label: str) -> "Artifact":
+    def from_json(cls, path: str, data: Any, label: str) -> Artifact:
         check_artifact_path(path, label)
         where = f"artifacts.{path}."
         if not isinstance(data, dict):
@@ -95,9 +95,13 @@ def relative(path: Path, root: Path) -> str:
         return Path(path).as_posix()
 
 
-def read_artifact(path: Path, kind: str, root: Path) -> Artifact:
-    """Describe a golden set or JSON report as written: its sha256 and what it was built from."""
+def read_artifact(path: Path, kind: str, root: Path, current: str = "") -> Artifact:
+    """Describe a golden set or JSON report as written: its sha256 and what it was built from. A
+    labels file (--sprout-labels, JSON Lines) names no dataset: it joins the chain with the
+    dataset ``current`` when it is registered."""
     label = relative(path, root)
+    if kind == "labels":
+        return Artifact(label, kind, file_sha256(path), current)
     data = read_json(path, label)
     if not isinstance(data, dict):
         raise SnapshotError(f"{label}: expected a JSON object")
@@ -149,7 +153,7 @@ class Snapshot:
     artifacts: dict[str, Artifact] = field(default_factory=dict)
 
     @classmethod
-    def build(cls, cases: list[Case], plugin_version: str, artifacts: Iterable[Artifact] = ()) -> "Snapshot":
+    def build(cls, cases: list[Case], plugin_version: str, artifacts: Iterable[Artifact] = ()) -> Snapshot:
         return cls(dataset_hash(cases), suite_counts(cases), fingerprints(cases), plugin_version,
                    {a.path: a for a in artifacts})
 
@@ -166,7 +170,7 @@ class Snapshot:
         }
 
     @classmethod
-    def from_json(cls, data: Any, label: str) -> "Snapshot":
+    def from_json(cls, data: Any, label: str) -> Snapshot:
         if not isinstance(data, dict) or data.get("pytest_sprout") != "snapshot":
             raise SnapshotError(f"{label}: not a pytest-sprout snapshot (expected \"pytest_sprout\": \"snapshot\")")
         if data.get("format") != FORMAT:
@@ -185,7 +189,7 @@ class Snapshot:
         )
 
     @classmethod
-    def load(cls, path: Path, label: str) -> "Snapshot":
+    def load(cls, path: Path, label: str) -> Snapshot:
         return cls.from_json(read_json(path, label), label)
 
     def write(self, path: Path) -> None:
@@ -269,8 +273,9 @@ def update(
         if not Path(root, rel).is_file():
             del artifacts[rel]
             lines.append(f"  unregistered {art.label}: the file is gone")
+    current = dataset_hash(cases)
     for file, kind in written:
-        art = read_artifact(file, kind, root)
+        art = read_artifact(file, kind, root, current)
         before = artifacts.get(art.path)
         artifacts[art.path] = art
         if before is None:
@@ -303,7 +308,7 @@ def rebuild_hint(snap: Snapshot | None) -> list[str]:
     --sprout-report is repeatable: every registered report is rebuilt by the same run."""
     import shlex
 
-    flags = {"golden": "--sprout-record", "report": "--sprout-report"}
+    flags = {"golden": "--sprout-record", "report": "--sprout-report", "labels": "--sprout-labels"}
     args = ["--sprout-update-snapshot"] + [
         shlex.quote(f"{flags[a.kind]}={a.path}")
         for a in sorted((snap.artifacts if snap else {}).values(), key=lambda a: (a.kind, a.path))

@@ -5,90 +5,101 @@ session calls in."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from ..answers import golden
+from ..config.settings import Settings
 from ..core.identity import LIST_LIMIT, SnapshotError, file_sha256, id_list
-from .file import SNAPSHOT_NAME, Snapshot, artifact_problems, check, rebuild_hint, relative, update
-from ..core.util import is_xdist_worker
+from .file import Snapshot, artifact_problems, check, rebuild_hint, relative, update
+from ..core.model import Case
+from ..suites.loader import SuiteSet
 from ..core.version import __version__
 
 
-OK, TESTS_FAILED, INTERRUPTED, INTERNAL_ERROR, NO_TESTS_COLLECTED = 0, 1, 2, 3, 5  # pytest.ExitCode
+OK, TESTS_FAILED, INTERRUPTED, INTERNAL_ERROR, USAGE_ERROR, NO_TESTS_COLLECTED = 0, 1, 2, 3, 4, 5  # pytest.ExitCode
 
 
 class SnapshotGuard:
     """The snapshot check, golden-set recording and replay for one pytest run.
 
-    ``sprout`` is the run's SproutSession; only its plain accessors are used (``option``,
-    ``path``, ``cases``, ``config.rootpath``). Errors are SnapshotError; the session turns the
+    It reads the run's settings and its suites (``suites()`` loads them when first asked);
+    ``controller`` is False on an xdist worker. Errors are SnapshotError; the session turns the
     ones raised before the run into usage errors. Only the controller checks and writes.
     """
 
-    def __init__(self, sprout: Any) -> None:
-        self.sprout = sprout
+    def __init__(self, settings: Settings, suites: Callable[[], SuiteSet], controller: bool = True) -> None:
+        self.settings = settings
+        self.suites = suites
+        self.controller = controller
         self.lines: list[str] = []  # the terminal section "sprout snapshot"
         self.blocked = False  # nothing runs: the check failed, or --sprout-check-snapshot
         self.failed = False
         self.recorded: dict[str, dict[str, Any]] = {}  # case id -> golden entry, from the item rows
         self.golden_ref: dict[str, str] | None = None  # the golden set this run replayed or recorded
         self.golden_written = False
+        self.written_paths: set[Path] = set()  # the report files this run wrote (set by the controller)
+        self.partial_selection: Any = None  # controller/selection.Selection of a partial run (set by the controller)
         self.diverged: list[str] = []  # cases two xdist workers answered differently
         self._replay: Any = None
 
     # --- paths and options --------------------------------------------------------------------
     @property
     def root(self) -> Path:
-        return Path(self.sprout.config.rootpath)
+        return self.settings.rootpath
 
     @property
     def path(self) -> Path:
-        return self.sprout.path(self.sprout.option("sprout_snapshot") or SNAPSHOT_NAME)
+        return self.settings.snapshot
+
+    @property
+    def cases(self) -> list[Case]:
+        return self.suites().cases
 
     def rel(self, path: Path) -> str:
         return relative(path, self.root)
 
     @property
-    def controller(self) -> bool:
-        """False on an xdist worker: workers neither check nor write."""
-        return not is_xdist_worker(self.sprout.config)
+    def collect_only(self) -> bool:
+        """pytest --co: nothing runs, nothing is written (the snapshot's dataset may be updated)."""
+        return self.settings.collect_only
 
     @property
     def check_only(self) -> bool:
-        return bool(self.sprout.option("sprout_check_snapshot"))
+        return self.settings.check_snapshot
 
     @property
     def updating(self) -> bool:
-        return bool(self.sprout.option("sprout_update_snapshot"))
+        return self.settings.update_snapshot
 
     def record_path(self) -> Path | None:
-        return self.sprout.path(self.sprout.option("sprout_record"))
+        return self.settings.record
+
+    def labels_path(self) -> Path | None:
+        return self.settings.labels
 
     def rebuilt(self) -> list[tuple[Path, str]]:
         """The frozen artifacts this run writes: the golden set it records, the JSON report."""
-        out = []
-        if self.record_path():
-            out.append((self.record_path(), "golden"))
-        out += [(path, "report") for path in self.sprout.report_paths()["sprout_report"]]
+        record = self.record_path()
+        out: list[tuple[Path, str]] = [(record, "golden")] if record else []
+        out += [(path, "report") for path in self.settings.reports.json]
         return out
 
     # --- before the run -----------------------------------------------------------------------
     def start(self) -> None:
         """Refuse contradictory options and a golden set that cannot be replayed."""
-        if self.sprout.option("sprout_record") and self.sprout.option("sprout_golden"):
+        if self.settings.record and self.settings.golden_option:
             raise SnapshotError("--sprout-record and --sprout-golden cannot be combined: a replay records nothing new")
         if self.check_only and self.updating:
             raise SnapshotError("--sprout-check-snapshot and --sprout-update-snapshot cannot be combined: one checks "
                                 "the snapshot, the other rewrites it")
-        if self.sprout.option("sprout_golden"):
+        if self.settings.golden_option:
             self.replay()
 
     def replay(self) -> Any:
         """The golden set given with --sprout-golden (a golden.GoldenSet), or None."""
-        value = self.sprout.option("sprout_golden")
-        if self._replay is None and value:
-            path = self.sprout.path(value)
-            self._replay = golden.load(path, self.rel(path), self.sprout.cases)
+        path = self.settings.golden
+        if self._replay is None and self.settings.golden_option and path is not None:
+            self._replay = golden.load(path, self.rel(path), self.cases)
             self.golden_ref = {"path": self.rel(path), "sha256": self._replay.sha256}
         return self._replay
 
@@ -111,8 +122,8 @@ class SnapshotGuard:
         if not self.check_only and not path.exists():
             return False
         exempt = [] if self.check_only else [self.rel(p) for p, _ in self.rebuilt()]
-        result = check(path, self.rel(path), self.sprout.cases, self.root, exempt)
-        errors = [str(e) for e in self.sprout.suites().errors]
+        result = check(path, self.rel(path), self.cases, self.root, exempt)
+        errors = [str(e) for e in self.suites().errors]
         broken = [f"the suites have errors; their cases are not part of the dataset ({len(errors)}):",
                   *(f"  {e}" for e in errors[:LIST_LIMIT])] if errors else []
         if result.ok and not (self.check_only and errors):
@@ -141,7 +152,7 @@ class SnapshotGuard:
     def write_golden(self, exitstatus: int) -> None:
         """Write the golden set of a --sprout-record run, before the reports (they name it)."""
         path = self.record_path()
-        if path is None or self.blocked or not self.controller:
+        if path is None or self.blocked or not self.controller or self.collect_only or exitstatus == USAGE_ERROR:
             return
         if exitstatus in (INTERRUPTED, INTERNAL_ERROR):
             self.lines.append(f"{self.rel(path)}: not written, the run did not finish")
@@ -149,12 +160,18 @@ class SnapshotGuard:
         if not self.recorded:
             self.lines.append(f"{self.rel(path)}: not written, no sprout item ran")
             return
-        from ..reports.safe_write import write_json
+        from ..reports.safe_write import remove_stale, write_json
 
-        write_json(path, golden.build(self.sprout.cases, self.recorded, __version__))
+        try:
+            write_json(path, golden.build(self.cases, self.recorded, __version__))
+        except OSError as exc:
+            self.lines.append(f"--sprout-record={self.rel(path)}: the golden set could not be written: "
+                              f"{exc.strerror or exc}{remove_stale(path)}")
+            self.failed = True
+            return
         self.golden_written = True
         self.golden_ref = {"path": self.rel(path), "sha256": file_sha256(path)}
-        missing = len(self.sprout.cases) - len(self.recorded)
+        missing = len(self.cases) - len(self.recorded)
         self.lines.append(f"{self.rel(path)}: recorded {len(self.recorded)} answers"
                           + (f" ({missing} cases not run here are not recorded)" if missing else ""))
         if self.diverged:
@@ -173,7 +190,11 @@ class SnapshotGuard:
 
     def report_extra(self) -> dict[str, Any]:
         """What the JSON report says about the golden set its answers came from."""
-        return {"golden": self.golden_ref} if self.golden_ref else {}
+        out: dict[str, Any] = {"golden": self.golden_ref} if self.golden_ref else {}
+        labels = self.labels_path()
+        if labels is not None and labels.is_file():
+            out["labels"] = {"path": self.rel(labels), "sha256": file_sha256(labels)}
+        return out
 
     def finish(self, exitstatus: int) -> int:
         """Register what this run wrote (all of it with --sprout-update-snapshot; else a recorded
@@ -184,26 +205,44 @@ class SnapshotGuard:
             if self.failed:
                 return failed(exitstatus)
             return OK if exitstatus == NO_TESTS_COLLECTED else exitstatus
-        if exitstatus in (INTERRUPTED, INTERNAL_ERROR):
-            return exitstatus
+        if exitstatus in (INTERRUPTED, INTERNAL_ERROR, USAGE_ERROR):
+            return exitstatus  # nothing (or not everything) ran: nothing to register
+        status = self._register(exitstatus)
+        return failed(status) if self.failed else status  # e.g. the golden set could not be written
+
+    def _register(self, exitstatus: int) -> int:
         path, label = self.path, self.rel(self.path)
+        wrote = self.written_paths  # not an old file of that name
         written = [(p, kind) for p, kind in self.rebuilt()
-                   if (self.golden_written if kind == "golden" else p.is_file())]
-        controller = getattr(self.sprout, "controller", None)
-        if controller is not None and controller.partial:  # a part of the dataset never stands for all of it
+                   if (self.golden_written if kind == "golden" else p in wrote)]
+        selection = self.partial_selection
+        if selection is not None:  # a part of the dataset never stands for all of it
             for p in [p for p, kind in written if kind == "report" and self.updating]:  # else kept as it was
-                self.lines.append(f"{self.rel(p)}: not registered: this run judged {controller.selection().selected} "
-                                  f"of the dataset's {controller.selection().total} items (a partial report)")
+                self.lines.append(f"{self.rel(p)}: not registered: this run judged {selection.selected} "
+                                  f"of the dataset's {selection.total} items (a partial report)")
             written = [(p, kind) for p, kind in written if kind != "report"]
+        labels = self.labels_path()
+        if labels is not None and labels.is_file():  # an input of the run, registered like a golden set
+            written.append((labels, "labels"))
+        outside = [p for p, _ in written if not _inside(p, self.root)]
+        for p in outside:  # the snapshot registers files under the rootdir only (a later run refuses others)
+            self.lines.append(f"{p}: written, but not registered in the snapshot: it is outside the rootdir {self.root}")
+        written = [(p, k) for p, k in written if p not in outside]
         try:
             registered = Snapshot.load(path, label).artifacts if path.exists() else {}
             if not self.updating:
                 written = [(p, k) for p, k in written if k == "golden" or self.rel(p) in registered]
+                if all(k == "labels" for _, k in written):
+                    written = []  # labels already registered, nothing rebuilt: the chain stays as it is
                 if not written:
                     return exitstatus
-            snap, lines = update(path, label, self.sprout.cases, self.root, written, __version__, dataset=self.updating)
+            snap, lines = update(path, label, self.cases, self.root, written, __version__, dataset=self.updating)
         except SnapshotError as exc:
             self.lines.append(str(exc))
+            self.failed = True
+            return failed(exitstatus)
+        except OSError as exc:
+            self.lines.append(f"{label}: the snapshot could not be written: {exc.strerror or exc}; it is as it was")
             self.failed = True
             return failed(exitstatus)
         self.lines.extend(lines)
@@ -215,6 +254,13 @@ class SnapshotGuard:
             self.lines.extend(rebuild_hint(snap))
             return failed(exitstatus)
         return exitstatus
+
+
+def _inside(path: Path, root: Path) -> bool:
+    import os
+
+    real, top = Path(os.path.realpath(path)), Path(os.path.realpath(root))
+    return real == top or top in real.parents
 
 
 def failed(exitstatus: int) -> int:

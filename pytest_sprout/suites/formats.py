@@ -20,7 +20,6 @@ key left out. The suite is named after the file.
 from __future__ import annotations
 
 import csv
-import io
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -68,6 +67,11 @@ def read_jsonl(text: str, stem: str) -> tuple[dict[str, Any], list[int]]:
             lines.append(number)
             first = False
             continue
+        except (ValueError, RecursionError) as exc:  # a number over Python's digit limit, or nesting too deep
+            document["cases"].append(BadLine(f"cannot be read: {json_limit(exc)}"))
+            lines.append(number)
+            first = False
+            continue
         if first and isinstance(value, dict) and "id" not in value and set(value) & set(HEADER_KEYS) \
                 and set(value) <= set(HEADER_KEYS):
             document.update(value)
@@ -79,13 +83,28 @@ def read_jsonl(text: str, stem: str) -> tuple[dict[str, Any], list[int]]:
     return document, lines
 
 
+def json_limit(exc: BaseException) -> str:
+    """Why ``json.loads`` gave up on text that is well-formed JSON: a number longer than Python
+    reads (4,300 digits by default), or nesting deeper than its recursion limit."""
+    if isinstance(exc, RecursionError):
+        return "the JSON is nested too deeply to read; a case needs a few levels at most"
+    return f"a number in it is too long to read ({str(exc).split(':')[0]})"
+
+
+def _cell_json(value: str, what: str) -> Any:
+    """A CSV cell read as JSON; ValueError says why it cannot be."""
+    try:
+        return json.loads(value)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"not {what} (column {exc.colno}: {exc.msg})") from None
+    except (ValueError, RecursionError) as exc:
+        raise ValueError(json_limit(exc)) from None
+
+
 def _list_cell(value: str, column: str) -> Any:
     value = value.strip()
     if value.startswith("["):
-        try:
-            return json.loads(value)
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"not a JSON array (column {exc.colno}: {exc.msg})") from None
+        return _cell_json(value, "a JSON array")
     return [part.strip() for part in value.split("|")]
 
 
@@ -98,7 +117,7 @@ class _Lines:
         self.lines = text.splitlines(keepends=True)
         self.pos = 0
 
-    def __iter__(self) -> "_Lines":
+    def __iter__(self) -> _Lines:
         return self
 
     def __next__(self) -> str:
@@ -209,10 +228,9 @@ def _csv_case(row: list[str], columns: list[str]) -> dict[str, Any] | BadLine:
                 return BadLine(str(exc), column, row[columns.index("id")].strip() or None)
         elif column == "thresholds":
             try:
-                case[column] = json.loads(cell)
-            except json.JSONDecodeError as exc:
-                return BadLine(f"not a JSON object (column {exc.colno}: {exc.msg})", column,
-                               row[columns.index("id")].strip() or None)
+                case[column] = _cell_json(cell, "a JSON object")
+            except ValueError as exc:
+                return BadLine(str(exc), column, row[columns.index("id")].strip() or None)
         else:
             case[column] = cell.strip()
     return case

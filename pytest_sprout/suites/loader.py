@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Union
+from typing import Any, Iterable
 
 from .formats import BadLine
 from ..core.model import EXPECTS, ID_PATTERN, TIERS, Case
 from .yaml_lines import describe, duplicate_key, plain_data
+from ..core.util import UNSAFE_TEXT as _UNSAFE
 
 SUITE_KEYS = ("suite", "description", "defaults", "cases")
 DEFAULT_KEYS = ("expect", "tiers", "tags")
@@ -37,7 +38,7 @@ class SuiteError:
         return ": ".join(parts) + f": {self.message}"
 
 
-Entry = Union[Case, SuiteError]
+Entry = Case | SuiteError
 
 
 @dataclass
@@ -71,6 +72,21 @@ class _Invalid(Exception):
         self.message = message
 
 
+def _text(value: str, name: str) -> str:
+    """A string from the suite, refused when it holds what YAML's reader refuses in a file: a
+    control character or a lone surrogate, here written as an escape (JSON's ``\\u001b``, a raw CSV
+    byte, YAML's double-quoted ``"\\x1b"``), which would reach the terminal and the reports."""
+    found = _UNSAFE.search(value)
+    if found is None:
+        return value
+    char = found.group()
+    if "\ud800" <= char <= "\udfff":
+        raise _Invalid(name, f"a lone surrogate {ascii(char)[1:-1]} is not text (half of a broken emoji?); "
+                             "remove it or write the whole character")
+    raise _Invalid(name, f"control character {ascii(char)[1:-1]} is not allowed in suite text; remove it "
+                         "(a pasted terminal colour code?)")
+
+
 def _str_list(value: Any, name: str) -> tuple[str, ...]:
     if isinstance(value, str):
         raise _Invalid(name, f"must be a list of strings, got a single string {value!r} (write [{value!r}])")
@@ -79,6 +95,7 @@ def _str_list(value: Any, name: str) -> tuple[str, ...]:
     for i, item in enumerate(value):
         if not isinstance(item, str) or not item.strip():
             raise _Invalid(name, f"item {i + 1} must be a non-empty string, got {_type_name(item)} {item!r}")
+        _text(item, name)
     return tuple(item.strip() for item in value)
 
 
@@ -120,6 +137,7 @@ def _build_case(raw: Any, suite: str, defaults: dict, source: str) -> Case:
         raise _Invalid("question", "missing (every case needs a question)")
     if not isinstance(question, str) or not question.strip():
         raise _Invalid("question", f"must be a non-empty string, got {_type_name(question)}")
+    _text(question, "question")
     expect = _expect(raw.get("expect", defaults.get("expect", "answer")))
     facts = _str_list(raw.get("expected_facts", []), "expected_facts")
     if expect == "refuse" and facts:
@@ -135,7 +153,7 @@ def _build_case(raw: Any, suite: str, defaults: dict, source: str) -> Case:
 
 def _thresholds(value: Any) -> tuple[tuple[tuple[str, str], float], ...]:
     """A case's `thresholds: {tier.name: value}`, checked as --sprout-threshold is."""
-    from ..core.settings import threshold_problem
+    from ..core.option_values import threshold_problem
 
     if not isinstance(value, dict):
         raise _Invalid("thresholds", f"must be a mapping of TIER.NAME: value, got {_type_name(value)}")

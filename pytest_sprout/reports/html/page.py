@@ -303,21 +303,24 @@ def _items_section(items: list[Row]) -> str:
 
 def render_html(report: dict[str, Any]) -> str:
     """The whole page as one string."""
+    from . import labelling
+
     items = list(as_rows(report.get("items") or []))
     banner = ""
     if report.get("complete") is False:
         banner = f'<p class="fail" id="incomplete" role="alert">{esc(INCOMPLETE_BANNER)}</p>'
     body = "\n".join([
         _header(report, items), banner, _gates_section(report.get("gates")), _plots_section(report),
-        sections.suites_section(items), sections.mutation_section(report), sections.agreement_section(report),
-        sections.cases_section(items), _items_section(items),
+        sections.labels_section(report), sections.suites_section(items), sections.mutation_section(report),
+        sections.agreement_section(report), sections.cases_section(items), _items_section(items),
+        labelling.labelling_section(report, items),
     ])
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f'<meta http-equiv="Content-Security-Policy" content="{CSP}">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>pytest-sprout report</title><style>{STYLE}{sections.STYLE}</style></head>\n"
-        f"<body>\n{body}\n<script>{SCRIPT}</script>\n</body></html>\n"
+        f"<title>pytest-sprout report</title><style>{STYLE}{sections.STYLE}{labelling.STYLE}</style></head>\n"
+        f"<body>\n{body}\n<script>{SCRIPT}{labelling.SCRIPT}</script>\n</body></html>\n"
     )
 
 

@@ -102,6 +102,8 @@ def _flags(m: dict[str, Any]) -> str:
 
 def _metric_cells(m: dict[str, Any]) -> str:
     count = f"{m.get('k')}/{m.get('n')}" if m.get("kind") == "rate" else f"n={m.get('n')}"
+    if m.get("clusters") is not None:
+        count += f" in {m['clusters']} clusters"
     value = _num(m.get("rate")) + ("" if m.get("kind") == "rate" else " mean")
     ci = "-" if m.get("ci_low") is None else f"[{_num(m.get('ci_low'))}, {_num(m.get('ci_high'))}]"
     return f"<td>{esc(count)}</td><td>{esc(value)}</td><td>{esc(ci)}</td><td>{_flags(m)}</td>"
@@ -161,4 +163,41 @@ def agreement_section(report: dict[str, Any]) -> str:
         out.append(f"<tr><td>{esc(' vs '.join(p.get('tiers') or []))}</td><td>{esc(p.get('agree'))}/{esc(p.get('n'))}</td>"
                    f"<td>{_num(rate)}</td><td>{esc(ci)}</td><td>{_num(kappa.get('kappa'), 2)}</td><td>{esc(k_ci)}</td></tr>")
     out.append("</tbody></table></div></section>")
+    return "\n".join(out)
+
+
+def _ci(d: dict[str, Any]) -> str:
+    return "-" if d.get("ci_low") is None else f"[{_num(d.get('ci_low'))}, {_num(d.get('ci_high'))}]"
+
+
+def _rate_cell(r: dict[str, Any]) -> str:
+    return "-" if not r.get("n") else f"{_num(r.get('value'))} ({r.get('k')}/{r.get('n')}) {_ci(r)}"
+
+
+def labels_section(report: dict[str, Any]) -> str:
+    """--sprout-labels: per labelled metric, the judge's rate beside the rate people would give
+    (corrected by the labels) and the judge's sensitivity and specificity against them."""
+    labelled = [m for m in report.get("metrics") or [] if m.get("judge_vs_labels")]
+    if not labelled:
+        return ""
+    out = ['<section id="labels"><h2>Your labels</h2>',
+           '<p class="note">The judge\'s rate, and the rate people would give every item, estimated from the '
+           'labels and the judge together (prediction-powered; the interval holds whatever the judge\'s errors).</p>',
+           "<table><thead><tr><th>tier</th><th>metric</th><th>judge</th><th>corrected</th><th>labels</th>"
+           "<th>sensitivity</th><th>specificity</th></tr></thead><tbody>"]
+    warnings = []
+    for m in labelled:
+        c, j = m.get("corrected") or {}, m["judge_vs_labels"]
+        flag = ' <span class="badge b-under">underpowered</span>' if c.get("underpowered") else ""
+        corrected = f"{_num(c.get('rate'))} {_ci(c)}" if c else "-"
+        out.append(f"<tr><td>{esc(m.get('tier'))}</td><td>{esc(m.get('metric'))}</td>"
+                   f"<td>{esc(_num(m.get('rate')) + ' ' + _ci(m))}</td><td>{esc(corrected)}{flag}</td>"
+                   f"<td>{esc(c.get('n_labels', '-'))}</td><td>{esc(_rate_cell(j.get('sensitivity') or {}))}</td>"
+                   f"<td>{esc(_rate_cell(j.get('specificity') or {}))}</td></tr>")
+        if j.get("misses_most_unsupported"):
+            warnings.append(f"{m.get('tier')} {m.get('metric')}: the judge misses most unsupported sentences "
+                            "people found on this data")
+    out.append("</tbody></table>")
+    out += [f'<p class="fail">{esc(w)}</p>' for w in warnings]
+    out.append("</section>")
     return "\n".join(out)

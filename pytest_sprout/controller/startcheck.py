@@ -1,0 +1,86 @@
+"""Checks the controller makes before anything runs, beyond one option's value: every option's
+value (options.check_values) and each tier's own (``option_problem``), the suites folder, and the
+roles of the run's files: no output may be one of the run's inputs, or another output. Each
+problem is a usage error (exit 4) that names the option and the file; nothing was written yet.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ..config import options
+from ..judges import tier_module
+from ..core.model import TIERS
+from ..suites.loader import SUFFIXES, suite_paths
+
+
+def check_tier_options(sprout: Any) -> None:
+    """Every numeric option, then what each tier says is wrong with its own options (the llm
+    tier: no model for the endpoint, an unknown metric): a usage error now, not a skipped tier."""
+    options.check_values(sprout.config)
+    for tier in TIERS:
+        check = getattr(tier_module(tier), "option_problem", None)
+        problem = check(sprout.run.tier_settings(tier)) if check is not None else None
+        if problem:
+            raise pytest.UsageError(problem)
+
+
+def check_suites_root(sprout: Any) -> None:
+    """--sprout-suites must lie inside the rootdir: pytest collects only under it, so suites
+    outside would load (and be pinned by the snapshot) but never run."""
+    root = Path(os.path.normpath(sprout.suites_root))
+    rootdir = Path(os.path.normpath(sprout.config.rootpath))
+    if root != rootdir and rootdir not in root.parents:
+        raise pytest.UsageError(
+            f"--sprout-suites / sprout_suites: {sprout.option('sprout_suites')!r} is outside the rootdir {rootdir}; "
+            "pytest collects only files under the rootdir, so its cases would never run: move (or link) the "
+            "suites under the rootdir, or run pytest from a folder above both")
+
+
+def _same(a: Path, b: Path) -> bool:
+    return Path(os.path.realpath(a)) == Path(os.path.realpath(b))
+
+
+def inputs(sprout: Any) -> list[tuple[str, Path]]:
+    """(role, path) of every file this run (or the next) reads."""
+    found: list[tuple[str, Path]] = [("the snapshot (--sprout-snapshot)", sprout.guard.path)]
+    for option, role in (("sprout_golden", "the golden set it replays (--sprout-golden)"),
+                         ("sprout_compare", "the report it compares with (--sprout-compare)")):
+        value = sprout.option(option)
+        if value:
+            found.append((role, Path(sprout.config.rootpath, value)))
+    found += [("a suite file (--sprout-suites)", path) for path in suite_paths(sprout.suites_root)]
+    return found
+
+
+def outputs(sprout: Any) -> list[tuple[str, Path]]:
+    """(option, path) of every file this run writes."""
+    flags = {"sprout_report": "--sprout-report", "sprout_md": "--sprout-md", "sprout_html": "--sprout-html"}
+    found = [(flags[dest], path) for dest, paths in sprout.settings.reports.by_option().items() for path in paths]
+    record = sprout.settings.record
+    return found + ([("--sprout-record", record)] if record else [])
+
+
+def check_roles(sprout: Any) -> None:
+    """No output is an input of this run (a suite, the snapshot, the replayed golden set, the
+    compared report), a file the next run would read as a suite, or another output's path."""
+    rel = sprout.guard.rel
+    written = outputs(sprout)
+    for index, (flag, path) in enumerate(written):
+        for role, source in inputs(sprout):
+            if _same(path, source):
+                raise pytest.UsageError(f"{flag}={rel(path)} is also {role}: refusing to overwrite it; "
+                                        "write the output to another path")
+        root = Path(os.path.realpath(sprout.suites_root))
+        real = Path(os.path.realpath(path))
+        if path.suffix in SUFFIXES and root in real.parents:
+            raise pytest.UsageError(f"{flag}={rel(path)} lies in the suites folder (--sprout-suites) with a suite's "
+                                    "suffix: the next run would read it as a suite; write it elsewhere")
+        for other_flag, other in written[:index]:
+            if _same(path, other):
+                raise pytest.UsageError(f"{flag}={rel(path)} is also {other_flag}={rel(other)}: two outputs on one path "
+                                        "would keep only the last; give each its own")
