@@ -9,7 +9,6 @@ only call into it.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
