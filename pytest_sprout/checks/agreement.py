@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Any, Iterable
+from typing import Any
 
-from ..core.row import as_rows
+from ..core.row import RowItems, as_rows
 from ..core.stats import Kappa, cohen_kappa, wilson_interval
 
 
@@ -51,7 +51,7 @@ def _tier_order(tier: str) -> tuple[int, str]:
     return (TIERS.index(tier) if tier in TIERS else len(TIERS), tier)
 
 
-def _by_case(items: Iterable[dict[str, Any]]) -> dict[str, dict[str, list[dict[str, Any]]]]:
+def _by_case(items: RowItems) -> dict[str, dict[str, list[dict[str, Any]]]]:
     """case id -> tier -> that tier's sentence rows (only items that judged sentences)."""
     cases: dict[str, dict[str, list[dict[str, Any]]]] = {}
     for row in as_rows(items):
@@ -76,7 +76,7 @@ def _align(first: list[dict[str, Any]], second: list[dict[str, Any]]) -> list[tu
     return pairs
 
 
-def compare(items: Iterable[dict[str, Any]], confidence: float = 0.95) -> list[PairAgreement]:
+def compare(items: RowItems, confidence: float = 0.95) -> list[PairAgreement]:
     """Every pair of tiers that judged at least one common sentence, in tier order."""
     cases = _by_case(items)
     tiers = sorted({t for per_tier in cases.values() for t in per_tier}, key=_tier_order)
@@ -122,7 +122,7 @@ def compare(items: Iterable[dict[str, Any]], confidence: float = 0.95) -> list[P
     return results
 
 
-def agreement_report(items: Iterable[dict[str, Any]]) -> dict[str, Any]:
+def agreement_report(items: RowItems) -> dict[str, Any]:
     """The report's "agreement" section, or nothing when fewer than two tiers judged sentences."""
     pairs = compare(items)
     return {"agreement": [p.to_json() for p in pairs]} if pairs else {}
@@ -132,7 +132,7 @@ def _pct(value: float | None) -> str:
     return "-" if value is None else f"{100 * value:.1f}%"
 
 
-def summary_lines(items: Iterable[dict[str, Any]]) -> list[str]:
+def summary_lines(items: RowItems) -> list[str]:
     """One line per pair of tiers: agreement with its interval, kappa with its interval."""
     pairs = compare(items)
     if not pairs:

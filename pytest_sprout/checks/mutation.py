@@ -8,9 +8,9 @@ tally; they never count in the main metrics.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
-from ..core.row import as_rows
+from ..core.row import RowItems, as_rows
 from ..core.stats import MetricRow, Tally
 from ..core.table import SATURATED_NOTE, UNDERPOWERED_NOTE, format_table
 from .operators import OPERATORS, STRUCTURAL, mutate_sentence
@@ -83,7 +83,7 @@ def mutant_rows(tier: Any, answer: Answer, sentence_rows: Sequence[dict[str, Any
 # --- aggregation on the controller ---------------------------------------------------------------
 
 
-def kill_tally(items: Iterable[dict[str, Any]]) -> Tally:
+def kill_tally(items: RowItems) -> Tally:
     """Per (tier, operator): True for each mutant killed, False for each survivor, None unscored."""
     tally = Tally()
     for row in as_rows(items):
@@ -102,7 +102,7 @@ def kill_rows(tally: Tally) -> list[MetricRow]:
     return sorted(rows, key=lambda r: (tier_rank[r.tier], order.get(r.metric, len(order)), r.metric))
 
 
-def not_mutated(items: Iterable[dict[str, Any]]) -> dict[str, str]:
+def not_mutated(items: RowItems) -> dict[str, str]:
     """Tiers that were asked to mutate but could not, with the reason."""
     return {row.tier: row.mutants_skipped for row in as_rows(items) if row.mutants_skipped}
 
@@ -160,7 +160,7 @@ def headline(tier: str, kills: Sequence[MetricRow], metrics: Sequence[MetricRow]
 KILL_TABLE_HEADER = ("tier", "operator", "killed/n", "kill rate", "95% CI", "flags")
 
 
-def summary_lines(items: Sequence[dict[str, Any]], metrics: Sequence[MetricRow]) -> list[str]:
+def summary_lines(items: RowItems, metrics: Sequence[MetricRow]) -> list[str]:
     """The mutation section of the terminal summary: a headline per tier, then the kill-rate table."""
     rows = kill_rows(kill_tally(items))
     skipped = not_mutated(items)
@@ -185,7 +185,7 @@ def summary_lines(items: Sequence[dict[str, Any]], metrics: Sequence[MetricRow])
     return lines
 
 
-def mutation_report(items: Sequence[dict[str, Any]]) -> dict[str, Any]:
+def mutation_report(items: RowItems) -> dict[str, Any]:
     """The report's "mutation" section: kill rates per (tier, operator) and every survivor."""
     rows = kill_rows(kill_tally(items))
     skipped = not_mutated(items)

@@ -200,7 +200,7 @@ def build_cases(rows: list[dict[str, Any]], suite: str, facts: str = "none") -> 
             raise ConvertError(f"row {index + 1}: the id {case_id!r} is taken; rename the golden")
         seen.add(case_id)
         reference = row.get("reference")
-        refuse = bool(reference) and looks_like_refusal(reference)
+        refuse = bool(reference and looks_like_refusal(reference))
         expected = (reference,) if facts == "reference" and reference and not refuse else ()
         cases.append(Case(id=case_id, suite=suite, question=row["question"],
                           expect="refuse" if refuse else "answer", expected_facts=expected))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, Literal, TypeVar
 
 import pytest
 
@@ -113,7 +113,7 @@ def register(parser: pytest.Parser) -> None:
         else:
             group.addoption(opt.flag, dest=opt.dest, default=None, metavar=opt.metavar, help=opt.help)
         if opt.ini:
-            ini_type = "linelist" if opt.kind == "append" else "string"
+            ini_type: Literal["linelist", "string"] = "linelist" if opt.kind == "append" else "string"
             parser.addini(opt.ini, opt.help.replace("%%", "%"), type=ini_type, default=[] if ini_type == "linelist" else None)
 
 

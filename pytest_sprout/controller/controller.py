@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Mapping, cast
 
 import pytest
 
@@ -70,7 +70,8 @@ class Controller:
                 if name != "sprout":
                     continue
                 raw = value if isinstance(value, str) else None
-                data = json.loads(value) if raw is not None else dict(value)
+                # user_properties holds objects: the row comes as its JSON text or as a mapping
+                data = json.loads(raw) if raw is not None else dict(cast("Mapping[str, Any]", value))
                 self.guard.keep(data)  # takes the golden entry off (the golden set keeps it)
                 row = Row.from_json(data)
                 row.nodeid = report.nodeid
@@ -85,9 +86,9 @@ class Controller:
         # before its row was made, a crashed xdist worker) still gets one.
         suite = self.suite_of(report.nodeid)
         if suite is not None:
-            row = self.ledger.row_from_report(report.nodeid, suite, report.outcome, report.when, report.longrepr)
-            if row is not None:
-                self.add_row(row)
+            late = self.ledger.row_from_report(report.nodeid, suite, report.outcome, report.when, report.longrepr)
+            if late is not None:
+                self.add_row(late)
 
     def add_row(self, row: Row, raw: str | None = None) -> None:
         """Count a row and keep it (as ``raw``, the JSON it came as, when given: rowstore.py)."""

@@ -18,7 +18,7 @@ import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import pytest
 
@@ -181,7 +181,7 @@ def _ci(low: float | None, high: float | None) -> str:
     return "-" if low is None or high is None else f"[{low:+.3f}, {high:+.3f}]"
 
 
-def _align(rows: list[tuple[str, ...]]) -> list[str]:
+def _align(rows: Sequence[tuple[str, ...]]) -> list[str]:
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     return ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
 
@@ -235,7 +235,8 @@ def load_baseline(path: Path, shown: str) -> Baseline:
             if not isinstance(values, list) or not all(_is_value(v) for v in values):
                 raise pytest.UsageError(f"{where}: items[{i}] field 'metrics.{metric}' must be a list of "
                                         "true/false, finite numbers or null")
-            baseline.values.setdefault((item.get("tier"), metric), []).extend(values)
+            tier = item.get("tier")
+            baseline.values.setdefault((tier if isinstance(tier, str) else "", metric), []).extend(values)
     return baseline
 
 

@@ -40,7 +40,7 @@ def wilson_z(p: float, n: float, z: float) -> tuple[float, float]:
 
 @dataclass(frozen=True)
 class Clustered:
-    k: int
+    k: float  # successes: a sum of per-cluster scores, so possibly fractional
     n: int
     clusters: int
     design_effect: float
@@ -49,7 +49,7 @@ class Clustered:
     ci_high: float
 
 
-def clustered_interval(counts: Sequence[tuple[int, int]], confidence: float = 0.95) -> Clustered:
+def clustered_interval(counts: Sequence[tuple[float, int]], confidence: float = 0.95) -> Clustered:
     """(k_c, n_c) per cluster: the rate's interval accounting for within-cluster correlation."""
     counts = [(k, n) for k, n in counts if n > 0]
     if any(k < 0 or k > n for k, n in counts):

@@ -67,7 +67,11 @@ class Row:
 _KNOWN = frozenset(f.name for f in fields(Row)) - {"other", "nulls"}
 
 
-def as_rows(items: Iterable[Row | dict[str, Any]]) -> Iterator[Row]:
+# What the checks read: the controller's rows (Row objects) or a report's items read back (dicts).
+RowItems = Iterable[Row | dict[str, Any]]
+
+
+def as_rows(items: RowItems) -> Iterator[Row]:
     """Rows from a report's items: Row objects as they are, JSON dicts (a report read back) parsed."""
     for item in items:
         yield item if isinstance(item, Row) else Row.from_json(item)

@@ -56,7 +56,7 @@ def format_table(rows: Iterable[MetricRow], header: tuple[str, ...] = TABLE_HEAD
         count = f"{r.k}/{r.n}" if r.kind == "rate" else f"n={r.n}"
         value = num(r.rate) + ("" if r.kind == "rate" else " mean")
         ci = "-" if r.ci_low is None else f"[{r.ci_low:.3f}, {r.ci_high:.3f}]"
-        cells = (r.tier, r.metric, count, value, ci, flags(r))
+        cells: tuple[str, ...] = (r.tier, r.metric, count, value, ci, flags(r))
         if nested:
             cells = (*cells[:3], "" if r.clusters is None else str(r.clusters), *cells[3:])
         body.append(cells)

@@ -298,8 +298,9 @@ class LLMTier:
         metric = self.deepeval_classes[name](
             threshold=self.thresholds[name], model=self.deepeval_judge, include_reason=False, async_mode=True
         )
+        retrieval: list[Any] = list(contexts)  # the field is list[str | RetrievedContextData]: a list is invariant
         case = LLMTestCase(
-            input=question, actual_output=response, retrieval_context=contexts, expected_output=reference or None
+            input=question, actual_output=response, retrieval_context=retrieval, expected_output=reference or None
         )
         await metric.a_measure(case, _show_indicator=False)
         reasons = [
@@ -335,13 +336,13 @@ class LLMTier:
         failed: list[str] = []
         details: list[str] = []
         unscored: dict[str, str] = {}
-        for name, (value, why, reasons) in scored.items():
+        for name, (value, why, judge_reasons) in scored.items():
             metrics[name] = [value]
             if value is None:
                 unscored[name] = why or "unscored"
             elif value < self.thresholds[name]:
                 failed.append(f"{name} {value:.2f} < {self.thresholds[name]:.2f}")
-                details += [f"  {name}: {clip(r, 200)}" for r in reasons[:3]]
+                details += [f"  {name}: {clip(r, 200)}" for r in judge_reasons[:3]]
         has_score = any(v[0] is not None for v in metrics.values())
         passed = (not failed) if has_score else None
         note = ", ".join(f"{k} ({v})" for k, v in unscored.items())
