@@ -239,11 +239,11 @@ class Controller:
         if settings.llm_base_url:
             options.check_url(settings.llm_base_url)
         options.check_fraction(settings.max_unscored, "--sprout-max-unscored")
-        if settings.suites_explicit:
-            root = settings.suites_root
         sample = settings.label_sample
         if sample is not None and sample < 1:
             raise pytest.UsageError(f"--sprout-label-sample must be a whole number of sentences, 1 or more, got {sample}")
+        if settings.suites_explicit:
+            root = settings.suites_root
             if not root.exists():
                 raise pytest.UsageError(f"--sprout-suites / sprout_suites: {settings.suites_option!r} does not exist")
             from ..suites.loader import suite_paths
