@@ -296,7 +296,10 @@ def item(tier: str, outcomes: list[tuple[str, bool | None]], case: str = "c1") -
     return {
         "case_id": case, "tier": tier, "nodeid": f"s.yaml::{case}[{tier}]", "metrics": {},
         "mutants": [
-            {"operator": op, "killed": k, "sentence": "s", "mutant": f"m{i}", "evidence": "e", "reason": "r", "score": 0.9}
+            # one mutant per sentence (index i), as independent as real mutants of distinct sentences;
+            # mutants that share a sentence are one cluster of the kill rate's interval
+            {"operator": op, "killed": k, "index": i, "sentence": f"s{i}", "mutant": f"m{i}", "evidence": "e",
+             "reason": "r", "score": 0.9}
             for i, (op, k) in enumerate(outcomes)
         ],
     }
