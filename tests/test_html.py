@@ -95,7 +95,15 @@ def chromium(tmp_path: Path, url: str, *args: str) -> str:
         "--disable-component-update", "--no-first-run", "--disable-sync", f"--user-data-dir={tmp_path / 'profile'}",
         "--window-size=1200,1600", *args, url,
     ]
-    return subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+    # A guard against a browser that never exits (seen once under heavy load, with a download in the
+    # page), not a speed check: a hung Chromium is killed and tried once more, then the test fails.
+    for attempt in (1, 2):
+        try:
+            return subprocess.run(cmd, capture_output=True, text=True, check=True, timeout=180).stdout
+        except subprocess.TimeoutExpired:
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")
 
 
 def body_attrs(dom: str) -> dict[str, str]:
