@@ -14,7 +14,7 @@ from pytest_sprout.judges import TierResult, TierSettings, alce, groundedness, l
 from pytest_sprout.judges.nli import NLIModelError
 from pytest_sprout.core.model import Answer, Case, GoldenItem, Passage, Sentence, Verdict
 from pytest_sprout import judges
-from pytest_sprout.core import settings as pure_settings
+from pytest_sprout.core import option_values as pure_settings
 
 JUDGES = Path(judges.__file__).parent
 BASE = {"model", "tier", "errors", "secret", "stats", "version", "util"}  # the base modules of core/
