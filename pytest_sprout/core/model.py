@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Protocol, Sequence, TypeAlias
 
 TIERS: tuple[str, ...] = ("groundedness", "alce", "ragas", "llm")
 EXPECTS: tuple[str, ...] = ("answer", "refuse")
@@ -383,3 +383,19 @@ class Verdict:
             "reason": self.reason,
             "rule": self.rule,
         }
+
+
+# What the public API accepts, as a user's type checker sees it (pytest_sprout.assert_grounded).
+PassageLike: TypeAlias = Passage | str | Mapping[str, Any]
+"""A passage as a system may give it: a Passage, its text, or a mapping with text/id/title."""
+AnswerLike: TypeAlias = Answer | str | tuple[str, Sequence[PassageLike]] | Mapping[str, Any]
+"""An answer as a system may give it: an Answer, text with ALCE markers, a (text, passages) pair,
+or a mapping with text (or sentences) and passages (``Answer.coerce``)."""
+
+
+class ClaimJudge(Protocol):
+    """Judges claims against the passages they cite: LexicalJudge, NLIJudge, or a judge of your own."""
+
+    def judge_many(self, pairs: Iterable[tuple[str, Sequence[Passage | str]]]) -> list[Verdict]:
+        """One Verdict per (claim, cited passages) pair."""
+        ...

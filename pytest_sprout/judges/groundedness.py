@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.model import Answer, GoldenItem, Verdict
+from ..core.model import Answer, ClaimJudge, GoldenItem, Verdict
 from ..core.tier import TierSettings
 from . import TierResult, clip, describe_sentences, sentence_reasons, sentence_row
 from .lexical import LexicalJudge
@@ -59,7 +59,7 @@ def fact_reasons(missing: list[str], text: str, threshold: float) -> list[dict[s
     return out
 
 
-def judge_sentences(judge: LexicalJudge, answer: Answer) -> list[dict[str, Any]]:
+def judge_sentences(judge: ClaimJudge, answer: Answer) -> list[dict[str, Any]]:
     """Judge every sentence against the passages it cites; a citation that names no retrieved
     passage makes the sentence unsupported."""
     pairs, rows = [], []
