@@ -49,7 +49,8 @@ def supported_indices(answer: Answer, sentence_rows: Sequence[dict[str, Any]]) -
     return [i for i, t in enumerate(texts) if t in ok]
 
 
-def mutant_rows(tier: Any, answer: Answer, sentence_rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]] | None:
+def mutant_rows(tier: Any, answer: Answer, sentence_rows: Sequence[dict[str, Any]],
+                mode: str = "required") -> list[dict[str, Any]] | None:
     """Judge every mutant of every supported sentence with the tier's own judge.
 
     None when the tier has no ``judge`` with ``judge_many(pairs)``. Each row records the operator,
@@ -62,7 +63,11 @@ def mutant_rows(tier: Any, answer: Answer, sentence_rows: Sequence[dict[str, Any
     mutants = [m for i in supported_indices(answer, sentence_rows) for m in mutate_sentence(answer, i)]
     if not mutants:
         return []
-    verdicts = judge.judge_many([(m.sentence.text, answer.cited(m.sentence)[0]) for m in mutants])
+    from ..core.citations import sources
+
+    # judged as the item was (``mode``: core/citations.py): in retrieved mode an uncited mutant
+    # against every retrieved passage
+    verdicts = judge.judge_many([(m.sentence.text, sources(answer, m.sentence, mode).passages) for m in mutants])
     rows = []
     for m, v in zip(mutants, verdicts):
         rows.append({
@@ -201,7 +206,8 @@ def mutation_report(items: RowItems) -> dict[str, Any]:
     return {"mutation": {"kill_rates": kill_rates, "survivors": survivors, "not_mutated": skipped}}
 
 
-def mutate_item(tier: Any, answer: Answer, sentence_rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
+def mutate_item(tier: Any, answer: Answer, sentence_rows: Sequence[dict[str, Any]],
+                mode: str = "required") -> dict[str, Any]:
     """What run_item adds to an item row under --sprout-mutate: ``mutants`` or ``mutants_skipped``."""
-    rows = mutant_rows(tier, answer, sentence_rows)
+    rows = mutant_rows(tier, answer, sentence_rows, mode)
     return {"mutants_skipped": NO_JUDGE} if rows is None else {"mutants": rows}

@@ -140,12 +140,19 @@ class Controller:
             extra=self._judging_extra(),
         )
         data["items"] = self.items  # the store: the writers read it row by row, sorted by node id
+        data["settings"] = self.settings_record()
         data["complete"] = self.complete
         data.update(self.selection().to_json())
         shard = self.shard_record()
         if shard is not None:
             data["shard"] = shard
         return data
+
+    def settings_record(self) -> dict[str, Any]:
+        """The report's ``settings``: the citations mode that ran (core/citations.py)."""
+        from ..core.citations import settings_record
+
+        return settings_record(self.settings.citations, self.suites().cases, self.items.citing)
 
     def selection(self) -> Any:
         """How many of the dataset's items this run selected (selection.Selection)."""
@@ -360,6 +367,10 @@ class Controller:
         if not rows and not gate_lines and not self.items:
             return []
         lines = format_table(rows) if rows else ["no sprout metrics in this run"]
+        from ..core.citations import hint_line, mode_line
+
+        record = self.settings_record()
+        lines += [line for line in (mode_line(record), hint_line(record)) if line]
         errors = self.items.errors
         if errors:
             noun = "item" if len(errors) == 1 else "items"

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..core.citations import DEFAULT as DEFAULT_CITATIONS, mode_of, retrieved_note, sources
 from ..core.model import Answer, GoldenItem, Verdict
 from ..core.tier import TierSettings
 from . import TierResult, clip, describe_sentences, sentence_reasons, sentence_row
 from .lexical import LexicalJudge
 
 FACT_THRESHOLD = 85.0  # rapidfuzz partial_ratio, 0-100
+OPTIONS = ("sprout_citations",)
 
 
 def unavailable(settings: TierSettings) -> str | None:
@@ -59,32 +61,52 @@ def fact_reasons(missing: list[str], text: str, threshold: float) -> list[dict[s
     return out
 
 
-def judge_sentences(judge: LexicalJudge, answer: Answer) -> list[dict[str, Any]]:
-    """Judge every sentence against the passages it cites; a citation that names no retrieved
-    passage makes the sentence unsupported."""
-    pairs, rows = [], []
-    for sentence in answer.sentences:
-        found, _ = answer.cited(sentence)
-        pairs.append((sentence.text, found))
-    verdicts = judge.judge_many(pairs)
-    for sentence, verdict in zip(answer.sentences, verdicts):
-        _, missing = answer.cited(sentence)
-        if missing:
+def judge_sentences(judge: LexicalJudge, answer: Answer, mode: str = DEFAULT_CITATIONS) -> list[dict[str, Any]]:
+    """Judge every sentence against the passages it cites (in ``retrieved`` mode, a sentence
+    without markers against every retrieved passage: core/citations.py); a citation that names no
+    retrieved passage makes the sentence unsupported."""
+    found = [sources(answer, sentence, mode) for sentence in answer.sentences]
+    plain = [i for i, src in enumerate(found) if not src.retrieved]
+    wide = [i for i, src in enumerate(found) if src.retrieved]
+    verdicts: dict[int, Verdict] = dict(zip(plain, judge.judge_many(
+        [(answer.sentences[i].text, found[i].passages) for i in plain])))
+    evidence_ids: dict[int, list[str]] = {}
+    wide_pairs = [(answer.sentences[i].text, found[i].passages) for i in wide]
+    sourced = getattr(judge, "judge_sourced", None)  # any judge_many judge may be given (assert_grounded)
+    judged = sourced(wide_pairs) if sourced is not None else [(v, []) for v in judge.judge_many(wide_pairs)]
+    for i, (verdict, where) in zip(wide, judged):
+        if not answer.passages:
+            verdict = Verdict(False, 0.0, None, "the sentence cites no passage, and the system retrieved none", "uncited")
+        else:
+            evidence_ids[i] = [found[i].passages[k].id for k in where]
+            verdict = Verdict(verdict.supported, verdict.score, verdict.evidence,
+                              f"{verdict.reason}; {retrieved_note(answer, evidence_ids[i])}", verdict.rule)
+        verdicts[i] = verdict
+    rows = []
+    for i, sentence in enumerate(answer.sentences):
+        verdict = verdicts[i]
+        if found[i].missing:
             verdict = Verdict(
                 False, verdict.score, verdict.evidence,
-                f"cites {', '.join(missing)}, which is not among the {len(answer.passages)} retrieved passages",
+                f"cites {', '.join(found[i].missing)}, which is not among the {len(answer.passages)} retrieved passages",
                 "bad-citation",
             )
-        rows.append(sentence_row(sentence, verdict, answer))
+        row = sentence_row(sentence, verdict, answer)
+        if found[i].retrieved:
+            row["judged_against"] = "retrieved"
+            row["evidence_passages"] = evidence_ids.get(i, [])
+        rows.append(row)
     return rows
 
 
 class GroundednessTier:
     name = "groundedness"
 
-    def __init__(self, coverage: float = 0.6, fact_threshold: float = FACT_THRESHOLD) -> None:
+    def __init__(self, coverage: float = 0.6, fact_threshold: float = FACT_THRESHOLD,
+                 citations: str = DEFAULT_CITATIONS) -> None:
         self.judge = LexicalJudge(coverage=coverage)
         self.fact_threshold = fact_threshold
+        self.citations = citations  # the run's mode; a case may have its own
         self._judges = {self.judge.coverage: self.judge}  # per-case coverage thresholds
 
     def judge_for(self, coverage: float) -> LexicalJudge:
@@ -93,7 +115,7 @@ class GroundednessTier:
         return self._judges[coverage]
 
     def settings(self) -> dict[str, Any]:
-        return {"judge": self.judge.settings(), "facts": self.fact_threshold}
+        return {"judge": self.judge.settings(), "facts": self.fact_threshold, "citations": self.citations}
 
     def evaluate(self, item: GoldenItem) -> TierResult:
         case, answer = item.case, item.answer
@@ -115,7 +137,7 @@ class GroundednessTier:
         judge = self.judge_for(case.threshold("groundedness", "coverage", self.judge.coverage))
         fact_threshold = case.threshold("groundedness", "facts", self.fact_threshold / 100) * 100
         if not answer.refused:
-            rows = judge_sentences(judge, answer)
+            rows = judge_sentences(judge, answer, mode_of(case, self.citations))
             supported = [r["supported"] is True for r in rows]
             metrics["grounded_sentence"] = supported
             metrics["grounded"] = [bool(supported) and all(supported)]
@@ -152,4 +174,5 @@ def make_tier(settings: TierSettings) -> GroundednessTier:
     # The judge's own default: the tier runs the judge that the meta-evaluation measured.
     coverage = settings.threshold("groundedness", "coverage", LexicalJudge.DEFAULT_COVERAGE)
     facts = settings.threshold("groundedness", "facts", FACT_THRESHOLD / 100) * 100
-    return GroundednessTier(coverage=coverage, fact_threshold=facts)
+    return GroundednessTier(coverage=coverage, fact_threshold=facts,
+                            citations=settings.option("sprout_citations") or DEFAULT_CITATIONS)

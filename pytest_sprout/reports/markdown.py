@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
+from ..core.citations import hint_line, mode_line
 from ..core.row import Row, as_rows
 from ..core.stats import MetricRow, Tally
 from ..core.table import CLUSTERS_NOTE, SATURATED_NOTE, UNDERPOWERED_NOTE, corrected_cells, flags, num as _num
@@ -71,7 +72,16 @@ def markdown_header(report: dict[str, Any]) -> list[str]:
     counts = outcome_counts(report.get("items") or [])
     parts = ", ".join(f"{n} {k}" for k, n in counts.items()) or "no items"
     dataset = report.get("dataset_hash") or "none"
-    return [f"**{parts}** · {_md(system_line(report))} · dataset `{short_hash(dataset)}`", ""]
+    settings = report.get("settings") or {}
+    mode = f" · citations `{_md(str(settings['citations']))}`" if "citations" in settings else ""
+    lines = [f"**{parts}** · {_md(system_line(report))} · dataset `{short_hash(dataset)}`{mode}", ""]
+    other = settings.get("citations_by_case") or {}
+    if other:
+        lines[-1:-1] = ["", _md(str(mode_line(settings)))]
+    hint = hint_line(settings)
+    if hint:
+        lines += [f"> {_md(hint)}", ""]
+    return lines
 
 
 def markdown_failures(report: dict[str, Any], limit: int) -> list[str]:

@@ -130,6 +130,30 @@ class LexicalJudge:
             out.append(verdict)
         return out
 
+    def judge_sourced(self, pairs: Iterable[tuple[str, Sequence[Passage | str]]]) -> list[tuple[Verdict, list[int]]]:
+        """``judge`` on each pair, with the positions (0-based) of the sources that hold the
+        sentences of the evidence: an uncited sentence judged against every retrieved passage
+        names in its reason which passages the evidence came from."""
+        out = []
+        for claim, sources in pairs:
+            verdict, found = self.assess(claim, sources)
+            out.append((verdict, self._holding(found, verdict.evidence, sources)))
+        return out
+
+    def _holding(self, found: Evidence | None, evidence: str | None, sources: Sequence[Passage | str]) -> list[int]:
+        """The positions of the sources whose sentences make up the evidence (see judge_sourced)."""
+        prepared = [self._prepare(s if isinstance(s, str) else Passage.coerce(s, i).text) for i, s in enumerate(sources)]
+        if found is not None and found.window:
+            window = {id(w) for w in found.window}
+            hits = [i for i, p in enumerate(prepared) if any(id(s) in window for s in p.sentences)]
+            if not hits:  # the passage analysis was evicted from the cache since: match by text
+                hits = [i for i, p in enumerate(prepared) if any(w.text in p.by_text for w in found.window)]
+            if hits:
+                return hits
+        if evidence:  # a claim without content words: its evidence is one sentence's text
+            return [i for i, p in enumerate(prepared) if evidence in p.by_text][:1]
+        return []
+
     def judge(self, claim: str, sources: Sequence[Passage | str]) -> Verdict:
         """Whether the passages a claim cites support it; ``score`` is the calibrated probability."""
         return self.assess(claim, sources)[0]

@@ -143,8 +143,18 @@ def _header(report: dict[str, Any], items: list[Row]) -> str:
         "<header><h1>pytest-sprout report</h1>"
         f'<p class="meta">{len(items)} items: {", ".join(parts) or "none"} · system: {system_text} · '
         f'dataset <code>{esc(report.get("dataset_hash"))}</code> · pytest-sprout {esc(report.get("version"))}</p>'
-        + _answers_source(report) + "</header>"
+        + _answers_source(report) + _citations(report) + "</header>"
     )
+
+
+def _citations(report: dict[str, Any]) -> str:
+    """The citations mode that ran, and the hint when no sentence cites a passage (core/citations.py)."""
+    from ...core.citations import hint_line, mode_line
+
+    settings = report.get("settings")
+    line, hint = mode_line(settings), hint_line(settings)
+    out = f'<p class="meta" id="citations-mode">{esc(line)}</p>' if line else ""
+    return out + (f'<p class="meta warn" id="citations-hint">{esc(hint)}</p>' if hint else "")
 
 
 def _answers_source(report: dict[str, Any]) -> str:
