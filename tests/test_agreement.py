@@ -188,7 +188,7 @@ def test_groundedness_and_alce_agreement_and_mutants_in_one_run(
         "mutation testing*",
         # A judge that says yes to everything is saturated, and mutation testing shows why.
         # The dropped citations (structural, 100%) stay out of the headline.
-        "alce: citation_recall saturated mean 1.000 (n=3), but its weakest text operator kills 0% of 4 negations [[]0%, 49%[]]*",
+        "alce: citation_recall saturated (all passed) mean 1.000 (n=3), but its weakest text operator kills 0% of 4 negations [[]0%, 49%[]]*",
         "agreement between tiers on the same sentences (95% CI):",
         "  groundedness vs alce: 3/4 sentences agree, 75.0% [[]30.1%, 95.4%[]]; Cohen's kappa 0.00 (no interval: one tier "
         "gave every sentence the same verdict); 1 disagreements "

@@ -279,3 +279,44 @@ def test_alce_tier_in_both_modes(pytester: pytest.Pytester, models: dict[str, Pa
     assert row["metrics"]["citation_recall"] == [1.0]
     assert all(s["judged_against"] == "retrieved" for s in row["sentences"])
     assert "judged against the 2 retrieved passages" in row["sentences"][0]["reason"]
+
+
+# --- "saturated" says which side --------------------------------------------------------------
+
+
+def test_saturated_says_all_failed_for_an_uncited_run_and_all_passed_otherwise(pytester: pytest.Pytester) -> None:
+    make_project(pytester, suite=UNCITED_SUITE, conftest=UNCITED_CONFTEST)
+    result = pytester.runpytest("-m", "groundedness", "--sprout-report=r.json", "--sprout-md=s.md", "--sprout-html=r.html")
+    result.stdout.fnmatch_lines([
+        "groundedness*grounded_sentence*0/3*0.000*underpowered, saturated (all failed)",
+        "groundedness*refusal*2/2*1.000*underpowered, saturated (all passed)",
+        "saturated (all passed): every observation passed*",
+        "saturated (all failed): every observation failed; the check never held on this set*",
+    ])
+    metrics = {m["metric"]: m for m in report(pytester)["metrics"]}
+    assert metrics["grounded_sentence"]["saturated"] is True
+    assert metrics["grounded_sentence"]["saturated_at"] == "all failed"
+    assert metrics["refusal"]["saturated_at"] == "all passed"
+    markdown = (pytester.path / "s.md").read_text(encoding="utf-8")
+    assert "saturated (all failed) |" in markdown and "saturated (all passed) |" in markdown
+    assert "> saturated (all failed): every observation failed" in markdown
+    page = (pytester.path / "r.html").read_text(encoding="utf-8")
+    assert "saturated (all failed)" in page and "saturated (all passed)" in page
+    assert 'id="citations-hint"' in page and "citations: required" in page
+
+
+def test_saturated_side_of_a_metric_row() -> None:
+    from pytest_sprout.core.stats import Tally
+    from pytest_sprout.core.table import SATURATED_FAILED_NOTE, SATURATED_NOTE, flags, format_table
+
+    tally = Tally()
+    for metric, values in {"all": [True] * 4, "none": [False] * 4, "some": [True, False], "ones": [1.0, 1.0],
+                           "zeros": [0.0, 0.0]}.items():
+        tally.extend("groundedness", metric, values)
+    rows = {r.metric: r for r in tally.rows()}
+    assert [rows[m].saturated_at for m in ("all", "none", "some", "ones", "zeros")] == [
+        "all passed", "all failed", None, "all passed", "all failed"]
+    assert "saturated_at" not in rows["some"].to_json() and rows["none"].to_json()["saturated_at"] == "all failed"
+    assert flags(rows["none"]) == "underpowered, saturated (all failed)"
+    table = format_table([rows["all"], rows["some"]])
+    assert SATURATED_NOTE in table and SATURATED_FAILED_NOTE not in table

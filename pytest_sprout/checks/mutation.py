@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from ..core.row import RowItems, as_rows
 from ..core.stats import MetricRow, Tally
-from ..core.table import SATURATED_NOTE, UNDERPOWERED_NOTE, format_table
+from ..core.table import SATURATED_FAILED_NOTE, SATURATED_NOTE, UNDERPOWERED_NOTE, format_table
 from .operators import OPERATORS, STRUCTURAL, mutate_sentence
 
 if TYPE_CHECKING:
@@ -130,7 +130,7 @@ def _kills(r: MetricRow) -> str:
 
 
 def headline(tier: str, kills: Sequence[MetricRow], metrics: Sequence[MetricRow]) -> str:
-    """"groundedness: grounded saturated 1.000 (3/3), but its weakest text operator kills 12% of 50
+    """"groundedness: grounded saturated (all passed) 1.000 (3/3), but its weakest text operator kills 12% of 50
     entity swaps [5%, 24%]; its strongest, 97% of 120 negations [93%, 99%]": the tier's main metric,
     then its weakest and its strongest kill rate among the operators that change what a sentence
     says. The STRUCTURAL operators stay out of this line: they change what a sentence cites, and a
@@ -153,14 +153,16 @@ def headline(tier: str, kills: Sequence[MetricRow], metrics: Sequence[MetricRow]
     if main.kind == "rate":
         count = f"{main.k}/{main.n}"
         if main.saturated:
-            return f"{tier}: {main.metric} saturated {main.rate:.3f} ({count}), but {kills_text}"
+            return f"{tier}: {main.metric} saturated ({main.saturated_at}) {main.rate:.3f} ({count}), but {kills_text}"
         interval = f"[{main.ci_low:.3f}, {main.ci_high:.3f}]"
         return f"{tier}: {main.metric} {main.rate:.3f} ({count}) {interval}; {kills_text}"
     if main.saturated:
-        return f"{tier}: {main.metric} saturated mean {main.rate:.3f} (n={main.n}), but {kills_text}"
+        return f"{tier}: {main.metric} saturated ({main.saturated_at}) mean {main.rate:.3f} (n={main.n}), but {kills_text}"
     return f"{tier}: {main.metric} mean {main.rate:.3f} (n={main.n}); {kills_text}"
 
 
+# How a saturated kill rate reads: a kill is the "pass" of a mutant row.
+KILL_SIDES = {"all passed": "all killed", "all failed": "none killed"}
 # The kill-rate table's columns: each row counts mutants of one operator, killed out of scored.
 KILL_TABLE_HEADER = ("tier", "operator", "killed/n", "kill rate", "95% CI", "flags")
 
@@ -175,10 +177,11 @@ def summary_lines(items: RowItems, metrics: Sequence[MetricRow]) -> list[str]:
     tiers = list(dict.fromkeys(r.tier for r in rows))
     lines += [headline(t, [r for r in rows if r.tier == t], metrics) for t in tiers]
     if rows:
-        table = format_table(rows, header=KILL_TABLE_HEADER)
-        lines += [line for line in table if line not in (SATURATED_NOTE, UNDERPOWERED_NOTE)]
+        table = format_table(rows, header=KILL_TABLE_HEADER, sides=KILL_SIDES)
+        lines += [line for line in table if line not in (SATURATED_NOTE, SATURATED_FAILED_NOTE, UNDERPOWERED_NOTE)]
         if any(r.saturated for r in rows):
-            lines.append("a saturated kill rate: every mutant of that operator was killed, or none was.")
+            lines.append("a saturated kill rate: every mutant of that operator was killed (all killed), "
+                         "or none was (none killed).")
         if any(r.underpowered for r in rows):
             lines.append("an underpowered kill rate: fewer than 30 mutants of that operator; read the interval.")
         if any(r.metric in STRUCTURAL for r in rows):

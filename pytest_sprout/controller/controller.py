@@ -203,7 +203,7 @@ class Controller:
 
     def metric_rows(self) -> list[Any]:
         """The tally's rows, with the labels' correction on each labelled metric."""
-        rows = self.tally.rows()
+        rows = self.described(self.tally.rows())
         if self.labels is None:
             return rows
         from dataclasses import replace
@@ -217,6 +217,21 @@ class Controller:
             fix = self.label_fixes.get((row.tier, row.metric))
             out.append(row if fix is None else replace(row, **fix.to_json()))
         return out
+
+    def described(self, rows: list[Any]) -> list[Any]:
+        """The rows with what their metric measures, where its tier module says (``DESCRIPTIONS``)."""
+        from dataclasses import replace
+
+        out = []
+        for row in rows:
+            words = getattr(tier_module(row.tier), "DESCRIPTIONS", {}).get(row.metric) if row.tier in TIERS else None
+            out.append(replace(row, description=words) if words else row)
+        return out
+
+    def tier_notes(self, rows: list[Any]) -> list[str]:
+        """One line per tier in the table whose module has a ``SUMMARY_NOTE`` (what its metrics measure)."""
+        tiers = dict.fromkeys(r.tier for r in rows if r.tier in TIERS)
+        return [note for t in tiers if (note := getattr(tier_module(t), "SUMMARY_NOTE", None))]
 
     def write_label_sample(self) -> None:
         """--sprout-label-sample=N: the sentences to label, beside the reports; never over a file
@@ -370,7 +385,7 @@ class Controller:
         from ..core.citations import hint_line, mode_line
 
         record = self.settings_record()
-        lines += [line for line in (mode_line(record), hint_line(record)) if line]
+        lines += self.tier_notes(rows) + [line for line in (mode_line(record), hint_line(record)) if line]
         errors = self.items.errors
         if errors:
             noun = "item" if len(errors) == 1 else "items"

@@ -8,57 +8,16 @@ from ..core.citations import DEFAULT as DEFAULT_CITATIONS, mode_of, retrieved_no
 from ..core.model import Answer, GoldenItem, Verdict
 from ..core.tier import TierSettings
 from . import TierResult, clip, describe_sentences, sentence_reasons, sentence_row
+from .facts import FACT_THRESHOLD, best_near_miss, fact_reasons, find_fact, found_by_lemma, match_fact
 from .lexical import LexicalJudge
 
-FACT_THRESHOLD = 85.0  # rapidfuzz partial_ratio, 0-100
+__all__ = ["FACT_THRESHOLD", "GroundednessTier", "best_near_miss", "find_fact", "judge_sentences", "make_tier"]
+
 OPTIONS = ("sprout_citations",)
 
 
 def unavailable(settings: TierSettings) -> str | None:
     return None  # needs nothing
-
-
-def find_fact(fact: str, text: str, threshold: float = FACT_THRESHOLD) -> bool:
-    """Whether an expected fact appears in the answer text, allowing small wording changes."""
-    from rapidfuzz import fuzz
-
-    fact_l, text_l = fact.lower().strip(), text.lower()
-    if not fact_l:
-        return True
-    if fact_l in text_l:
-        return True
-    return fuzz.partial_ratio(fact_l, text_l) >= threshold
-
-
-def best_near_miss(fact: str, text: str) -> tuple[str, float]:
-    """The stretch of the answer closest to an expected fact, and its rapidfuzz partial_ratio
-    score (0-100): what the fuzzy match came nearest to when the fact was not found."""
-    from rapidfuzz import fuzz
-
-    fact_l, text_l = fact.lower().strip(), text.lower()
-    if not fact_l or not text_l:
-        return "", 0.0
-    match = fuzz.partial_ratio_alignment(fact_l, text_l)
-    if match is None:
-        return "", 0.0
-    start, end = match.dest_start, match.dest_end
-    while start > 0 and text[start - 1].isalnum():  # widen to whole words, for reading
-        start -= 1
-    while end < len(text) and text[end].isalnum():
-        end += 1
-    return text[start:end].strip(" .,;:!?"), round(match.score, 1)
-
-
-def fact_reasons(missing: list[str], text: str, threshold: float) -> list[dict[str, Any]]:
-    out = []
-    for fact in missing:
-        near, score = best_near_miss(fact, text)
-        why = f"missing expected fact {fact!r}: " + (
-            f"best near miss {near!r} scores {score:.0f}/100 (needs {threshold:.0f})" if near else "the answer has no sentences to search"
-        )
-        out.append({"metric": "facts", "why": why, "fact": fact, "near_miss": near, "fuzzy_score": score,
-                    "threshold": threshold})
-    return out
 
 
 def judge_sentences(judge: LexicalJudge, answer: Answer, mode: str = DEFAULT_CITATIONS) -> list[dict[str, Any]]:
@@ -149,13 +108,15 @@ class GroundednessTier:
                 reasons.append({"metric": "grounded", "why": "the answer has no sentences"})
             reasons += sentence_reasons(rows, "grounded")
         text = " ".join(s.text for s in answer.sentences)
-        found = [find_fact(f, text, fact_threshold) for f in case.expected_facts]
+        matches = [match_fact(f, text, fact_threshold) for f in case.expected_facts]
+        found = [m.found for m in matches]
         if found:
             metrics["facts"] = found
-        missing = [f for f, ok in zip(case.expected_facts, found) if not ok]
+        missing = [m for m in matches if not m.found]
         if missing:
-            problems.append(f"missing expected facts: {', '.join(repr(f) for f in missing)} ({sum(found)} of {len(found)} found)")
+            problems.append(f"missing expected facts: {', '.join(repr(m.fact) for m in missing)} ({sum(found)} of {len(found)} found)")
             reasons += fact_reasons(missing, text, fact_threshold)
+        extra = {"facts_by_lemma": found_by_lemma(matches)} if any(m.by_lemma for m in matches) else {}
         passed = not problems
         message = ""
         if not passed:
@@ -167,7 +128,7 @@ class GroundednessTier:
                 lines.append(f"  answer: {clip(answer.render(), 400)}")
             lines += [f"  - {r['why']}" for r in reasons if r["metric"] == "facts"]
             message = "\n".join(lines)
-        return TierResult(passed=passed, metrics=metrics, sentences=rows, message=message, reasons=reasons)
+        return TierResult(passed=passed, metrics=metrics, sentences=rows, message=message, reasons=reasons, extra=extra)
 
 
 def make_tier(settings: TierSettings) -> GroundednessTier:

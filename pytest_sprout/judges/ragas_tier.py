@@ -29,6 +29,23 @@ from . import TierResult, threshold_reasons, clip
 from ._deps import load, missing
 
 OPTIONS = ("sprout_citations",)
+# What each metric measures, in the report's metric rows (``description``) and the summary. The two
+# context metrics compare the passages the answer cites with the retrieved ones: they check the
+# citations, not the retriever (no reference says what should have been retrieved).
+DESCRIPTIONS: dict[str, str] = {
+    "context_precision": "citation rank: how near the top of the retrieved passages the cited ones rank "
+                         "(Ragas NonLLMContextPrecisionWithReference, cited passages as the reference); "
+                         "not retrieval precision",
+    "context_recall": "citations retrieved: the share of cited passages that are among the retrieved ones "
+                      "(Ragas NonLLMContextRecall); 1.0 by construction unless a marker names no retrieved "
+                      "passage; not retrieval recall",
+    "string_similarity": "expected facts: the Levenshtein similarity of each fact to the closest stretch of "
+                         "the answer (Ragas NonLLMStringSimilarity)",
+}
+SUMMARY_NOTE = ("ragas: context_precision and context_recall check the answer's citations against the retrieved "
+                "passages (cited passages ranked first; cited passages retrieved), not the retriever: no "
+                "reference says what should have been retrieved, so context_recall is 1.000 by construction "
+                "unless a marker names a passage that was not retrieved (docs/llm.md)")
 THRESHOLDS: dict[str, float] = {"context_precision": 0.5, "context_recall": 1.0, "string_similarity": 0.8}
 # Ragas adds 1e-10 to a denominator (a precision of 1/2 comes back as 0.49999999995): scores are
 # rounded to this many places, which removes that and nothing else.
@@ -128,9 +145,7 @@ class RagasTier:
         refs = reference_contexts(answer, mode)
         out: dict[str, Any] = {}
         if not refs:
-            why = "the answer cites no passage" + (
-                " (for an answer without [k] markers, use --sprout-citations=retrieved)" if mode == "required"
-                else ", and the system retrieved none")
+            why = "the answer cites no passage" + (", and the system retrieved none" if mode == "retrieved" else "")
             out["context_precision"] = out["context_recall"] = (None, why)
         elif not retrieved:
             why = "the system retrieved no passage"

@@ -9,7 +9,7 @@ from typing import Any, Iterable
 from ..core.citations import hint_line, mode_line
 from ..core.row import Row, as_rows
 from ..core.stats import MetricRow, Tally
-from ..core.table import CLUSTERS_NOTE, SATURATED_NOTE, UNDERPOWERED_NOTE, corrected_cells, flags, num as _num
+from ..core.table import CLUSTERS_NOTE, UNDERPOWERED_NOTE, corrected_cells, flags, num as _num, saturated_notes
 from ..core.util import md_cell as _md, short_hash
 
 OUTCOME_ORDER = {"failed": 0, "unscored": 1, "skipped": 2, "passed": 3}
@@ -136,8 +136,8 @@ def format_markdown(rows: Iterable[MetricRow], extra: Iterable[str] = (), title:
             if r.corrected is not None:
                 lines.append("| " + " | ".join(_md(c.strip()) for c in corrected_cells(r, nested)) + " |")
         lines.append("")
-        if any(r.saturated for r in rows):
-            lines += [f"> {SATURATED_NOTE}", ""]
+        for note in saturated_notes(rows):
+            lines += [f"> {note}", ""]
         if any(r.underpowered for r in rows):
             lines += [f"> {UNDERPOWERED_NOTE}", ""]
         if nested:

@@ -215,8 +215,10 @@ def _plots_section(report: dict[str, Any]) -> str:
     out = ['<section id="metrics"><h2>Metrics</h2>',
            '<p class="note">Point: the rate (or mean); bar: its 95% interval (Wilson for rates). '
            '<span class="badge b-under">underpowered</span> fewer than 30 observations: read the interval, '
-           'not the rate (hollow point). <span class="badge b-sat">saturated</span> every observation passed, '
-           'or none did: the check held on this set, which says nothing about how good the system is.</p>']
+           'not the rate (hollow point). <span class="badge b-sat">saturated (all passed)</span> every observation '
+           'passed: the check held on this set, which says nothing about how good the system is. '
+           '<span class="badge b-sat">saturated (all failed)</span> every observation failed: the check never '
+           'held on this set; read the failures\' reasons.</p>']
     for tier, rows in tiers.items():
         out.append(f'<div class="tier" id="tier-{esc(tier)}"><h3>{esc(tier)}</h3>')
         out.append(forest_plot(tier, rows, gates.get(tier, {})))
