@@ -60,3 +60,24 @@ def test_the_conftest_hook_wins_over_the_ini_value(pytester: pytest.Pytester) ->
     pytester.makeini("[pytest]\nsprout_system = not_imported:make_system\nasyncio_default_fixture_loop_scope = function\n")
     result = pytester.runpytest_subprocess("-p", "no:deepeval", "-m", "groundedness", "-k", "lily")
     result.assert_outcomes(passed=1)  # the hook's lookup system; the ini module is never imported
+
+
+@pytest.mark.parametrize("plugin", ["-p no:asyncio", ""], ids=["without-pytest-asyncio", "with-pytest-asyncio-if-installed"])
+def test_the_repository_config_warns_about_nothing_with_or_without_pytest_asyncio(pytester: pytest.Pytester,
+                                                                                  plugin: str) -> None:
+    """Issue 24: `make demo` (a core install, no pytest-asyncio) ended with "Unknown config option:
+    asyncio_default_fixture_loop_scope"; with pytest-asyncio the key must still reach it."""
+    pyproject = (REPO / "pyproject.toml").read_text(encoding="utf-8")
+    assert 'asyncio_default_fixture_loop_scope = "function"' in pyproject  # what pytest-asyncio reads
+    (pytester.path / "pyproject.toml").write_text(pyproject, encoding="utf-8")
+    pytester.makeconftest((REPO / "conftest.py").read_text(encoding="utf-8"))
+    pytester.makepyfile(test_plain="def test_plain(pytestconfig):\n"
+                                   "    print('loop scope:', pytestconfig.getini('asyncio_default_fixture_loop_scope'))\n")
+    if not plugin:
+        pytest.importorskip("pytest_asyncio", reason="the llm extra brings pytest-asyncio")
+    result = pytester.runpytest_subprocess("-p", "no:sprout", *plugin.split(), "-s", "test_plain.py")
+    result.assert_outcomes(passed=1)
+    output = result.stdout.str() + result.stderr.str()
+    assert "warning" not in output.lower(), output
+    # the value is read either way: by pytest-asyncio when it is loaded, else from the conftest's declaration
+    result.stdout.fnmatch_lines(["plugins: *" + ("" if plugin else "asyncio-*"), "*loop scope: function"])

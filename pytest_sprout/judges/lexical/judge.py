@@ -58,7 +58,7 @@ from .rules import (
 )
 from .text import rejoin_numbers, stem, synonym_keys, weight
 
-RULES_VERSION = 7  # bump when a rule changes what it decides: it is part of settings()
+RULES_VERSION = 8  # bump when a rule changes what it decides: it is part of settings()
 
 _ZEROS = repeat(0)  # the default of each dict.get mapped over a claim's keys
 
