@@ -53,6 +53,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from pytest_sprout import stats  # noqa: E402
 from pytest_sprout.checks import metaeval  # noqa: E402
 from pytest_sprout.judges.lexical import LexicalJudge, calibration  # noqa: E402
+from pytest_sprout.judges.lexical.claims import join_fragments  # noqa: E402
 from summedits_data import load_summaries  # noqa: E402
 
 L2 = 1e-2
@@ -61,10 +62,13 @@ DATASETS = ("WiCE dev", "LFQA")  # the fitting data; WiCE test and SummEdits are
 
 def features(judge: LexicalJudge, examples: list) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(X, hard, y): the features, whether a hard rule or the coverage floor rejects it, the labels.
-    ``examples``: anything with ``claim``, ``premise`` and ``supported``."""
+    ``examples``: anything with ``claim``, ``premise`` and ``supported``; the caller drops the ones
+    ``scored`` says the judge leaves unscored (no claim) first."""
     rows, hard, labels = [], [], []
     for e in examples:
         verdict, found = judge.assess(e.claim, list(e.premise))
+        if verdict.supported is None:
+            raise ValueError(f"{e.claim!r}: unscored (no claim); drop it with scored() first")
         if found is None:  # uncited or wordless: the verdict stands, with its own score
             ok = 1.0 if verdict.supported else 0.0
             by_name = {"coverage": ok, "weighted_coverage": ok, "rule_failed": 1.0 - ok, "passage_weighted": ok,
@@ -79,11 +83,25 @@ def features(judge: LexicalJudge, examples: list) -> tuple[np.ndarray, np.ndarra
         np.array(labels, dtype=float)
 
 
+def scored(judge: LexicalJudge, examples: list) -> list:
+    """The examples the judge scores, each with its claim as judged (a fragment joined with the
+    sentence before it, ``metaeval.pairs_of``): a sentence with no claim is neither a pass nor a
+    fail, so it is neither fitted on nor counted."""
+    out = []
+    for e, (claim, premise) in zip(examples, metaeval.pairs_of(examples)):
+        if judge.judge(claim, premise).supported is not None:
+            out.append(Claim(claim, tuple(premise), e.supported, getattr(e, "id", ""), getattr(e, "category", None)))
+    return out
+
+
 @dataclass(frozen=True)
 class Claim:
     claim: str
     premise: tuple[str, ...]
     supported: bool
+    id: str = ""
+    category: str | None = None
+    previous: str | None = None
 
 
 @dataclass
@@ -122,13 +140,17 @@ class HeldOut:
 def summedits_set(judge: LexicalJudge, folder: Path) -> HeldOut:
     """SummEdits' sentences as claims (each labelled as its summary), with their summary and domain."""
     summaries = load_summaries(folder)
-    claims, summary = [], []
-    for k, s in enumerate(summaries):
-        for sentence in s.sentences:
-            claims.append(Claim(sentence, (s.doc,), s.consistent))
-            summary.append(k)
+    claims, summary, domain = [], [], []
+    for s in summaries:  # each summary an answer: a fragment judged with the sentence before it
+        mine = [Claim(sentence, (s.doc,), s.consistent)
+                for sentence, _ in join_fragments([(sentence, (s.doc,)) for sentence in s.sentences])[0]
+                if judge.judge(sentence, [s.doc]).supported is not None]
+        if mine:  # a summary with no claim at all is unscored: not counted
+            claims += mine
+            summary += [len(domain)] * len(mine)
+            domain.append(s.domain)
     X, hard, y = features(judge, claims)
-    return HeldOut("SummEdits, 8 domains", X, hard, y, np.array(summary), np.array([s.domain for s in summaries]))
+    return HeldOut("SummEdits, 8 domains", X, hard, y, np.array(summary), np.array(domain))
 
 
 def wice_articles(paths: list[Path]) -> dict[str, str]:
@@ -245,7 +267,8 @@ def main() -> int:
     data = Path(args.data)
     judge = LexicalJudge()
     dev_path = data / "wice" / "claim_dev.jsonl"
-    dev, lfqa = metaeval.load(dev_path), metaeval.load(data / "lfqa_verification")
+    dev = scored(judge, metaeval.load(dev_path))
+    lfqa = scored(judge, metaeval.load(data / "lfqa_verification"))
     titles = wice_articles([dev_path])
     X, hard, y = features(judge, dev + lfqa)
     kept = [i for i, name in enumerate(calibration.FEATURES) if name not in left_out]
@@ -253,7 +276,7 @@ def main() -> int:
     dataset = np.array(["WiCE dev"] * len(dev) + ["LFQA"] * len(lfqa))
     group = [f"wice:{titles.get(e.id, e.id)}" for e in dev] + [f"lfqa:{e.id.split(':')[1]}" for e in lfqa]
     system = np.array([""] * len(dev) + [e.category or "" for e in lfqa])
-    held_out = [HeldOut("WiCE test", *features(judge, metaeval.load(data / "wice" / "claim_test.jsonl")))]
+    held_out = [HeldOut("WiCE test", *features(judge, scored(judge, metaeval.load(data / "wice" / "claim_test.jsonl"))))]
     if not args.no_summedits:
         held_out.append(summedits_set(judge, data / "summedits"))
     for h in held_out:

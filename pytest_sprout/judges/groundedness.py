@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.citations import DEFAULT as DEFAULT_CITATIONS, mode_of, retrieved_note, sources
-from ..core.model import Answer, GoldenItem, Verdict
+from ..core.model import Answer, GoldenItem, Passage, Verdict
 from ..core.tier import TierSettings
 from . import TierResult, clip, describe_sentences, sentence_reasons, sentence_row
 from .facts import FACT_THRESHOLD, best_near_miss, fact_reasons, find_fact, found_by_lemma, match_fact
@@ -21,39 +21,38 @@ def unavailable(settings: TierSettings) -> str | None:
 
 
 def judge_sentences(judge: LexicalJudge, answer: Answer, mode: str = DEFAULT_CITATIONS) -> list[dict[str, Any]]:
-    """Judge every sentence against the passages it cites (in ``retrieved`` mode, a sentence
-    without markers against every retrieved passage: core/citations.py); a citation that names no
-    retrieved passage makes the sentence unsupported."""
+    """Judge every sentence against the passages it cites, in the answer's order (a fragment is
+    judged with the sentence before it; a sentence with no claim is unscored); in ``retrieved``
+    mode a sentence without markers against every retrieved passage (core/citations.py), its reason
+    naming the passages the evidence came from. A citation that names no retrieved passage makes
+    the sentence unsupported."""
     found = [sources(answer, sentence, mode) for sentence in answer.sentences]
-    plain = [i for i, src in enumerate(found) if not src.retrieved]
-    wide = [i for i, src in enumerate(found) if src.retrieved]
-    verdicts: dict[int, Verdict] = dict(zip(plain, judge.judge_many(
-        [(answer.sentences[i].text, found[i].passages) for i in plain])))
-    evidence_ids: dict[int, list[str]] = {}
-    wide_pairs = [(answer.sentences[i].text, found[i].passages) for i in wide]
-    sourced = getattr(judge, "judge_sourced", None)  # any judge_many judge may be given (assert_grounded)
-    judged = sourced(wide_pairs) if sourced is not None else [(v, []) for v in judge.judge_many(wide_pairs)]
-    for i, (verdict, where) in zip(wide, judged):
-        if not answer.passages:
-            verdict = Verdict(False, 0.0, None, "the sentence cites no passage, and the system retrieved none", "uncited")
-        else:
-            evidence_ids[i] = [found[i].passages[k].id for k in where]
-            verdict = Verdict(verdict.supported, verdict.score, verdict.evidence,
-                              f"{verdict.reason}; {retrieved_note(answer, evidence_ids[i])}", verdict.rule)
-        verdicts[i] = verdict
+    pairs = [(sentence.text, src.passages) for sentence, src in zip(answer.sentences, found)]
+    sourced = getattr(judge, "judge_answer_sourced", None)
+    judged: list[tuple[Verdict, list[Any]]]
+    if any(src.retrieved for src in found) and sourced is not None:
+        judged = sourced(pairs)
+    else:
+        judge_answer = getattr(judge, "judge_answer", None) or judge.judge_many  # any judge_many judge (assert_grounded)
+        judged = [(v, []) for v in judge_answer(pairs)]
     rows = []
-    for i, sentence in enumerate(answer.sentences):
-        verdict = verdicts[i]
-        if found[i].missing:
+    for sentence, src, (verdict, held) in zip(answer.sentences, found, judged):
+        evidence_ids = [p.id for p in held if isinstance(p, Passage)]
+        if src.retrieved and verdict.rule == "uncited":
+            verdict = Verdict(False, 0.0, None, "the sentence cites no passage, and the system retrieved none", "uncited")
+        elif src.retrieved and verdict.supported is not None:
+            verdict = Verdict(verdict.supported, verdict.score, verdict.evidence,
+                              f"{verdict.reason}; {retrieved_note(answer, evidence_ids)}", verdict.rule)
+        if src.missing:
             verdict = Verdict(
                 False, verdict.score, verdict.evidence,
-                f"cites {', '.join(found[i].missing)}, which is not among the {len(answer.passages)} retrieved passages",
+                f"cites {', '.join(src.missing)}, which is not among the {len(answer.passages)} retrieved passages",
                 "bad-citation",
             )
         row = sentence_row(sentence, verdict, answer)
-        if found[i].retrieved:
+        if src.retrieved:
             row["judged_against"] = "retrieved"
-            row["evidence_passages"] = evidence_ids.get(i, [])
+            row["evidence_passages"] = evidence_ids
         rows.append(row)
     return rows
 
@@ -97,15 +96,15 @@ class GroundednessTier:
         fact_threshold = case.threshold("groundedness", "facts", self.fact_threshold / 100) * 100
         if not answer.refused:
             rows = judge_sentences(judge, answer, mode_of(case, self.citations))
-            supported = [r["supported"] is True for r in rows]
+            # A sentence with no claim ("Based on the given context [1],") is unscored: no entry.
+            supported = [r["supported"] is True for r in rows if r["supported"] is not None]
             metrics["grounded_sentence"] = supported
-            metrics["grounded"] = [bool(supported) and all(supported)]
-            if not supported:
+            metrics["grounded"] = [(bool(supported) and all(supported)) if supported or not rows else None]
+            if not rows:
                 problems.append("the answer has no sentences")
+                reasons.append({"metric": "grounded", "why": "the answer has no sentences"})
             elif not all(supported):
                 problems.append(f"{supported.count(False)} of {len(supported)} sentences unsupported")
-            if not supported:
-                reasons.append({"metric": "grounded", "why": "the answer has no sentences"})
             reasons += sentence_reasons(rows, "grounded")
         text = " ".join(s.text for s in answer.sentences)
         matches = [match_fact(f, text, fact_threshold) for f in case.expected_facts]
@@ -117,7 +116,12 @@ class GroundednessTier:
             problems.append(f"missing expected facts: {', '.join(repr(m.fact) for m in missing)} ({sum(found)} of {len(found)} found)")
             reasons += fact_reasons(missing, text, fact_threshold)
         extra = {"facts_by_lemma": found_by_lemma(matches)} if any(m.by_lemma for m in matches) else {}
-        passed = not problems
+        passed: bool | None = not problems
+        note = ""
+        if passed and rows and not supported:  # nothing in the answer to check: unscored, not a pass
+            passed = None
+            note = ("no claim: the answer's one sentence states nothing to check" if len(rows) == 1 else
+                    f"no claim: none of the answer's {len(rows)} sentences states anything to check")
         message = ""
         if not passed:
             lines = [f"{case.id} ({case.source or case.suite}): " + "; ".join(problems), f"  question: {case.question}"]
@@ -128,7 +132,8 @@ class GroundednessTier:
                 lines.append(f"  answer: {clip(answer.render(), 400)}")
             lines += [f"  - {r['why']}" for r in reasons if r["metric"] == "facts"]
             message = "\n".join(lines)
-        return TierResult(passed=passed, metrics=metrics, sentences=rows, message=message, reasons=reasons, extra=extra)
+        return TierResult(passed=passed, metrics=metrics, sentences=rows, message=message, note=note, reasons=reasons,
+                          extra=extra)
 
 
 def make_tier(settings: TierSettings) -> GroundednessTier:
