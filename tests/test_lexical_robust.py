@@ -20,7 +20,7 @@ def test_apostrophe_only_tokens_are_judged() -> None:
     # A token the passage holds is found; punctuation alone is no claim to check.
     assert JUDGE.judge("n't", ["n't"]).supported is True
     empty = JUDGE.judge("' ' '", ["'"])
-    assert (empty.supported, empty.rule, empty.reason) == (False, "coverage", "the claim has no words to check")
+    assert (empty.supported, empty.rule, empty.reason) == (None, "no-claim", "no claim: it has no words")
     assert JUDGE.judge("He did n't.", ["He did n't go home."]).supported is True
 
 

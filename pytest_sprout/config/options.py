@@ -86,6 +86,10 @@ OPTIONS: tuple[Opt, ...] = (
         "an existing file of that name is never overwritten", kind="int", metavar="N"),
     Opt("--sprout-compare", "sprout_compare", "compare with an earlier --sprout-report JSON", metavar="OLD.json"),
     Opt("--sprout-fail-on-regression", "sprout_fail_on_regression", "fail when a metric drop is statistically distinguishable", kind="bool"),
+    Opt("--sprout-fail-on", "sprout_fail_on", "what fails the run: any (every failing item; the default), new (not the "
+        "items that failed in the --sprout-compare baseline too: they show as xfailed, known failures), gates (no item "
+        "failure; only --sprout-min, --sprout-fail-on-regression and --sprout-max-unscored)", "sprout_fail_on", "any",
+        metavar="any|new|gates"),
     Opt("--sprout-compare-any-dataset", "sprout_compare_any_dataset", "allow comparing reports of different datasets", kind="bool"),
     # --- judging the judges -----------------------------------------------------------------
     Opt(
@@ -209,6 +213,12 @@ check_thresholds = _usage_errors(option_values.check_thresholds)
 parse_thresholds = _usage_errors(option_values.parse_thresholds)
 check_url = _usage_errors(option_values.check_url)
 check_fraction = _usage_errors(option_values.check_fraction)
+
+
+def parse_fail_on(value: Any) -> str:
+    from ..core.fail_on import parse_mode
+
+    return _usage_errors(parse_mode)(value)
 
 
 def parse_shard(value: str, where: str) -> tuple[int, int]:

@@ -59,6 +59,7 @@ class Settings:
     compare_option: str | None = None
     compare: Path | None = None
     fail_on_regression: bool = False
+    fail_on: str = "any"  # --sprout-fail-on / sprout_fail_on: any, new or gates (core/fail_on.py)
     compare_any_dataset: bool = False
     max_unscored: float = 0.5
     llm_base_url: str | None = None
@@ -103,6 +104,7 @@ class Settings:
             compare_option=_text(compare),
             compare=path(_text(compare)),
             fail_on_regression=bool(get("sprout_fail_on_regression")),
+            fail_on=options.parse_fail_on(get("sprout_fail_on")),
             compare_any_dataset=bool(get("sprout_compare_any_dataset")),
             max_unscored=float(str(get("sprout_max_unscored"))),  # options.get made it a float already
             llm_base_url=_text(get("llm_base_url")),

@@ -25,6 +25,7 @@ from ..suites.loader import SuiteSet
 from .ledger import ERROR, Ledger, parse_nodeid
 from ..judges import tier_module
 from ..core.model import TIERS
+from ..core.fail_on import GATES_PROPERTY, KNOWN_PROPERTY, FailOn
 from ..core.row import Row
 from .rows import RowStore
 from ..core.stats import Tally
@@ -58,6 +59,8 @@ class Controller:
         self.label_fixes: dict[Any, Any] = {}
         self.shard_record = shard_record  # what a --sprout-shard run's report says of its shard
         self._suite_names: dict[str, str | None] = {}  # suite file (as in a node id) -> suite name
+        self.known: set[str] = set()  # --sprout-fail-on=new: items that failed in the baseline too (xfailed)
+        self.let_pass = 0  # item failures --sprout-fail-on turned into xfailed
 
     def record(self, report: pytest.TestReport) -> None:
         if not self.engaged:  # the run reaches no suite: nothing here is a sprout item
@@ -78,11 +81,18 @@ class Controller:
                 row.nodeid = report.nodeid
                 if self.ledger.has_row(report.nodeid):  # xdist --dist each ran it on another worker too
                     continue  # one row per case and tier: n counts cases, not runs
+                marks = {name for name, _ in report.user_properties if name in (KNOWN_PROPERTY, GATES_PROPERTY)}
                 if row.error:
                     row.outcome = ERROR
+                elif marks:  # --sprout-fail-on made the failure xfailed: the row stays a failure
+                    row.outcome = "failed"
                 else:
                     row.outcome = "unscored" if row.unscored and report.skipped else report.outcome
-                self.add_row(row, raw)
+                row.known = True if KNOWN_PROPERTY in marks else None  # this run's policy decides (a merge's too)
+                if row.known:
+                    self.known.add(report.nodeid)
+                self.let_pass += bool(marks)
+                self.add_row(row, raw if not marks else None)
         # A sprout item whose report carries no row (skipped or failed setup, a runtest that raised
         # before its row was made, a crashed xdist worker) still gets one.
         suite = self.suite_of(report.nodeid)
@@ -127,6 +137,11 @@ class Controller:
         if not self.engaged:
             return
         self.ledger.select((nid, suite) for nid in nodeids if (suite := self.suite_of(nid)) is not None)
+
+    @property
+    def fail_on(self) -> FailOn:
+        """The run's --sprout-fail-on policy (core/fail_on.py), known once start() has run."""
+        return self.gates.fail_on if self.gates is not None else FailOn(self.settings.fail_on)
 
     def report_data(self) -> dict[str, Any]:
         from ..core.version import __version__
@@ -311,7 +326,9 @@ class Controller:
                 from .selection import restrict_baseline
 
                 overlap = restrict_baseline(self.gates.baseline, set(self.ledger.rowed))
-            self.gate_outcome = self.gates.evaluate(rows, values, self.tiers_run)
+            self.gate_outcome = self.gates.evaluate(
+                rows, values, self.tiers_run, items=self.items if self.gates.baseline is not None else (),
+                system=self.system_info(), known=self.known, let_pass=self.let_pass)
             self.gate_outcome.cases = overlap
             regression = self.gate_outcome.regression
             if overlap is not None and not overlap.whole and regression is not None:

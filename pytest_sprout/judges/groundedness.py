@@ -60,13 +60,14 @@ def fact_reasons(missing: list[str], text: str, threshold: float) -> list[dict[s
 
 
 def judge_sentences(judge: LexicalJudge, answer: Answer) -> list[dict[str, Any]]:
-    """Judge every sentence against the passages it cites; a citation that names no retrieved
-    passage makes the sentence unsupported."""
+    """Judge every sentence against the passages it cites, in the answer's order (a fragment is
+    judged with the sentence before it; a sentence with no claim is unscored); a citation that
+    names no retrieved passage makes the sentence unsupported."""
     pairs, rows = [], []
     for sentence in answer.sentences:
         found, _ = answer.cited(sentence)
         pairs.append((sentence.text, found))
-    verdicts = judge.judge_many(pairs)
+    verdicts = judge.judge_answer(pairs)
     for sentence, verdict in zip(answer.sentences, verdicts):
         _, missing = answer.cited(sentence)
         if missing:
@@ -116,15 +117,15 @@ class GroundednessTier:
         fact_threshold = case.threshold("groundedness", "facts", self.fact_threshold / 100) * 100
         if not answer.refused:
             rows = judge_sentences(judge, answer)
-            supported = [r["supported"] is True for r in rows]
+            # A sentence with no claim ("Based on the given context [1],") is unscored: no entry.
+            supported = [r["supported"] is True for r in rows if r["supported"] is not None]
             metrics["grounded_sentence"] = supported
-            metrics["grounded"] = [bool(supported) and all(supported)]
-            if not supported:
+            metrics["grounded"] = [(bool(supported) and all(supported)) if supported or not rows else None]
+            if not rows:
                 problems.append("the answer has no sentences")
+                reasons.append({"metric": "grounded", "why": "the answer has no sentences"})
             elif not all(supported):
                 problems.append(f"{supported.count(False)} of {len(supported)} sentences unsupported")
-            if not supported:
-                reasons.append({"metric": "grounded", "why": "the answer has no sentences"})
             reasons += sentence_reasons(rows, "grounded")
         text = " ".join(s.text for s in answer.sentences)
         found = [find_fact(f, text, fact_threshold) for f in case.expected_facts]
@@ -134,7 +135,12 @@ class GroundednessTier:
         if missing:
             problems.append(f"missing expected facts: {', '.join(repr(f) for f in missing)} ({sum(found)} of {len(found)} found)")
             reasons += fact_reasons(missing, text, fact_threshold)
-        passed = not problems
+        passed: bool | None = not problems
+        note = ""
+        if passed and rows and not supported:  # nothing in the answer to check: unscored, not a pass
+            passed = None
+            note = ("no claim: the answer's one sentence states nothing to check" if len(rows) == 1 else
+                    f"no claim: none of the answer's {len(rows)} sentences states anything to check")
         message = ""
         if not passed:
             lines = [f"{case.id} ({case.source or case.suite}): " + "; ".join(problems), f"  question: {case.question}"]
@@ -145,7 +151,7 @@ class GroundednessTier:
                 lines.append(f"  answer: {clip(answer.render(), 400)}")
             lines += [f"  - {r['why']}" for r in reasons if r["metric"] == "facts"]
             message = "\n".join(lines)
-        return TierResult(passed=passed, metrics=metrics, sentences=rows, message=message, reasons=reasons)
+        return TierResult(passed=passed, metrics=metrics, sentences=rows, message=message, note=note, reasons=reasons)
 
 
 def make_tier(settings: TierSettings) -> GroundednessTier:

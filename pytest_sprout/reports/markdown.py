@@ -83,13 +83,22 @@ def markdown_failures(report: dict[str, Any], limit: int) -> list[str]:
     title = f"### Failing cases ({len(failed)})" if len(shown) == len(failed) else \
         f"### Failing cases (first {len(shown)} of {len(failed)})"
     lines = [title, ""]
+    known = known_note(report)
     for row in shown:
-        lines.append(f"- **{_md(row.case_id)}** [{_md(row.tier)}] {_md(row.question or '')}")
+        mark = f" ({_md(known)})" if row.known else ""  # after a space, never a link
+        lines.append(f"- **{_md(row.case_id)}** [{_md(row.tier)}]{mark} {_md(row.question or '')}")
         for reason in item_reasons(row)[:6]:
             lines.append(f"  - {_md(reason)}")
     if len(shown) < len(failed):
         lines.append(f"- ... and {len(failed) - len(shown)} more (see the JSON or HTML report)")
     return lines + [""]
+
+
+def known_note(report: dict[str, Any]) -> str:
+    """How a known failure's row is marked (--sprout-fail-on=new): "known failure: failed in BASE.json"."""
+    fail_on = (report.get("gates") or {}).get("fail_on") or {}
+    baseline = fail_on.get("baseline") if isinstance(fail_on, dict) else None
+    return f"known failure: failed in {baseline}" if baseline else "known failure"
 
 
 def files_lines(written: dict[str, str], report: dict[str, Any]) -> list[str]:

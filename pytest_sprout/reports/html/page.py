@@ -161,6 +161,9 @@ def _gates_section(gates: dict[str, Any] | None) -> str:
     if not gates:
         return ""
     out = []
+    fail_on = gates.get("fail_on")
+    if isinstance(fail_on, dict):
+        out.append(sections.fail_on_section(fail_on))
     results = list(gates.get("min") or [])
     compare = gates.get("compare")
     if compare and compare.get("regression_gate"):
@@ -172,21 +175,7 @@ def _gates_section(gates: dict[str, Any] | None) -> str:
             out.append(f'<li><span class="{cls}">{word}</span> {esc(r.get("message"))}</li>')
         out.append("</ul></section>")
     if compare:
-        out.append(f'<section id="compare"><h2>Compared with {esc(compare.get("baseline"))}</h2>')
-        out.append(f'<p class="meta">baseline dataset <code>{esc(compare.get("baseline_dataset_hash"))}</code></p>')
-        out.append("<table><thead><tr><th>tier</th><th>metric</th><th>old</th><th>new</th><th>delta</th>"
-                   "<th>95% CI</th><th>method</th><th>verdict</th></tr></thead><tbody>")
-        for d in compare.get("deltas") or []:
-            ci = "-" if d.get("ci_low") is None else f"[{d['ci_low']:+.3f}, {d['ci_high']:+.3f}]"
-            delta = "-" if d.get("delta") is None else f"{d['delta']:+.3f}"
-            cls = {"worse": "fail", "better": "pass"}.get(d.get("verdict"), "")
-            cells = [d.get("tier"), d.get("metric"), d.get("old"), d.get("new"), delta, ci, d.get("method")]
-            out.append("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in cells)
-                       + f'<td class="{cls}">{esc(d.get("verdict"))}</td></tr>')
-        out.append("</tbody></table>")
-        for name in compare.get("missing") or []:
-            out.append(f'<p class="note">{esc(name)}: in the baseline, not measured in this run</p>')
-        out.append("</section>")
+        out.append(sections.compare_section(compare))
     return "\n".join(out)
 
 
@@ -292,7 +281,7 @@ def _items_section(items: list[Row]) -> str:
             f'<tr class="item" id="i{i}" aria-expanded="false" data-tier="{esc(row.tier)}" '
             f'data-suite="{esc(row.suite)}" data-outcome="{esc(outcome)}" data-text="{esc(search.lower())}">'
             f'<td><button class="toggle" type="button" aria-controls="d{i}" title="show sentences">&#9656;</button></td>'
-            f'<td class="{outcome_class(outcome)}">{esc(outcome)}</td><td>{esc(row.tier)}</td>'
+            f'<td class="{outcome_class(outcome)}">{esc(outcome)}{sections.known_badge(row)}</td><td>{esc(row.tier)}</td>'
             f'<td>{esc(row.suite)}</td><td>{esc(row.case_id)}</td>'
             f'<td>{esc(_metric_summary(row.metrics or {}))}</td><td>{esc(note)}</td></tr>'
             f'<tr class="detail" id="d{i}" hidden><td colspan="7">{_detail(row)}</td></tr>'
