@@ -115,7 +115,8 @@ def test_a_bad_line_is_reported_with_its_number_and_the_rest_load(tmp_path: Path
 ])
 def test_a_bad_csv_row_never_drops_the_rows_after_it(tmp_path: Path, bad: str, message: str) -> None:
     """A stray quote (the csv module reads every later line into that cell) or a cell over the csv
-    field limit fails that row only: the rows after it load, and the error names file and line."""
+    field limit fails that row only: the rows after it load, and the error names file and line.
+    Regression: repro 06 (06-csv-bad-row-drops-rest-of-file)."""
     text = "id,question,tiers\nc1,q1,groundedness\n" + bad + "\nc3,q3,groundedness\nc4,\"two\nlines\",groundedness\n" \
            "c5,q5,groundedness\n"
     suite = load_suite(write(tmp_path, "t.csv", text), "suites/t.csv")
@@ -199,3 +200,22 @@ def test_jsonl_and_csv_suites_are_collected(pytester: pytest.Pytester) -> None:
     result = pytester.runpytest("-p", "no:deepeval", "-m", "groundedness", "--continue-on-collection-errors")
     result.assert_outcomes(passed=2, errors=1)
     result.stdout.fnmatch_lines(["*suites/a.jsonl:3: case #2: malformed JSON*"])
+
+
+@pytest.mark.parametrize("bad", ['c2,"q2 has a stray quote,groundedness', 'c2,"' + "x" * 200_000 + '",groundedness'],
+                         ids=["stray-quote", "over-field-limit"])
+def test_the_rows_after_a_bad_csv_row_are_collected_run_and_reported(pytester: pytest.Pytester, bad: str) -> None:
+    """Through pytest: with --continue-on-collection-errors the rows after the bad one run and are
+    report rows; only the bad row is a collection error (once c3..c5 were in no report at all).
+    Regression: repro 06 (06-csv-bad-row-drops-rest-of-file)."""
+    make_project(pytester)
+    (pytester.path / "suites" / "care.yaml").unlink()
+    (pytester.path / "suites" / "s.csv").write_text(
+        "id,question,tiers\n" + "".join(f"c{i},Is a peace lily toxic to cats?,groundedness\n" if i != 2 else bad + "\n"
+                                        for i in range(1, 6)), encoding="utf-8")
+    result = pytester.runpytest("-p", "no:deepeval", "-p", "no:cacheprovider", "--continue-on-collection-errors",
+                                "--sprout-report=r.json")
+    result.assert_outcomes(passed=4, errors=1)
+    result.stdout.fnmatch_lines(["*suites/s.csv:3: case 'c2': malformed CSV*"])
+    rows = json.loads((pytester.path / "r.json").read_text())["items"]
+    assert sorted(row["case_id"] for row in rows) == ["c1", "c3", "c4", "c5"]

@@ -50,6 +50,7 @@ class Controller:
         self.tiers_run: set[str] = set()  # tiers with at least one item in this run
         self.written: dict[str, str] = {}  # report kind -> path, as given; for the terminal
         self.complete = True  # False after an interrupted run: its reports say so
+        self.stopped_early = 0  # selected items a run stopped early (-x, --maxfail) never ran
         self.write_problems: list[str] = []  # problems writing the reports, for the summary
         self.write_failed = False  # a requested report could not be written: the run fails
         self.written_paths: set[Path] = set()  # the report files this run wrote (the guard registers only these)
@@ -331,8 +332,11 @@ class Controller:
         if self.settings.collect_only or exitstatus == pytest.ExitCode.USAGE_ERROR:
             return
         interrupted = exitstatus in (pytest.ExitCode.INTERRUPTED, pytest.ExitCode.INTERNAL_ERROR)
-        self.complete = self.complete and not interrupted  # a merge of an incomplete shard is incomplete
-        for row in self.ledger.unreported(interrupted):  # selected items that never reported
+        never_ran = self.ledger.unreported(interrupted)  # selected items that never reported
+        if not interrupted:  # -x / --maxfail stopped the run (or xdist lost a worker): incomplete too
+            self.stopped_early = len(never_ran)
+        self.complete = self.complete and not interrupted and not never_ran  # a merge of an incomplete shard is incomplete
+        for row in never_ran:
             self.add_row(row)
         rows = self.metric_rows()
         if self.gates is not None:
@@ -362,7 +366,10 @@ class Controller:
         if self.partial:  # the guard registers no partial report
             self.guard.partial_selection = self.selection()
         if not self.complete or self.partial:  # a frozen report is not replaced by a partial one: the chain stays whole
-            why = "this run was interrupted" if not self.complete else "this run judged only part of the dataset"
+            why = ("this run judged only part of the dataset" if self.complete else
+                   f"this run stopped before {self.stopped_early} of its items ran" if self.stopped_early else
+                   "this run was interrupted")
+            self.guard.incomplete = not self.complete
             frozen = self.guard.registered()
             for found in paths.values():
                 for path in [p for p in found if self.guard.rel(p) in frozen]:
@@ -411,7 +418,11 @@ class Controller:
                 lines.append(f"  {nodeid}: {error}")
             if len(errors) > 10:
                 lines.append(f"  ... and {len(errors) - 10} more (see --sprout-report)")
-        if not self.complete:
+        if not self.complete and self.stopped_early:
+            lines.append(f"the run stopped before {self.stopped_early} of its items ran (-x, --maxfail, or a lost "
+                         "xdist worker): the reports are marked incomplete (\"complete\": false) "
+                         "and are not registered in the snapshot")
+        elif not self.complete:
             lines.append("the run was interrupted: the reports are marked incomplete (\"complete\": false) "
                          "and are not registered in the snapshot")
         elif self.partial and any(self.report_paths().values()):

@@ -15,7 +15,7 @@ from ..core.util import md_cell as _md, short_hash
 OUTCOME_ORDER = {"failed": 0, "unscored": 1, "skipped": 2, "passed": 3}
 
 INCOMPLETE_BANNER = (
-    "INCOMPLETE: the run was interrupted; items that did not finish are error rows, and the "
+    "INCOMPLETE: the run was interrupted or stopped early (-x, --maxfail); items that did not finish are error rows, and the "
     "numbers describe only the items that ran."
 )
 
