@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Iterable
 
-from .core.model import Answer, AnswerLike, Case, ClaimJudge, GoldenItem, Passage, PassageLike, Sentence, Verdict
+from .core.model import Answer, Case, GoldenItem, Passage, Sentence, Verdict
+from .core.public_types import AnswerLike, ClaimJudge, PassageLike
 from .core.stats import Tally, is_underpowered, wilson_interval
 from .core.version import __version__
 
@@ -25,8 +26,11 @@ __all__ = [
 
 
 def assert_grounded(answer: AnswerLike, passages: Iterable[PassageLike] | None = None,
-                    judge: ClaimJudge | None = None) -> None:
+                    judge: ClaimJudge | None = None, citations: str = "required") -> None:
     """Assert that every sentence of ``answer`` is supported by the passages it cites.
+
+    ``citations="retrieved"`` judges a sentence without markers against every passage of the answer
+    (the ``--sprout-citations`` modes).
 
     ``answer`` is an Answer, or text with ALCE markers (``[1]``) together with ``passages``.
     ``judge`` defaults to a LexicalJudge (any object with ``judge_many(pairs) -> list[Verdict]``
@@ -46,10 +50,15 @@ def assert_grounded(answer: AnswerLike, passages: Iterable[PassageLike] | None =
         from .judges.lexical import LexicalJudge
 
         judge = LexicalJudge()
-    rows = judge_sentences(judge, answer)
+    from .core.citations import problem
+
+    if problem(citations):
+        raise ValueError(f"citations {problem(citations)}")
+    rows = judge_sentences(judge, answer, citations)
     bad = [row for row in rows if row["supported"] is not True]
     if bad:
-        lines = [f"{len(bad)} of {len(rows)} sentences are not grounded in their citations:"]
+        against = "their citations" if citations == "required" else "their citations (or the retrieved passages)"
+        lines = [f"{len(bad)} of {len(rows)} sentences are not grounded in {against}:"]
         lines += describe_sentences(rows, answer)
         raise AssertionError("\n".join(lines))
 

@@ -113,6 +113,21 @@ def test_new_mode_lets_the_baselines_failures_pass_and_names_a_new_one(
     assert json.loads((pytester.path / "fixed.json").read_text())["gates"]["fail_on"]["fixed"] == [NODE.format(2)]
 
 
+def test_ratchet_a_passing_runs_report_becomes_the_baseline(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
+    make_project(pytester, count=4)
+    assert run(pytester, monkeypatch, "1,2", "--sprout-report=base.json").ret == pytest.ExitCode.TESTS_FAILED
+    # fact-2 is fixed: the run passes, and its report becomes the baseline (never written over the
+    # file it compares with: that is refused).
+    result = run(pytester, monkeypatch, "1", "--sprout-fail-on=new", "--sprout-compare=base.json", "--sprout-report=next.json")
+    assert result.ret == pytest.ExitCode.OK
+    (pytester.path / "next.json").replace(pytester.path / "base.json")
+    assert [n for n, item in items_of(pytester, "base.json").items() if item["outcome"] == "failed"] == [NODE.format(1)]
+    # From now on fact-2 failing again is a new failure, not a known one.
+    result = run(pytester, monkeypatch, "1,2", "--sprout-fail-on=new", "--sprout-compare=base.json")
+    result.assert_outcomes(passed=2, failed=1, xfailed=1)
+    result.stdout.fnmatch_lines([f"new failures (1): {NODE.format(2)}"])
+
+
 def test_a_known_case_whose_content_changed_is_new(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
     make_project(pytester, count=4)
     assert run(pytester, monkeypatch, "1,2", "--sprout-report=base.json").ret == pytest.ExitCode.TESTS_FAILED
@@ -135,7 +150,7 @@ def test_gates_mode_fails_only_on_the_gates(pytester: pytest.Pytester, monkeypat
     assert result.ret == pytest.ExitCode.OK
     result.stdout.fnmatch_lines([
         "gate groundedness.grounded >= 0.7: passed*",
-        "--sprout-fail-on=gates: 3 item failures do not fail the run (shown as xfailed); only the gates below and the unscored limit can",
+        "--sprout-fail-on=gates: 3 item failures do not fail the run (shown as xfailed); only the gates and the unscored limit can",
     ])
     items = items_of(pytester, "gates.json")
     assert items[NODE.format(1)]["outcome"] == "failed" and "known" not in items[NODE.format(1)]
@@ -178,6 +193,26 @@ def test_new_mode_under_xdist(pytester: pytest.Pytester, monkeypatch: pytest.Mon
     items = items_of(pytester, "now.json")
     assert [n for n, item in sorted(items.items()) if item.get("known")] == [NODE.format(1), NODE.format(2)]
     assert items[NODE.format(5)]["outcome"] == "failed" and "known" not in items[NODE.format(5)]
+
+
+def test_the_merge_of_shards_takes_fail_on(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    make_project(pytester, count=8)
+    assert run(pytester, monkeypatch, "1,2", "--sprout-report=base.json").ret == pytest.ExitCode.TESTS_FAILED
+    for k in (1, 2):
+        run(pytester, monkeypatch, "1,2,5", f"--sprout-shard={k}/2", f"--sprout-report=s{k}.json")
+
+    def merge(*args: str) -> pytest.RunResult:
+        return pytester.run(sys.executable, "-m", "pytest_sprout.merge", "s1.json", "s2.json", *args, "-p", "no:deepeval")
+
+    merged = merge("--sprout-fail-on=new", "--sprout-compare=base.json", "--sprout-report=merged.json")
+    assert merged.ret == pytest.ExitCode.TESTS_FAILED
+    merged.stdout.fnmatch_lines([f"new failures (1): {NODE.format(5)}"])
+    items = items_of(pytester, "merged.json")
+    assert sorted(n for n, item in items.items() if item.get("known")) == [NODE.format(1), NODE.format(2)]
+    assert merge("--sprout-fail-on=gates").ret == pytest.ExitCode.OK
+    assert merge().ret == pytest.ExitCode.TESTS_FAILED  # any: every failure fails the merge, as before
 
 
 # --- the policy, pure ------------------------------------------------------------------------

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Protocol, Sequence, TypeAlias
+from typing import Any, Iterable, Mapping, Sequence
 
 TIERS: tuple[str, ...] = ("groundedness", "alce", "ragas", "llm")
 EXPECTS: tuple[str, ...] = ("answer", "refuse")
+# What a sentence without [k] markers is judged against: "required" (nothing: it is unsupported) or
+# "retrieved" (every passage retrieved for the answer). A sentence with markers is always judged
+# against what it cites.
+CITATIONS: tuple[str, ...] = ("required", "retrieved")
 ID_PATTERN = re.compile(r"[A-Za-z0-9_.-]+\Z")
 
 
@@ -24,6 +28,8 @@ class Case:
     tags: tuple[str, ...] = ()
     # Per-case pass thresholds, ((tier, name), value) sorted; override --sprout-threshold for this case.
     thresholds: tuple[tuple[tuple[str, str], float], ...] = ()
+    # The case's own citations mode (CITATIONS; its suite's defaults included); None: the run's.
+    citations: str | None = None
     # Where the case was defined ("suites/care.yaml:12"); not part of its identity.
     source: str | None = field(default=None, compare=False, repr=False)
 
@@ -39,6 +45,7 @@ class Case:
             "tags": list(self.tags),
             # only when set: a case without thresholds keeps the hash it always had
             **({"thresholds": {f"{t}.{n}": v for (t, n), v in self.thresholds}} if self.thresholds else {}),
+            **({"citations": self.citations} if self.citations is not None else {}),
         }
 
     def threshold(self, tier: str, name: str, default: float) -> float:
@@ -383,19 +390,3 @@ class Verdict:
             "reason": self.reason,
             "rule": self.rule,
         }
-
-
-# What the public API accepts, as a user's type checker sees it (pytest_sprout.assert_grounded).
-PassageLike: TypeAlias = Passage | str | Mapping[str, Any]
-"""A passage as a system may give it: a Passage, its text, or a mapping with text/id/title."""
-AnswerLike: TypeAlias = Answer | str | tuple[str, Sequence[PassageLike]] | Mapping[str, Any]
-"""An answer as a system may give it: an Answer, text with ALCE markers, a (text, passages) pair,
-or a mapping with text (or sentences) and passages (``Answer.coerce``)."""
-
-
-class ClaimJudge(Protocol):
-    """Judges claims against the passages they cite: LexicalJudge, NLIJudge, or a judge of your own."""
-
-    def judge_many(self, pairs: Iterable[tuple[str, Sequence[Passage | str]]]) -> list[Verdict]:
-        """One Verdict per (claim, cited passages) pair."""
-        ...

@@ -24,6 +24,12 @@ _MONTH_BEFORE = frozenset({"in", "of", "since", "until", "till", "by", "from", "
                            "last", "next", "this"})
 
 
+# Words that open a clause of their own when a subject follows them ("before he won", "and that
+# the fans may support him"); "and" also ends a clause once a cue has been followed by content.
+_OPENERS = frozenset({"before", "after", "as", "once", "or", "whilst", "then"})
+_SUBJECTS = frozenset({"he", "she", "it", "they", "we", "i", "you", "there", "that"})
+
+
 class Clause(NamedTuple):
     """A clause with content: its keys, its polarity, its first negation cue, a word to name it,
     and its quantifiers and modals as (class, family, word)."""
@@ -46,8 +52,9 @@ class Sentence:
     whether it has such cues at all (a cheap test before the clause rules); ``clauses()`` gives
     each clause's keys, polarity and quantifiers. A clause runs to punctuation, a dash or a
     conjunction such as "but", "which", "when"; "and" ends one once a cue has been followed by
-    content ("do not overwater and keep it warm"); a clause without content words hands its cues
-    to the next one.
+    content ("do not overwater and keep it warm"); "and", "or", "before", "after", "as" end one
+    when a subject pronoun or "that" follows ("before he won", "and that the fans may"); a clause
+    without content words hands its cues to the next one.
     """
 
     __slots__ = ("text", "words", "content", "seq", "keys", "numbers", "has_date", "has_negation", "has_quantifier", "has_cue",
@@ -207,9 +214,7 @@ def _scan(words: list[str], in_date: dict[int, str]) -> tuple[
             if dated and idx in in_date:
                 month_key = in_date[idx]
                 if month_key:  # "2011-03-03" says "March" too
-                    if not filled:
-                        starts.append(len(content))
-                        filled = True
+                    filled = _opened(starts, content, filled)
                     add((month_key, idx))
                 continue
         if w in _EVERY_NTH and _ordinal_of_frequency(words, idx):
@@ -223,18 +228,19 @@ def _scan(words: list[str], in_date: dict[int, str]) -> tuple[
             add((key, idx))
             cue_open = cue_seen  # (cue_open implies cue_seen)
         elif kind in (STOP, OTHER):
+            if w in _OPENERS and filled and _subject_follows(words, idx):
+                clause += 1  # "... before he won the race": a clause of its own, with its own polarity
+                filled = cue_seen = cue_open = False
             continue
         elif kind == NUMERAL:
             numerals.append(idx)
             after_number = special = True
         elif kind == PERIOD:  # content, and maybe an amount: "every week", "weekly"
-            if not filled:
-                starts.append(len(content))
-                filled = True
+            filled = _opened(starts, content, filled)
             content.append((key, idx))
             if _states_an_amount(words, idx, w):
                 periods.append(idx)
-        elif kind == BREAK or (kind == AND and cue_open):
+        elif kind == BREAK or (kind == AND and (cue_open or _subject_follows(words, idx))):
             if filled:  # a clause without content words hands its cues to the next one
                 clause += 1
                 filled = cue_seen = cue_open = False
@@ -242,6 +248,8 @@ def _scan(words: list[str], in_date: dict[int, str]) -> tuple[
             if w == "without" and filled:  # "without X" negates X, not the clause before it
                 clause += 1
                 filled = cue_seen = cue_open = False
+            if w == "no" and words[idx + 1 : idx + 2] and words[idx + 1][:1].isdecimal():
+                continue  # "the no 1 jersey", "No. 10": an abbreviated "number"
             if _negates(words, idx):
                 cues.append((NEG, w, clause, idx))
                 has_negation = True
@@ -252,15 +260,26 @@ def _scan(words: list[str], in_date: dict[int, str]) -> tuple[
         elif kind == QUANT:
             prev = words[idx - 1] if idx else ""
             if w == "may" and _may_is_the_month(words, idx, prev):
-                if not filled:
-                    starts.append(len(content))
-                    filled = True
+                filled = _opened(starts, content, filled)
                 content.append((stem(w), idx))  # the month: "May 2021", "3 May"
             elif not _quantifies_nothing(words, idx, w, prev):
                 cues.append((QUANT, "a few" if w == "few" and prev == "a" else w, clause, idx))
                 has_quantifier = True
                 cue_seen = True
     return content, starts, cues, numerals, periods, has_negation, has_quantifier
+
+
+def _opened(starts: list[int], content: list[tuple[str, int]], filled: bool) -> bool:
+    """A clause is about to get a content word: if it had none, it starts here. Returns True (the
+    clause is filled). The commonest kind of content inlines this test in ``_scan``."""
+    if not filled:
+        starts.append(len(content))
+    return True
+
+
+def _subject_follows(words: list[str], idx: int) -> bool:
+    """Whether a subject pronoun or "that" follows ``idx`` ("and he", "before they", "and that")."""
+    return idx + 1 < len(words) and words[idx + 1] in _SUBJECTS
 
 
 def _ordinal_of_frequency(words: list[str], idx: int) -> bool:
