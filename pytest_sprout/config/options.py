@@ -30,7 +30,7 @@ class Opt:
 
 OPTIONS: tuple[Opt, ...] = (
     # --- suites, system, report ------------------------------------------------------------
-    Opt("--sprout-suites", "sprout_suites", "folder (or file) of YAML suites", "sprout_suites", "suites", metavar="PATH"),
+    Opt("--sprout-suites", "sprout_suites", "folder (or one file) of suites: .yaml/.yml, .jsonl or .csv", "sprout_suites", "suites", metavar="PATH"),
     Opt("--sprout-system", "sprout_system", "the system under test as 'module:factory'", "sprout_system", metavar="MOD:FACTORY"),
     Opt("--sprout-report", "sprout_report", "write the results as JSON to PATH (repeatable: one file each)", kind="multi", metavar="PATH"),
     Opt(
