@@ -120,11 +120,14 @@ def main() -> int:
         examples = metaeval.load(path)
         if args.limit:
             examples = examples[: args.limit]
-        labels = [e.supported for e in examples]
         scores, seconds = {}, {}
         started = time.perf_counter()
-        verdicts = LexicalJudge().judge_many([(e.claim, list(e.premise)) for e in examples])
+        verdicts = LexicalJudge().judge_many(metaeval.pairs_of(examples))
         seconds["lexical"] = time.perf_counter() - started
+        # A sentence with no claim ("3.", "Based on the given context [1],") is unscored: no judge is scored on it.
+        kept = [i for i, v in enumerate(verdicts) if v.supported is not None]
+        examples, verdicts = [examples[i] for i in kept], [verdicts[i] for i in kept]
+        labels = [e.supported for e in examples]
         scores["lexical"] = [v.score for v in verdicts]
         started = time.perf_counter()
         scores["ragas-string"] = ragas_scores(examples)

@@ -1,30 +1,36 @@
 """Fit the lexical judge's calibrated score: a logistic regression with a handful of coefficients.
 
     .venv/bin/python bench/fit_lexical.py --data ../shared/benchmarks [--folds 5] [--seed 0]
-        [--weighting datasets|rows] [--write] [--without NAME,NAME]
+        [--weighting datasets|rows] [--write] [--without NAME,NAME] [--no-summedits]
 
-Fitting data: all the human-labelled dev data, pooled: WiCE (dev and test claims, gold premises)
-and LFQA-Verification (every answer sentence of the six systems). Every number printed is
-out-of-sample:
+Fitting data: WiCE dev (349 claims, gold premises) and LFQA-Verification (every answer sentence of
+the six systems), pooled. Held out, never fitted on, never used to choose a threshold: WiCE test
+(358 claims) and SummEdits (all 8 domains; a summary's sentences judged against its document, the
+summary consistent when every sentence is supported, its score its sentences' lowest). Every
+number printed is out-of-sample:
 
-- **Grouped cross-validation.** Rows are split into ``--folds`` folds by group, so that no group
-  is on both sides of a split: a WiCE group is the Wikipedia article the claim comes from (each
-  claim is its own row already; claims of one article share names and topic), an LFQA group is
-  a question (all six systems' answers to it, judged against the same documents). Each dataset is
-  split separately, so every fold holds part of both. For each fold the model and the decision
-  threshold are fitted on the other folds and applied to it.
-- **Leave one dataset out.** The model and threshold fitted on all of one dataset judge the other:
-  how well a threshold transfers to data of another kind.
+- **Grouped cross-validation** on the fitting data. Rows are split into ``--folds`` folds by group,
+  so that no group is on both sides of a split: a WiCE group is the Wikipedia article the claim
+  comes from (each claim is its own row already; claims of one article share names and topic), an
+  LFQA group is a question (all six systems' answers to it, judged against the same documents).
+  Each dataset is split separately, so every fold holds part of both. For each fold the model and
+  the decision threshold are fitted on the other folds and applied to it.
+- **Held out**: the model and threshold fitted on all of the fitting data judge WiCE test and
+  SummEdits (what ``--write`` ships, so these are the shipped judge's numbers on them).
+- **Leave one dataset out**: the model and threshold fitted on all of WiCE dev judge LFQA, WiCE
+  test and SummEdits; fitted on all of LFQA, they judge WiCE dev, WiCE test and SummEdits: how
+  well a threshold transfers to data of another kind.
 
-Weighting (``--weighting``): ``datasets`` (the default) gives each dataset the same total weight in
-the fit, whatever its row count (LFQA has 5.5 times more rows than WiCE); ``rows`` weighs every row
-alike. The threshold is the one that maximises the mean of the per-dataset balanced accuracies on
-the fitting rows (with one dataset, its balanced accuracy), among thresholds of at least 0.5: a
-probability below one half means people would more likely call the claim unsupported.
+Weighting (``--weighting``): ``datasets`` (the default) gives each fitting dataset the same total
+weight, whatever its row count (LFQA has eleven times more rows than WiCE dev); ``rows`` weighs
+every row alike. The threshold is the one that maximises the mean of the per-dataset balanced
+accuracies on the fitting rows (with one dataset, its balanced accuracy), among thresholds of at
+least 0.5: a probability below one half means people would more likely call the claim unsupported.
 
-``--write`` stores the model and threshold fitted on all of both datasets in
+``--write`` stores the model and threshold fitted on all of WiCE dev and LFQA in
 ``pytest_sprout/judges/lexical/calibration.py``. The features are the judge's own
 (``Evidence.features``); they do not depend on the coefficients, so they are computed once.
+``--no-summedits`` skips SummEdits (its long documents take most of the run's time).
 numpy only (no scikit-learn): Newton's method with a small L2 penalty.
 """
 
@@ -35,26 +41,34 @@ import json
 import random
 import sys
 import zlib
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from pytest_sprout import stats  # noqa: E402
 from pytest_sprout.checks import metaeval  # noqa: E402
 from pytest_sprout.judges.lexical import LexicalJudge, calibration  # noqa: E402
+from pytest_sprout.judges.lexical.claims import join_fragments  # noqa: E402
+from summedits_data import load_summaries  # noqa: E402
 
 L2 = 1e-2
-DATASETS = ("WiCE", "LFQA")
+DATASETS = ("WiCE dev", "LFQA")  # the fitting data; WiCE test and SummEdits are held out
 
 
 def features(judge: LexicalJudge, examples: list) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(X, hard, y): the features, whether a hard rule or the coverage floor rejects it, the labels."""
+    """(X, hard, y): the features, whether a hard rule or the coverage floor rejects it, the labels.
+    ``examples``: anything with ``claim``, ``premise`` and ``supported``; the caller drops the ones
+    ``scored`` says the judge leaves unscored (no claim) first."""
     rows, hard, labels = [], [], []
     for e in examples:
         verdict, found = judge.assess(e.claim, list(e.premise))
+        if verdict.supported is None:
+            raise ValueError(f"{e.claim!r}: unscored (no claim); drop it with scored() first")
         if found is None:  # uncited or wordless: the verdict stands, with its own score
             ok = 1.0 if verdict.supported else 0.0
             by_name = {"coverage": ok, "weighted_coverage": ok, "rule_failed": 1.0 - ok, "passage_weighted": ok,
@@ -65,7 +79,78 @@ def features(judge: LexicalJudge, examples: list) -> tuple[np.ndarray, np.ndarra
             rows.append(found.features())
             hard.append(found.failure is not None or found.coverage < judge.coverage - 1e-9)
         labels.append(e.supported)
-    return np.array(rows, dtype=float), np.array(hard), np.array(labels, dtype=float)
+    return np.array(rows, dtype=float).reshape(len(rows), len(calibration.FEATURES)), np.array(hard, dtype=bool), \
+        np.array(labels, dtype=float)
+
+
+def scored(judge: LexicalJudge, examples: list) -> list:
+    """The examples the judge scores, each with its claim as judged (a fragment joined with the
+    sentence before it, ``metaeval.pairs_of``): a sentence with no claim is neither a pass nor a
+    fail, so it is neither fitted on nor counted."""
+    out = []
+    for e, (claim, premise) in zip(examples, metaeval.pairs_of(examples)):
+        if judge.judge(claim, premise).supported is not None:
+            out.append(Claim(claim, tuple(premise), e.supported, getattr(e, "id", ""), getattr(e, "category", None)))
+    return out
+
+
+@dataclass(frozen=True)
+class Claim:
+    claim: str
+    premise: tuple[str, ...]
+    supported: bool
+    id: str = ""
+    category: str | None = None
+    previous: str | None = None
+
+
+@dataclass
+class HeldOut:
+    """A held-out set's features; ``summary``: for SummEdits, the summary each sentence belongs to
+    (a summary is judged consistent when all its sentences are, and scored by its lowest)."""
+
+    name: str
+    X: np.ndarray
+    hard: np.ndarray
+    y: np.ndarray
+    summary: np.ndarray | None = None
+    domain: np.ndarray | None = None
+
+    @property
+    def size(self) -> int:
+        """How many items: claims, or SummEdits' summaries."""
+        return len(self.y) if self.summary is None else int(self.summary.max()) + 1
+
+    def judged(self, w: np.ndarray, t: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(labels, scores, predictions) of the set's items under the model ``w`` and threshold ``t``."""
+        p = predict(w, self.X)
+        pred = (p >= t) & ~self.hard
+        if self.summary is None:
+            return self.y, p, pred
+        n = self.size
+        score = np.ones(n)
+        np.minimum.at(score, self.summary, p)
+        consistent = np.ones(n, dtype=bool)
+        np.logical_and.at(consistent, self.summary, pred)
+        label = np.zeros(n)
+        label[self.summary] = self.y
+        return label, score, consistent
+
+
+def summedits_set(judge: LexicalJudge, folder: Path) -> HeldOut:
+    """SummEdits' sentences as claims (each labelled as its summary), with their summary and domain."""
+    summaries = load_summaries(folder)
+    claims, summary, domain = [], [], []
+    for s in summaries:  # each summary an answer: a fragment judged with the sentence before it
+        mine = [Claim(sentence, (s.doc,), s.consistent)
+                for sentence, _ in join_fragments([(sentence, (s.doc,)) for sentence in s.sentences])[0]
+                if judge.judge(sentence, [s.doc]).supported is not None]
+        if mine:  # a summary with no claim at all is unscored: not counted
+            claims += mine
+            summary += [len(domain)] * len(mine)
+            domain.append(s.domain)
+    X, hard, y = features(judge, claims)
+    return HeldOut("SummEdits, 8 domains", X, hard, y, np.array(summary), np.array(domain))
 
 
 def wice_articles(paths: list[Path]) -> dict[str, str]:
@@ -178,15 +263,79 @@ def report(name: str, y: np.ndarray, p: np.ndarray, pred: np.ndarray) -> str:
 
 
 def main() -> int:
+    args, left_out = arguments()
+    data = Path(args.data)
+    judge = LexicalJudge()
+    dev_path = data / "wice" / "claim_dev.jsonl"
+    dev = scored(judge, metaeval.load(dev_path))
+    lfqa = scored(judge, metaeval.load(data / "lfqa_verification"))
+    titles = wice_articles([dev_path])
+    X, hard, y = features(judge, dev + lfqa)
+    kept = [i for i, name in enumerate(calibration.FEATURES) if name not in left_out]
+    X = X[:, kept]
+    dataset = np.array(["WiCE dev"] * len(dev) + ["LFQA"] * len(lfqa))
+    group = [f"wice:{titles.get(e.id, e.id)}" for e in dev] + [f"lfqa:{e.id.split(':')[1]}" for e in lfqa]
+    system = np.array([""] * len(dev) + [e.category or "" for e in lfqa])
+    held_out = [HeldOut("WiCE test", *features(judge, scored(judge, metaeval.load(data / "wice" / "claim_test.jsonl"))))]
+    if not args.no_summedits:
+        held_out.append(summedits_set(judge, data / "summedits"))
+    for h in held_out:
+        h.X = h.X[:, kept]
+    fold = grouped_folds(dataset, group, args.folds, args.seed)
+    print(f"features: {', '.join(calibration.FEATURES[i] for i in kept)}"
+          + (f" (left out: {', '.join(left_out)})" if left_out else ""))
+    print(f"fitting data: WiCE dev ({len(dev)}) and LFQA ({len(lfqa)}); held out, never fitted on: "
+          + ", ".join(f"{h.name} ({h.size})" for h in held_out))
+    print(f"{args.folds}-fold cross-validation grouped by WiCE article ({len({g for g, d in zip(group, dataset) if d == 'WiCE dev'})})"
+          f" and LFQA question ({len({g for g, d in zip(group, dataset) if d == 'LFQA'})}), seed {args.seed};"
+          f" threshold: best mean of per-dataset BA on the fitting rows")
+
+    def block(title: str, fitted_on: tuple[str, ...], weighting: str, detail: bool = False):
+        p, pred, w, t = out_of_sample(X, hard, y, dataset, fold, fitted_on, weighting, args.folds)
+        print(f"{title} (full model's threshold {t:.2f}):")
+        for name in DATASETS:
+            rows = dataset == name
+            how = "cross-validated" if name in fitted_on else "transfer"
+            print(report(f"  {name}, {how}", y[rows], p[rows], pred[rows]))
+            if detail and name == "LFQA":
+                for s in sorted(set(system[rows]), key=list(system).index):
+                    sub = rows & (system == s)
+                    print(report(f"    LFQA {s}", y[sub], p[sub], pred[sub]))
+        for h in held_out:
+            labels, scores, judged = h.judged(w, t)
+            print(report(f"  {h.name}, held out", labels, scores, judged))
+            if detail and h.domain is not None:
+                for d in sorted(set(h.domain)):
+                    sub = h.domain == d
+                    print(report(f"    SummEdits {d}", labels[sub], scores[sub], judged[sub]))
+        mean = np.mean([balanced_accuracy(y[dataset == d], pred[dataset == d]) for d in DATASETS])
+        print(f"  mean of the two fitting datasets' BA: {mean:.3f}")
+        return w, t
+
+    block("fitted on WiCE dev only; LFQA is transfer", ("WiCE dev",), "rows")
+    block("fitted on LFQA only; WiCE dev is transfer", ("LFQA",), "rows")
+    other = "rows" if args.weighting == "datasets" else "datasets"
+    block(f"fitted on both, weighting by {other}", DATASETS, other)
+    w, t = block(f"fitted on both, weighting by {args.weighting} (the shipped protocol)", DATASETS, args.weighting,
+                 detail=True)
+    print(f"fitted on all of both: intercept {w[0]:+.3f}, coefficients "
+          + ", ".join(f"{calibration.FEATURES[i]} {c:+.3f}" for i, c in zip(kept, w[1:])) + f"; threshold {t:.2f}")
+    if args.write:
+        write(w, t, len(dev), len(lfqa))
+    return 0
+
+
+def arguments() -> tuple[argparse.Namespace, list[str]]:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", default=str(ROOT.parent / "shared" / "benchmarks"), help="the benchmarks folder")
     ap.add_argument("--folds", type=int, default=5)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--weighting", choices=("datasets", "rows"), default="datasets",
-                    help="each dataset the same total weight (default), or each row")
-    ap.add_argument("--write", action="store_true", help="store the model fitted on both datasets in the package")
+                    help="each fitting dataset the same total weight (default), or each row")
+    ap.add_argument("--write", action="store_true", help="store the model fitted on WiCE dev and LFQA in the package")
     ap.add_argument("--without", default="", metavar="NAMES",
                     help="an ablation: leave out these features (comma-separated names; not with --write)")
+    ap.add_argument("--no-summedits", action="store_true", help="skip the SummEdits held-out set (faster)")
     args = ap.parse_args()
     left_out = [name for name in args.without.split(",") if name]
     unknown = sorted(set(left_out) - set(calibration.FEATURES))
@@ -194,61 +343,20 @@ def main() -> int:
         ap.error(f"--without: no feature named {', '.join(unknown)} (features: {', '.join(calibration.FEATURES)})")
     if left_out and args.write:
         ap.error("--without is an ablation: it cannot be combined with --write")
-    data = Path(args.data)
-    judge = LexicalJudge()
-    wice_paths = [data / "wice" / "claim_dev.jsonl", data / "wice" / "claim_test.jsonl"]
-    dev, test = (metaeval.load(p) for p in wice_paths)
-    lfqa = metaeval.load(data / "lfqa_verification")
-    titles = wice_articles(wice_paths)
-    examples = dev + test + lfqa
-    X, hard, y = features(judge, examples)
-    kept = [i for i, name in enumerate(calibration.FEATURES) if name not in left_out]
-    X = X[:, kept]
-    dataset = np.array(["WiCE"] * (len(dev) + len(test)) + ["LFQA"] * len(lfqa))
-    group = [f"wice:{titles.get(e.id, e.id)}" for e in dev + test] + [f"lfqa:{e.id.split(':')[1]}" for e in lfqa]
-    is_test = np.array([False] * len(dev) + [True] * len(test) + [False] * len(lfqa))
-    system = np.array([""] * (len(dev) + len(test)) + [e.category or "" for e in lfqa])
-    fold = grouped_folds(dataset, group, args.folds, args.seed)
-    wice, lfq = dataset == "WiCE", dataset == "LFQA"
-    print(f"features: {', '.join(calibration.FEATURES[i] for i in kept)}"
-          + (f" (left out: {', '.join(left_out)})" if left_out else ""))
-    print(f"{args.folds}-fold cross-validation grouped by WiCE article ({len({g for g, d in zip(group, dataset) if d == 'WiCE'})})"
-          f" and LFQA question ({len({g for g, d in zip(group, dataset) if d == 'LFQA'})}), seed {args.seed};"
-          f" threshold: best mean of per-dataset BA on the fitting rows")
+    return args, left_out
 
-    def block(title, fitted_on, weighting, detail=False):
-        p, pred, w, t = out_of_sample(X, hard, y, dataset, fold, fitted_on, weighting, args.folds)
-        print(f"{title} (full model's threshold {t:.2f}):")
-        for name, rows in (("WiCE test", wice & is_test), ("WiCE dev", wice & ~is_test), ("WiCE dev+test", wice), ("LFQA", lfq)):
-            how = "cross-validated" if set(dataset[rows]) <= set(fitted_on) else "transfer"
-            print(report(f"  {name}, {how}", y[rows], p[rows], pred[rows]))
-        if detail:
-            for s in sorted(set(system[lfq]), key=list(system).index):
-                rows = lfq & (system == s)
-                print(report(f"    LFQA {s}", y[rows], p[rows], pred[rows]))
-        mean = np.mean([balanced_accuracy(y[dataset == d], pred[dataset == d]) for d in DATASETS])
-        print(f"  mean of the two datasets' BA: {mean:.3f}")
-        return w, t
 
-    block("fitted on WiCE only (the first calibration's data); LFQA is transfer", ("WiCE",), "rows")
-    block("fitted on LFQA only; WiCE is transfer", ("LFQA",), "rows")
-    other = "rows" if args.weighting == "datasets" else "datasets"
-    block(f"fitted on both, weighting by {other}", DATASETS, other)
-    w, t = block(f"fitted on both, weighting by {args.weighting} (the shipped protocol)", DATASETS, args.weighting, detail=True)
-    print(f"fitted on all of both: intercept {w[0]:+.3f}, coefficients "
-          + ", ".join(f"{calibration.FEATURES[i]} {c:+.3f}" for i, c in zip(kept, w[1:])) + f"; threshold {t:.2f}")
-    if args.write:
-        target = ROOT / "pytest_sprout" / "judges" / "lexical" / "calibration.py"
-        text = target.read_text()
-        head = text.split("\nVERSION", 1)[0]
-        coefficients = ", ".join(f"{c:.4f}" for c in w[1:])
-        version = (f"wice{int(wice.sum())}+lfqa{int(lfq.sum())}-"
-                   f"{zlib.crc32(f'{w[0]:.4f} {coefficients} {t:.2f}'.encode()):08x}")
-        target.write_text(
-            f"{head}\nVERSION = {version!r}\nFEATURES = {calibration.FEATURES!r}\nINTERCEPT = {w[0]:.4f}\n"
-            f"COEFFICIENTS = ({coefficients})\nTHRESHOLD = {t:.2f}\n")
-        print(f"wrote {target.relative_to(ROOT)}")
-    return 0
+def write(w: np.ndarray, t: float, n_dev: int, n_lfqa: int) -> None:
+    """Store the model in calibration.py; its VERSION names the fitting data and hashes the model."""
+    target = ROOT / "pytest_sprout" / "judges" / "lexical" / "calibration.py"
+    text = target.read_text()
+    head = text.split("\nVERSION", 1)[0]
+    coefficients = ", ".join(f"{c:.4f}" for c in w[1:])
+    version = f"wicedev{n_dev}+lfqa{n_lfqa}-{zlib.crc32(f'{w[0]:.4f} {coefficients} {t:.2f}'.encode()):08x}"
+    target.write_text(
+        f"{head}\nVERSION = {version!r}\nFEATURES = {calibration.FEATURES!r}\nINTERCEPT = {w[0]:.4f}\n"
+        f"COEFFICIENTS = ({coefficients})\nTHRESHOLD = {t:.2f}\n")
+    print(f"wrote {target.relative_to(ROOT)}")
 
 
 if __name__ == "__main__":

@@ -12,6 +12,9 @@ Number swaps (SummEdits news documents): a sentence of an article with its first
 by another number the same article states elsewhere (false, or at least not what the article
 says of that sentence), against the copies of those sentences.
 WiCE dev and LFQA are the fitting data (bench/fit_lexical.py); WiCE test and SummEdits are held out.
+A sentence with no claim ("Based on the given context [1],") is unscored: counted apart ("unscored
+N"), never a pass or a fail; a fragment ("In 2011.") is judged with the sentence before it in its
+answer (LFQA) or summary (SummEdits).
 """
 
 from __future__ import annotations
@@ -45,11 +48,17 @@ def fmt(x: tuple[float, float, float] | None) -> str:
     return "-" if x is None else f"{x[0]:.3f} [{x[1]:.3f}, {x[2]:.3f}]"
 
 
-def row(name: str, labels: list[bool], supported: list[bool], scores: list[float], copies: float | None) -> None:
-    unsupported = [s for s, y in zip(supported, labels) if not y]
+def row(name: str, labels: list[bool], supported: list[bool | None], scores: list[float], copies: float | None) -> None:
+    """One set's line; items the judge left unscored (no claim) are counted apart, never a pass or a fail."""
+    kept = [i for i, s in enumerate(supported) if s is not None]
+    unscored = len(labels) - len(kept)
+    labels, scores = [labels[i] for i in kept], [scores[i] for i in kept]
+    judged = [bool(supported[i]) for i in kept]
+    unsupported = [s for s, y in zip(judged, labels) if not y]
     rejects = 1 - sum(unsupported) / len(unsupported) if unsupported else float("nan")
-    print(f"{name:26} {len(labels):6d}  BA {fmt(ba(labels, supported)):22}  AUC {fmt(stats.roc_auc(scores, labels)):22}"
-          f"  rejects {rejects:6.1%}  copies accepted {'-' if copies is None else f'{copies:.1%}'}")
+    print(f"{name:26} {len(labels):6d}  BA {fmt(ba(labels, judged)):22}  AUC {fmt(stats.roc_auc(scores, labels)):22}"
+          f"  rejects {rejects:6.1%}  copies accepted {'-' if copies is None else f'{copies:.1%}'}"
+          + (f"  unscored {unscored}" if unscored else ""))
 
 
 def copies_accepted(judge: LexicalJudge, premises: list[list[str]], rng: random.Random, n: int = 300) -> float:
@@ -103,8 +112,8 @@ def main() -> int:
         examples = metaeval.load(path)
         if args.limit:
             examples = examples[: args.limit]
-        verdicts = judge.judge_many([(e.claim, list(e.premise)) for e in examples])
-        row(name, [e.supported for e in examples], [bool(v.supported) for v in verdicts], [v.score for v in verdicts],
+        verdicts = judge.judge_many(metaeval.pairs_of(examples))
+        row(name, [e.supported for e in examples], [v.supported for v in verdicts], [v.score for v in verdicts],
             copies_accepted(judge, [list(e.premise) for e in examples], rng))
     summaries = load_summaries(data / "summedits")
     if args.limit:
@@ -112,17 +121,15 @@ def main() -> int:
     by_domain: dict[str, list] = {}
     for s in summaries:
         by_domain.setdefault(s.domain, []).append(s)
-    everything: tuple[list[bool], list[bool], list[float]] = ([], [], [])
+    everything: tuple[list[bool], list[bool | None], list[float]] = ([], [], [])
     for domain, group in sorted(by_domain.items()):
-        verdicts = judge.judge_many([(sentence, [s.doc]) for s in group for sentence in s.sentences])
-        k = 0
         labels, supported, scores = [], [], []
-        for s in group:
-            mine = verdicts[k : k + len(s.sentences)]
-            k += len(s.sentences)
+        for s in group:  # a summary is an answer: its fragments judged with the sentence before them
+            mine = [v for v in judge.judge_answer([(sentence, [s.doc]) for sentence in s.sentences])
+                    if v.supported is not None]
             labels.append(s.consistent)
-            supported.append(all(bool(v.supported) for v in mine))
-            scores.append(min(v.score for v in mine))
+            supported.append(all(bool(v.supported) for v in mine) if mine else None)
+            scores.append(min(v.score for v in mine) if mine else 0.0)
         for into, values in zip(everything, (labels, supported, scores)):
             into.extend(values)
         row(f"SummEdits {domain}", labels, supported, scores,

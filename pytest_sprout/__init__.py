@@ -19,8 +19,12 @@ __all__ = [
 ]
 
 
-def assert_grounded(answer: Any, passages: Iterable[Any] | None = None, judge: Any = None) -> None:
+def assert_grounded(answer: Any, passages: Iterable[Any] | None = None, judge: Any = None,
+                    citations: str = "required") -> None:
     """Assert that every sentence of ``answer`` is supported by the passages it cites.
+
+    ``citations="retrieved"`` judges a sentence without markers against every passage of the answer
+    (the ``--sprout-citations`` modes).
 
     ``answer`` is an Answer, or text with ALCE markers (``[1]``) together with ``passages``.
     ``judge`` defaults to a LexicalJudge. The AssertionError lists each unsupported sentence with
@@ -39,10 +43,15 @@ def assert_grounded(answer: Any, passages: Iterable[Any] | None = None, judge: A
         from .judges.lexical import LexicalJudge
 
         judge = LexicalJudge()
-    rows = judge_sentences(judge, answer)
+    from .core.citations import problem
+
+    if problem(citations):
+        raise ValueError(f"citations {problem(citations)}")
+    rows = judge_sentences(judge, answer, citations)
     bad = [row for row in rows if row["supported"] is not True]
     if bad:
-        lines = [f"{len(bad)} of {len(rows)} sentences are not grounded in their citations:"]
+        against = "their citations" if citations == "required" else "their citations (or the retrieved passages)"
+        lines = [f"{len(bad)} of {len(rows)} sentences are not grounded in {against}:"]
         lines += describe_sentences(rows, answer)
         raise AssertionError("\n".join(lines))
 

@@ -75,10 +75,12 @@ class Aggregator:
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_configure_node(self, node: Any) -> None:
-        """xdist: give each worker this run's id (the cache keeps what the run used)."""
+        """xdist: give each worker this run's id (the cache keeps what the run used) and the
+        --sprout-fail-on policy (the items reports are made on the workers)."""
         from .answers.wiring import run_id
 
         node.workerinput["sprout_run"] = run_id(self.config)
+        node.workerinput["sprout_fail_on"] = self.controller.fail_on.to_json()  # the baseline's failures, read once
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
@@ -122,6 +124,15 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
     get_session(item.config).item_starting(item)
     yield
     get_session(item.config).item_finished(item)
+
+
+@pytest.hookimpl(hookwrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """--sprout-fail-on new or gates: a sprout item's failure that must not fail the run is made
+    xfailed here, where pytest's exit status, terminal and JUnit XML read it (on the process that
+    ran the item: an xdist worker too). Outermost, so it sees the report as pytest made it."""
+    outcome = yield
+    get_session(item.config).item_report(item, outcome.get_result())
 
 
 @pytest.hookimpl(tryfirst=True)

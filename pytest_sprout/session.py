@@ -20,6 +20,7 @@ from .suites.loader import SuiteFile, SuiteSet, load_suites
 from .core.model import Case, GoldenItem
 from .controller.controller import Controller
 from .snapshot.guard import SnapshotGuard
+from .core.fail_on import FailOn
 from .core.identity import SnapshotError
 from .run.worker import RUN_STASH_KEY, Run, load_factory
 from .core.util import is_xdist_worker
@@ -61,6 +62,7 @@ class SproutSession:
                 if getattr(plugin, "sprout_merge", False) is True:
                     plugin.attach(self.controller)
         self._factory_checked = False
+        self._fail_on: FailOn | None = None  # an xdist worker's copy of the controller's --sprout-fail-on policy
 
     # --- options ------------------------------------------------------------------------------
     def option(self, dest: str) -> Any:
@@ -159,6 +161,36 @@ class SproutSession:
         from .run.upcoming import get_upcoming
 
         item_finished(self.run, item, get_upcoming(self.config).items)
+
+    def fail_on(self) -> FailOn:
+        """The run's --sprout-fail-on policy: the controller's (decided by start(), with the
+        baseline's failing items), or on an xdist worker the copy the controller sent it."""
+        if self.controller is not None:
+            return self.controller.fail_on
+        if self._fail_on is None:
+            sent = getattr(self.config, "workerinput", {}).get("sprout_fail_on")
+            self._fail_on = FailOn.from_json(sent) if sent else FailOn(self.settings.fail_on)
+        return self._fail_on
+
+    def item_report(self, item: Any, report: pytest.TestReport) -> None:
+        """--sprout-fail-on new or gates: the call report of a sprout item that failed with its row
+        and must not fail the run becomes xfailed, with the reason ("failed in BASE.json") and a
+        property that tells the controller (and the JUnit XML) why; the row stays a failure."""
+        if report.when != "call" or not report.failed or not hasattr(item, "case"):
+            return
+        if not any(name == "sprout" for name, _ in report.user_properties):
+            return  # it raised before its row was made: a real error, never let pass
+        policy = self.fail_on()
+        if policy.mode == "any":
+            return
+        from .core.identity import case_hash
+
+        mark = policy.mark(report.nodeid, case_hash(item.case))
+        if mark is not None:
+            report.outcome = "skipped"
+            report.wasxfail = mark[1]
+            report.user_properties.append(mark)
+            item.user_properties.append(mark)  # the teardown report carries it to --junitxml
 
     def close_answers(self) -> None:
         if self.engaged:  # a run that reaches no suite opened no cache and asked nothing

@@ -222,6 +222,7 @@ MALFORMED = [  # (file name, bytes, what the error says): issue 23, defect 11
 @pytest.mark.parametrize("name, data, message", MALFORMED, ids=[m[0] for m in MALFORMED])
 def test_a_malformed_export_is_an_error_naming_file_and_line_never_a_traceback(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, data: bytes, message: str) -> None:
+    """Regression: repro 11 (11-convert-tracebacks-and-overwrite)."""
     source = tmp_path / name
     source.write_bytes(data)
     out, golden = tmp_path / "s.yaml", tmp_path / "g.json"
@@ -232,6 +233,7 @@ def test_a_malformed_export_is_an_error_naming_file_and_line_never_a_traceback(
 
 
 def test_a_deeply_nested_deepeval_file_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: repro 11 (11-convert-tracebacks-and-overwrite)."""
     source = tmp_path / "deep.json"
     source.write_text("[" * 100000 + "]" * 100000, encoding="utf-8")
     assert main(["deepeval", str(source), "--suite", "s", "--out", str(tmp_path / "s.yaml")]) == 2
@@ -239,6 +241,7 @@ def test_a_deeply_nested_deepeval_file_is_an_error(tmp_path: Path, capsys: pytes
 
 
 def test_an_existing_suite_is_replaced_only_with_force(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: repro 11 (11-convert-tracebacks-and-overwrite)."""
     source = tmp_path / "export.jsonl"
     source.write_text("".join(json.dumps(r) + "\n" for r in ROWS), encoding="utf-8")
     out = tmp_path / "care.yaml"

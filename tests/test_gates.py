@@ -1,5 +1,6 @@
 """Gates that respect noise: --sprout-min on the Wilson lower bound, --sprout-compare with
-Newcombe's interval, --sprout-fail-on-regression, and the dataset-hash refusal."""
+Newcombe's interval (paired over shared cases: tests/test_compare_paired.py),
+--sprout-fail-on-regression, and the dataset-hash refusal."""
 
 from __future__ import annotations
 
@@ -284,7 +285,8 @@ def test_compare_and_fail_on_regression_end_to_end(pytester: pytest.Pytester, mo
     result.stdout.fnmatch_lines([
         "compared with old.json (dataset *, the same as now; * cases compared)",
         "tier*metric*old*new*delta*95% CI*method*verdict",
-        "groundedness*grounded *40/40*38/40*-0.050*[[]-0.165, +0.045[]]*newcombe*no distinguishable change",
+        # paired, but 40/40 leaves no correlation to estimate: method 10 equals the unpaired interval here
+        "groundedness*grounded *40/40*38/40*-0.050*[[]-0.165, +0.045[]]*newcombe paired (method 10)*no distinguishable change",
         "regression gate: passed (no drop is statistically distinguishable)",
     ])
     assert json.loads((pytester.path / "new.json").read_text())["gates"]["compare"]["regression_gate"]["passed"] is True
@@ -294,7 +296,7 @@ def test_compare_and_fail_on_regression_end_to_end(pytester: pytest.Pytester, mo
     result = run(pytester, "-m", "groundedness", "--sprout-compare=old.json", "--sprout-fail-on-regression")
     result.assert_outcomes(passed=20, failed=20)
     result.stdout.fnmatch_lines([
-        "groundedness*grounded *40/40*20/40*-0.500*newcombe*worse",
+        "groundedness*grounded *40/40*20/40*-0.500*newcombe paired (method 10)*worse",
         "regression gate: FAILED: the whole 95% interval of the change lies below zero for groundedness.grounded 40/40 -> 20/40*",
     ])
     assert result.ret == pytest.ExitCode.TESTS_FAILED
@@ -313,4 +315,8 @@ def test_compare_refuses_another_dataset_unless_told(pytester: pytest.Pytester) 
     assert "Traceback" not in result.stderr.str()
     result = run(pytester, "-m", "groundedness", "--sprout-compare=old.json", "--sprout-compare-any-dataset")
     assert result.ret == 0
-    result.stdout.fnmatch_lines(["compared with old.json (dataset *; now *: DIFFERENT dataset; 4 cases in both runs (the baseline judged 4, this run 5)*", "*grounded *4/4*5/5*"])
+    result.stdout.fnmatch_lines([
+        "compared with old.json (dataset *; now *: DIFFERENT dataset; 4 cases in both runs (the baseline judged 4, this run 5)*",
+        "*paired over 4 cases (same case id and content in both runs)",
+        "*grounded *4/4*4/4*newcombe paired (method 10)*",  # the delta is over the four cases both runs judged
+    ])

@@ -36,4 +36,13 @@ def test_split_decimals_and_thousands_are_read_whole() -> None:
 
 
 def test_the_rules_version_names_the_third_edition() -> None:
-    assert RULES_VERSION == 7 and LexicalJudge().settings()["rules_version"] == 7
+    assert RULES_VERSION == 10 and LexicalJudge().settings()["rules_version"] == 10
+
+
+def test_the_calibration_is_fitted_on_wice_dev_and_lfqa_only() -> None:
+    """WiCE test and SummEdits are reported as held out: the shipped model must not have seen them
+    (bench/fit_lexical.py names its fitting data in the version it writes)."""
+    from pytest_sprout.judges.lexical import calibration
+
+    assert calibration.VERSION.startswith("wicedev349+lfqa3857-")
+    assert LexicalJudge().settings()["calibration"] == calibration.VERSION

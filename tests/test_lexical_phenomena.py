@@ -340,3 +340,42 @@ def test_the_lexicon_is_not_loaded_at_import() -> None:
             "print(l.lexicon._lemma_state, l.lexicon._wordnet_state, 'numpy' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert out == ["unloaded", "unloaded", "False"]
+
+
+# --- polarity in scope (issue 26, item 3): a cue counts only in the clause aligned with the claim ------
+
+
+@pytest.mark.parametrize(("claim", "passage"), [
+    # "no" before a number abbreviates "number": no negation
+    ("Smith wore the jersey for Leeds.", "Smith wore the no 1 jersey for Leeds last season."),
+    ("He was given the shirt.", "He was given the no 10 shirt."),
+    # a clause opened by a subordinator or "and" with a subject keeps its cue to itself
+    ("Smith won the race at Ascot.", "Not a single bet was placed on Smith before he won the race at Ascot."),
+    ("Jones said the team played well.", "Jones said the team played well and that the fans may support him."),
+    ("Jones said the team played well.", "Jones said the team played well, and he may stay next season."),
+])
+def test_a_cue_in_another_clause_of_the_evidence_sentence_is_no_conflict(claim: str, passage: str) -> None:
+    verdict = judge(claim, passage)
+    assert verdict.supported is True, verdict.reason
+
+
+@pytest.mark.parametrize(("claim", "passage", "rule"), [
+    ("A bet was placed on Smith.", "Not a single bet was placed on Smith before he won the race at Ascot.", "negation"),
+    ("Jones said the fans will support him.", "Jones said the team played well and that the fans may support him.",
+     "quantifier"),
+    ("Smith wore no jersey for Leeds.", "Smith wore the jersey for Leeds last season.", "negation"),
+    ("Cats do not bite.", "Cats and dogs bite.", "negation"),  # "and" between nouns opens no clause
+])
+def test_a_cue_in_the_aligned_clause_still_conflicts(claim: str, passage: str, rule: str) -> None:
+    verdict = judge(claim, passage)
+    assert (verdict.supported, verdict.rule) == (False, rule), verdict.reason
+
+
+def test_evidence_gathered_from_several_sentences_is_checked_only_for_the_claims_own_classes_of_cue() -> None:
+    # The claim says "can" (modality); the other sentence's "some" (quantity) is about something else.
+    claim = "Editing can create new traits."
+    verdict = judge(claim, "Some techniques create new traits quickly. Editing is one technique.")
+    assert len(verdict.evidence.split(". ")) == 2 and verdict.supported is True, verdict.reason
+    # ... but a hedge of the claim's own class still counts.
+    hedged = judge("Editing always creates new traits.", "Some techniques sometimes create new traits. Editing is one technique.")
+    assert (hedged.supported, hedged.rule) == (False, "quantifier"), hedged.reason

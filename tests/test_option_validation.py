@@ -100,7 +100,9 @@ def test_max_unscored_must_be_a_fraction(pytester: pytest.Pytester, value: str) 
 ])
 def test_every_tier_option_is_checked_before_anything_runs(pytester: pytest.Pytester, args: tuple[str, ...], message: str) -> None:
     """Without -m naming the tier: a bad llm option once skipped every llm item on a green run,
-    and a bad --sprout-timeout was a usage error only at the first item (after the reports)."""
+    and a bad --sprout-timeout was a usage error only at the first item (after the reports).
+    Regression: repro 02 (02-late-usage-error-clobbers-report).
+    Regression: repro 22 (22-invalid-llm-option-skips-tier-exit-0)."""
     make_project(pytester, tiers="[groundedness, llm]")
     model = () if "sprout_llm_model=" in args else ("--llm-model=judge",)
     result = pytester.runpytest("-p", "no:deepeval", "--llm-base-url=http://127.0.0.1:9/v1", *model, *args)

@@ -57,10 +57,10 @@ def test_summary_shows_n_interval_and_flags(pytester: pytest.Pytester) -> None:
     result.stdout.fnmatch_lines([
         "*= sprout =*",
         "tier*metric*k/n*rate*95% CI*flags",
-        "groundedness*facts*3/3*1.000*[[]0.439, 1.000[]]*underpowered, saturated",
+        "groundedness*facts*3/3*1.000*[[]0.439, 1.000[]]*underpowered, saturated (all passed)",
         "groundedness*grounded *2/3*0.667*",
         "groundedness*refusal*4/4*",
-        "saturated: *",
+        "saturated (all passed): *",
         "underpowered: *",
     ])
 

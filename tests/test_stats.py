@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 from pytest_sprout.core.stats import (
     Rate, Tally, balanced_accuracy, is_saturated, is_underpowered, mean_interval, newcombe_interval,
-    paired_ba_difference, roc_auc, t_quantile, unit_mean_interval, wilson_interval,
+    newcombe_paired_interval, paired_ba_difference, paired_t_interval, roc_auc, t_quantile, unit_mean_interval,
+    wilson_interval,
 )
 
 
@@ -64,6 +65,67 @@ def test_newcombe_hand_worked_example() -> None:
     # Newcombe (1998), example (a): 56/70 vs 48/80, difference 0.2000, 95% CI 0.0524 to 0.3339.
     d, low, high = newcombe_interval(56, 70, 48, 80)
     assert (d, low, high) == pytest.approx((0.2, 0.0524, 0.3339), abs=1e-4)
+
+
+# --- paired differences (compare.py's --sprout-compare over the cases both runs judged) ----------
+
+
+@pytest.mark.parametrize(
+    ("cells", "expected"),
+    [
+        # Newcombe (1998), Stat Med 17:2635-2650, the paired example (a): a=36, b=12, c=2, d=0 (n=50);
+        # p1 - p2 = 0.2000, method 10: 0.0569 to 0.3404.
+        ((36, 12, 2, 0), (0.2, 0.0569, 0.3404)),
+        # Fagerland, Lydersen and Laake (2017), Statistical Analysis of Contingency Tables, ch. 8:
+        # complete response before and after consolidation therapy (Cavo et al. 2012), 59/6/16/80;
+        # the Newcombe square-and-add interval: -0.0621 (-0.1186 to -0.0046). Here ad - bc exceeds
+        # n/2, so it checks Newcombe's phi* (ad - bc reduced by n/2) that example (a) cannot.
+        ((59, 6, 16, 80), (-0.0621, -0.1186, -0.0046)),
+    ],
+)
+def test_newcombe_paired_matches_published_examples(cells: tuple[int, int, int, int], expected: tuple[float, float, float]) -> None:
+    assert newcombe_paired_interval(*cells) == pytest.approx(expected, abs=1e-4)
+
+
+def test_newcombe_paired_orientation_and_bad_counts() -> None:
+    # Swapping the two classifications (b <-> c) mirrors the interval around zero.
+    d, low, high = newcombe_paired_interval(36, 2, 12, 0)
+    assert (d, low, high) == pytest.approx((-0.2, -0.3404, -0.0569), abs=1e-4)
+    with pytest.raises(ValueError):
+        newcombe_paired_interval(0, 0, 0, 0)
+    with pytest.raises(ValueError):
+        newcombe_paired_interval(1, -1, 0, 0)
+
+
+@given(st.integers(0, 60), st.integers(0, 60), st.integers(0, 60), st.integers(0, 60))
+def test_newcombe_paired_holds_its_estimate_within_minus_one_and_one(a: int, b: int, c: int, d: int) -> None:
+    if a + b + c + d == 0:
+        return
+    diff, low, high = newcombe_paired_interval(a, b, c, d)
+    assert diff == pytest.approx((b - c) / (a + b + c + d))
+    assert -1.0 <= low <= diff <= high <= 1.0
+
+
+def test_paired_interval_is_narrower_than_the_unpaired_one_on_correlated_data() -> None:
+    # 100 cases, 70 pass in both runs, 25 fail in both, 5 pass only in the new run: highly
+    # correlated outcomes. The same two rates (75/100 vs 70/100) as independent samples are much
+    # less certain; the paired interval even tells the improvement from zero.
+    d, low, high = newcombe_paired_interval(70, 5, 0, 25)
+    ud, ulow, uhigh = newcombe_interval(75, 100, 70, 100)
+    assert d == pytest.approx(ud) == pytest.approx(0.05)
+    assert high - low < (uhigh - ulow) / 2
+    assert low > 0 > ulow
+
+
+def test_paired_t_interval_matches_student_sleep_data() -> None:
+    # Cushny and Peebles' sleep data (Student 1908; R's datasets::sleep): the extra hours of sleep
+    # with drug 2 minus drug 1 for ten patients; R's t.test(paired = TRUE): mean 1.58, 95% CI
+    # 0.7001142 to 2.4598858.
+    diffs = [1.2, 2.4, 1.3, 1.3, 0.0, 1.0, 1.8, 0.8, 4.6, 1.4]
+    assert paired_t_interval(diffs) == pytest.approx((1.58, 0.7001142, 2.4598858), abs=1e-6)
+    assert paired_t_interval([0.1, 0.1, 0.1]) == pytest.approx((0.1, 0.1, 0.1))
+    with pytest.raises(ValueError):
+        paired_t_interval([1.0])
 
 
 def test_underpowered_and_saturated() -> None:

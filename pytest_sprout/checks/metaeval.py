@@ -42,6 +42,8 @@ class Example:
     premise: tuple[str, ...]
     supported: bool
     category: str | None = None
+    # The sentence before this one in its answer (LFQA): a fragment ("In 2011.") is judged with it.
+    previous: str | None = None
 
 
 # --- readers -------------------------------------------------------------------------------------
@@ -246,16 +248,19 @@ def read_lfqa(path: Path, dropped: list[str] | None = None) -> list[Example]:
                 raise DataError(f"{where}: needs 'question_id' and an 'annotations' list")
             if q["question_id"] not in docs:
                 raise DataError(f"{where}: question_id {q['question_id']!r} is not in {docs_path.name}")
+            previous: str | None = None
             for si, a in enumerate(q["annotations"]):
                 key = f"{system}:{q['question_id']}:{si}"
                 if not isinstance(a, dict) or not isinstance(a.get("labels"), list) or not isinstance(a.get("answer"), str):
                     raise DataError(f"{where}, sentence {si}: needs 'answer' (a string) and 'labels' (a list)")
                 label = majority([str(x) for x in a["labels"]])
+                before, previous = previous, a["answer"]
                 if label is None:
                     if dropped is not None:
                         dropped.append(key)
                     continue
-                examples.append(Example(key, a["answer"], docs[q["question_id"]], parse_label(label, f"{where}, sentence {si}"), system))
+                examples.append(Example(key, a["answer"], docs[q["question_id"]],
+                                        parse_label(label, f"{where}, sentence {si}"), system, before))
     if not examples:
         raise DataError(f"{path}: no examples")
     return examples
@@ -374,8 +379,17 @@ def make_judge(args: argparse.Namespace, overrides: dict[str, Any] | None = None
         raise DataError(str(exc)) from None
 
 
+def pairs_of(examples: Sequence[Example]) -> list[tuple[str, list[str]]]:
+    """(claim, premise) to judge for each example: a fragment ("In 2011.", no verb) that follows a
+    sentence of its answer is judged together with it, as the groundedness tier judges answers."""
+    from ..judges.lexical.claims import join_fragments
+
+    return [(e.claim, list(e.premise)) if e.previous is None
+            else join_fragments([(e.previous, e.premise), (e.claim, e.premise)])[0][1] for e in examples]
+
+
 def run_judge(judge: Any, examples: Sequence[Example]) -> list[Any]:
-    return list(judge.judge_many([(e.claim, list(e.premise)) for e in examples]))
+    return list(judge.judge_many(pairs_of(examples)))
 
 
 def parse_tune(spec: str) -> tuple[str, list[float]]:

@@ -193,6 +193,11 @@ class MergeRun:
             raise pytest.UsageError(f"merge: {problem}; pass --allow-partial to write it marked \"partial\": true")
         if problem:
             controller.write_problems.append(f"merge: {problem} (--allow-partial: the report is marked partial)")
+        mode = (first.get("settings") or {}).get("citations")
+        if isinstance(mode, str) and mode != controller.settings.citations:  # the mode the shards ran (the
+            from dataclasses import replace  # judging check above makes every shard's the same)
+
+            controller.settings = replace(controller.settings, citations=mode)
         controller.worker_system = first.get("system")
         controller.guard.golden_ref = first.get("golden")
         controller.complete = all(r.get("complete", True) is not False for r in self.reports.values())
@@ -211,11 +216,13 @@ class MergeRun:
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtestloop(self, session: pytest.Session) -> bool:
         hook = session.config.hook
+        policy = self.controller.fail_on if self.controller is not None else None  # --sprout-fail-on, as a run's
         for item in self.items:
             nodeid = item["nodeid"]
             location = (nodeid.split("::", 1)[0], None, nodeid.split("::", 1)[-1])
             hook.pytest_runtest_logstart(nodeid=nodeid, location=location)
-            for report in _reports(item, location, junit=bool(getattr(session.config.option, "xmlpath", None))):
+            for report in _reports(item, location, junit=bool(getattr(session.config.option, "xmlpath", None)),
+                                   policy=policy):
                 hook.pytest_runtest_logreport(report=report)
             hook.pytest_runtest_logfinish(nodeid=nodeid, location=location)
         return True
@@ -241,11 +248,12 @@ def _run_order(controller: Any, items: list[dict[str, Any]]) -> list[dict[str, A
     return ordered + [by_id[n] for n in sorted(by_id)]
 
 
-def _reports(item: dict[str, Any], location: tuple[str, None, str], junit: bool) -> list[Any]:
+def _reports(item: dict[str, Any], location: tuple[str, None, str], junit: bool, policy: Any = None) -> list[Any]:
     """The call report of one row, as its run sent it, and for --junitxml (which closes a test
     case on its teardown) the teardown report. No setup report, and no teardown report otherwise:
     pytest's terminal keeps every passing setup and teardown report and, for each failure, scans
-    them all (quadratic: most of the time of a 10,000-row merge with 1,000 failures)."""
+    them all (quadratic: most of the time of a 10,000-row merge with 1,000 failures). A failure
+    the merge's --sprout-fail-on lets pass (``policy``, core/fail_on.py) is xfailed, as in a run."""
     from _pytest.reports import TestReport
 
     row = {k: v for k, v in item.items() if k not in ("nodeid", "outcome")}
@@ -263,7 +271,14 @@ def _reports(item: dict[str, Any], location: tuple[str, None, str], junit: bool)
     else:
         call, longrepr = "failed", parsed.error or _reason(parsed) or f"{outcome} (see the shard's report)"
     nodeid = str(item["nodeid"])
-    reports = [TestReport(nodeid, location, keywords, call, longrepr, "call", user_properties=props)]
+    mark = policy.mark(nodeid, parsed.case_hash) if policy is not None and call == "failed" else None
+    if mark is not None:
+        call = "skipped"
+        props.append(mark)
+    report = TestReport(nodeid, location, keywords, call, longrepr, "call", user_properties=props)
+    if mark is not None:
+        report.wasxfail = mark[1]
+    reports = [report]
     if junit:
         reports.append(TestReport(nodeid, location, keywords, "passed", None, "teardown"))
     return reports

@@ -12,6 +12,7 @@ import pytest
 
 from ..core import option_values
 from ..core.errors import SettingsError
+from ..core.model import CITATIONS
 from ..core.option_values import COUNTS, NOT_PER_CASE, THRESHOLD_NAMES, UNIT, threshold_problem, tier_settings  # noqa: F401 (importers)
 
 T = TypeVar("T")
@@ -32,6 +33,9 @@ OPTIONS: tuple[Opt, ...] = (
     # --- suites, system, report ------------------------------------------------------------
     Opt("--sprout-suites", "sprout_suites", "folder (or one file) of suites: .yaml/.yml, .jsonl or .csv", "sprout_suites", "suites", metavar="PATH"),
     Opt("--sprout-system", "sprout_system", "the system under test as 'module:factory'", "sprout_system", metavar="MOD:FACTORY"),
+    Opt("--sprout-citations", "sprout_citations", "what a sentence without [k] markers is judged against: required "
+        "(nothing: it is unsupported) or retrieved (every passage retrieved for the answer); a suite's "
+        "defaults and a case's own 'citations:' win over it", "sprout_citations", "required", metavar="required|retrieved"),
     Opt("--sprout-report", "sprout_report", "write the results as JSON to PATH (repeatable: one file each)", kind="multi", metavar="PATH"),
     Opt(
         "--sprout-threshold", "sprout_threshold",
@@ -86,6 +90,10 @@ OPTIONS: tuple[Opt, ...] = (
         "an existing file of that name is never overwritten", kind="int", metavar="N"),
     Opt("--sprout-compare", "sprout_compare", "compare with an earlier --sprout-report JSON", metavar="OLD.json"),
     Opt("--sprout-fail-on-regression", "sprout_fail_on_regression", "fail when a metric drop is statistically distinguishable", kind="bool"),
+    Opt("--sprout-fail-on", "sprout_fail_on", "what fails the run: any (every failing item; the default), new (not the "
+        "items that failed in the --sprout-compare baseline too: they show as xfailed, known failures), gates (no item "
+        "failure; only --sprout-min, --sprout-fail-on-regression and --sprout-max-unscored)", "sprout_fail_on", "any",
+        metavar="any|new|gates"),
     Opt("--sprout-compare-any-dataset", "sprout_compare_any_dataset", "allow comparing reports of different datasets", kind="bool"),
     # --- judging the judges -----------------------------------------------------------------
     Opt(
@@ -149,7 +157,7 @@ def get(config: pytest.Config, dest: str) -> Any:
 AT_LEAST_1 = ("sprout_concurrency", "nli_batch_size", "nli_max_length", "llm_concurrency")
 AT_LEAST_0 = ("sprout_retries", "sprout_md_failures", "nli_entail_label")
 SECONDS = ("sprout_timeout", "llm_timeout")
-CHOICES = {"nli_window": ("chunk", "off")}
+CHOICES = {"nli_window": ("chunk", "off"), "sprout_citations": CITATIONS}
 
 
 def name(dest: str) -> str:
@@ -178,9 +186,10 @@ def check_values(config: pytest.Config) -> None:
         if opt.dest in SECONDS and not value > 0:
             no_limit = " (leave it out for no limit)" if opt.default is None else ""
             raise pytest.UsageError(f"{name(opt.dest)} must be a positive number of seconds{no_limit}, got {value:g}")
-    window = get(config, "nli_window")
-    if window not in CHOICES["nli_window"]:
-        raise pytest.UsageError(f"{name('nli_window')} must be one of {', '.join(CHOICES['nli_window'])}, got {window!r}")
+    for dest, choices in CHOICES.items():
+        value = get(config, dest)
+        if value not in choices:
+            raise pytest.UsageError(f"{name(dest)} must be one of {', '.join(choices)}, got {value!r}")
 
 
 def get_all(config: pytest.Config, dest: str) -> list[str]:
@@ -209,6 +218,12 @@ check_thresholds = _usage_errors(option_values.check_thresholds)
 parse_thresholds = _usage_errors(option_values.parse_thresholds)
 check_url = _usage_errors(option_values.check_url)
 check_fraction = _usage_errors(option_values.check_fraction)
+
+
+def parse_fail_on(value: Any) -> str:
+    from ..core.fail_on import parse_mode
+
+    return _usage_errors(parse_mode)(value)
 
 
 def parse_shard(value: str, where: str) -> tuple[int, int]:

@@ -59,6 +59,7 @@ class Settings:
     compare_option: str | None = None
     compare: Path | None = None
     fail_on_regression: bool = False
+    fail_on: str = "any"  # --sprout-fail-on / sprout_fail_on: any, new or gates (core/fail_on.py)
     compare_any_dataset: bool = False
     max_unscored: float = 0.5
     llm_base_url: str | None = None
@@ -66,6 +67,7 @@ class Settings:
     label_sample: int | None = None  # --sprout-label-sample
     shard_option: str | None = None  # --sprout-shard=K/N, else the environment's SPROUT_SHARD, as given
     shard_where: str = "--sprout-shard"  # which of the two it came from (error messages name it)
+    citations: str = "required"  # --sprout-citations / sprout_citations (core/citations.py; a case may override it)
     merging: bool = False  # python -m pytest_sprout.merge: the rows come from shard reports (cli/merge.py)
 
     @classmethod
@@ -103,12 +105,14 @@ class Settings:
             compare_option=_text(compare),
             compare=path(_text(compare)),
             fail_on_regression=bool(get("sprout_fail_on_regression")),
+            fail_on=options.parse_fail_on(get("sprout_fail_on")),
             compare_any_dataset=bool(get("sprout_compare_any_dataset")),
             max_unscored=float(str(get("sprout_max_unscored"))),  # options.get made it a float already
             llm_base_url=_text(get("llm_base_url")),
             labels=path(_text(get("sprout_labels")) or None),
             label_sample=None if get("sprout_label_sample") is None else int(str(get("sprout_label_sample"))),
             **_shard_option(config),
+            citations=str(get("sprout_citations") or "required"),
             merging=any(getattr(p, "sprout_merge", False) is True for p in config.pluginmanager.get_plugins()),
         )
 

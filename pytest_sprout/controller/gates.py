@@ -3,13 +3,19 @@
 - ``--sprout-min=TIER.METRIC=VALUE`` (repeatable; ini ``sprout_min``): the gate fails when the
   metric's 95% lower bound (Wilson for rates and for means of [0, 1] scores, Student t for other
   means) is below VALUE.
-- ``--sprout-compare=OLD.json``: per-metric deltas against an earlier ``--sprout-report``, with
-  Newcombe's interval for a difference of two proportions (Welch's t interval for means).
+- ``--sprout-compare=OLD.json``: per-metric deltas against an earlier ``--sprout-report``, paired
+  over the cases both runs judged (compare.py: Newcombe's method 10 for paired proportions, a
+  paired t for means; unpaired intervals only for metrics without pairs), and the items whose
+  outcome changed.
 - ``--sprout-fail-on-regression``: fails only when a drop is statistically distinguishable (the
   whole interval of new - old lies below zero).
+- ``--sprout-fail-on=any|new|gates``: which item failures fail the run (core/fail_on.py); ``new``
+  needs the baseline.
 
-Comparing reports built from different datasets is refused unless ``--sprout-compare-any-dataset``.
-Plain Python over report dicts and ``MetricRow``s; the only pytest use is ``UsageError``.
+Comparing reports built from different datasets is refused unless ``--sprout-compare-any-dataset``
+or ``--sprout-fail-on=new`` (which pairs items by case content, so a case added or edited since the
+baseline is simply new). Plain Python over report dicts and ``MetricRow``s; the only pytest use is
+``UsageError``.
 """
 
 from __future__ import annotations
@@ -18,7 +24,7 @@ import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping
 
 import pytest
 
@@ -26,8 +32,11 @@ from ..core.model import TIERS
 from ..core.tier import unknown_tier
 from ..config.options import parse_assignments
 from ..config.settings import Settings
-from ..core.stats import MetricRow, mover_difference, newcombe_interval, t_quantile, wilson_interval
+from ..core.fail_on import FAILING, FailOn, FailOnSummary
+from ..core.stats import MetricRow, wilson_interval
 from ..core.util import md_cell as _md, short_hash as _short
+from . import compare as comparing
+from .compare import Delta, ci_text as _ci, compare_rows, signed as _signed, welch_interval  # noqa: F401 (importers)
 
 
 @dataclass(frozen=True)
@@ -55,38 +64,6 @@ class GateResult:
         return {"gate": self.name, "passed": self.passed, "message": self.message, "value": self.value}
 
 
-@dataclass(frozen=True)
-class Delta:
-    """One metric compared with the baseline: new - old, with its 95% interval."""
-
-    tier: str
-    metric: str
-    kind: str
-    old: str  # "k/n" or "mean (n=..)", for display
-    new: str
-    delta: float | None
-    low: float | None
-    high: float | None
-    method: str  # "newcombe", "welch", or why there is no interval
-
-    @property
-    def verdict(self) -> str:
-        if self.low is None or self.high is None:
-            return "no interval"
-        if self.high < 0:
-            return "worse"
-        if self.low > 0:
-            return "better"
-        return "no distinguishable change"
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "tier": self.tier, "metric": self.metric, "kind": self.kind, "old": self.old, "new": self.new,
-            "delta": self.delta, "ci_low": self.low, "ci_high": self.high, "method": self.method,
-            "verdict": self.verdict,
-        }
-
-
 @dataclass
 class Baseline:
     path: str
@@ -94,6 +71,7 @@ class Baseline:
     # (tier, metric) -> the old metric row and the raw per-item values (for means)
     rows: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
     values: dict[tuple[str, str], list[Any]] = field(default_factory=dict)
+    items: dict[str, comparing.ItemView] = field(default_factory=dict)  # node id -> the old item (pairing, flips)
 
 
 @dataclass
@@ -109,6 +87,10 @@ class GateOutcome:
     regression: GateResult | None = None
     unscored: list[GateResult] = field(default_factory=list)  # tiers mostly unscored (--sprout-max-unscored)
     cases: Any = None  # selection.Overlap: how many cases the comparison covers (None: not known)
+    systems: tuple[str, str] = ("unknown", "unknown")  # the baseline's system and this run's, "name version"
+    paired_cases: int = 0  # cases with an item judged in both runs on the same content
+    flips: list[dict[str, Any]] = field(default_factory=list)  # paired items whose outcome changed
+    fail_on: FailOnSummary | None = None  # what --sprout-fail-on new or gates did (None: any)
 
     @property
     def failed(self) -> list[GateResult]:
@@ -119,35 +101,31 @@ class GateOutcome:
         data: dict[str, Any] = {"min": [r.to_json() for r in self.mins]}
         if self.unscored:
             data["unscored"] = [r.to_json() for r in self.unscored]
+        if self.fail_on is not None:
+            data["fail_on"] = self.fail_on.to_json()
         if self.baseline is not None:
             data["compare"] = {
                 "baseline": self.baseline,
                 "baseline_dataset_hash": self.baseline_hash,
+                "systems": {"old": self.systems[0], "new": self.systems[1]},
+                "paired_cases": self.paired_cases,
                 "deltas": [d.to_json() for d in self.deltas],
                 "missing": self.missing,
                 **({"cases": self.cases.to_json()} if self.cases is not None else {}),
+                "flips": self.flips,
                 "regression_gate": self.regression.to_json() if self.regression else None,
             }
         return data
 
     def lines(self) -> list[str]:
         """Terminal lines: the comparison table, then one line per gate."""
-        lines: list[str] = []
-        if self.baseline is not None:
-            same = self.baseline_hash == self.dataset_hash
-            lines.append(
-                f"compared with {self.baseline} (dataset {_short(self.baseline_hash)}"
-                + (", the same as now" if same else f"; now {_short(self.dataset_hash)}: DIFFERENT dataset")
-                + (f"; {self.cases.phrase()})" if self.cases is not None else ")")
-            )
-            lines.extend(_align([("tier", "metric", "old", "new", "delta", "95% CI", "method", "verdict")] + [
-                (d.tier, d.metric, d.old, d.new, _signed(d.delta), _ci(d.low, d.high), d.method, d.verdict)
-                for d in self.deltas
-            ]))
-            for name in self.missing:
-                lines.append(f"{name}: in the baseline, not measured in this run")
+        lines: list[str] = comparing.lines(self) if self.baseline is not None else []
         for result in self.mins + ([self.regression] if self.regression else []) + self.unscored:
             lines.append(result.message)
+        if self.fail_on is not None:
+            from ..core.identity import id_list
+
+            lines += self.fail_on.lines(id_list)
         return lines
 
     def markdown(self) -> list[str]:
@@ -159,32 +137,13 @@ class GateOutcome:
                 mark = {True: "PASS", False: "**FAIL**", None: "not checked"}[result.passed]
                 out.append(f"- {mark}: {_md(result.message)}")
             out.append("")
+        if self.fail_on is not None:
+            from ..core.identity import id_list
+
+            out += [f"- {_md(line)}" for line in self.fail_on.lines(id_list)] + [""]
         if self.baseline is not None:
-            out += [f"### Compared with `{_md(self.baseline)}`", ""]
-            if self.cases is not None:
-                out += [_md(self.cases.phrase()), ""]
-            out += ["| tier | metric | old | new | delta | 95% CI | method | verdict |", "|---|---|---:|---:|---:|---|---|---|"]
-            for d in self.deltas:
-                cells = (_md(d.tier), _md(d.metric), *(_md(c) for c in (d.old, d.new)), _signed(d.delta),
-                         _ci(d.low, d.high), d.method, d.verdict)  # the names and values come from the baseline
-                out.append("| " + " | ".join(cells) + " |")
-            for name in self.missing:
-                out.append(f"\n{_md(name)}: in the baseline, not measured in this run")
-            out.append("")
+            out += comparing.markdown(self)
         return out
-
-
-def _signed(value: float | None) -> str:
-    return "-" if value is None else f"{value:+.3f}"
-
-
-def _ci(low: float | None, high: float | None) -> str:
-    return "-" if low is None or high is None else f"[{low:+.3f}, {high:+.3f}]"
-
-
-def _align(rows: Sequence[tuple[str, ...]]) -> list[str]:
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    return ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
 
 
 # --- parsing the options ---------------------------------------------------------------------
@@ -238,6 +197,10 @@ def load_baseline(path: Path, shown: str) -> Baseline:
                                         "true/false, finite numbers or null")
             tier = item.get("tier")
             baseline.values.setdefault((tier if isinstance(tier, str) else "", metric), []).extend(values)
+        for key in ("nodeid", "outcome", "case_hash", "tier"):
+            if item.get(key) is not None and not isinstance(item.get(key), str):
+                raise pytest.UsageError(f"{where}: items[{i}] field {key!r} must be a string")
+    baseline.items = comparing.item_views(items)
     return baseline
 
 
@@ -294,49 +257,78 @@ class Gates:
 
     def __init__(
         self, mins: list[MinGate], baseline: Baseline | None = None,
-        fail_on_regression: bool = False, dataset_hash: str | None = None,
+        fail_on_regression: bool = False, dataset_hash: str | None = None, fail_on: FailOn | None = None,
     ) -> None:
         self.mins = mins
         self.baseline = baseline
         self.fail_on_regression = fail_on_regression
         self.dataset_hash = dataset_hash
+        self.fail_on = fail_on or FailOn()
 
     @classmethod
     def from_options(
         cls, *, mins: Iterable[str], compare: str | None, compare_path: Path | None,
-        fail_on_regression: bool, any_dataset: bool, dataset_hash: str | None,
+        fail_on_regression: bool, any_dataset: bool, dataset_hash: str | None, fail_on: str = "any",
     ) -> Gates:
-        """Parse the options; refuse a baseline built from another dataset unless ``any_dataset``."""
+        """Parse the options; refuse a baseline built from another dataset unless ``any_dataset``
+        (or ``fail_on`` is "new": its items are matched case by case)."""
         if fail_on_regression and not compare:
             raise pytest.UsageError("--sprout-fail-on-regression needs --sprout-compare=OLD.json (the report to compare with)")
+        if fail_on == "new" and not compare:
+            raise pytest.UsageError("--sprout-fail-on=new needs --sprout-compare=BASE.json: the earlier --sprout-report "
+                                    "whose failing items are the known failures")
         baseline = None
+        policy = FailOn(fail_on)
         if compare and compare_path is not None:
             baseline = load_baseline(compare_path, compare)
             old = baseline.report.get("dataset_hash")
-            if old != dataset_hash and not any_dataset:
+            if old != dataset_hash and not any_dataset and fail_on != "new":
                 raise pytest.UsageError(
                     f"--sprout-compare {compare}: that report was built from dataset {_short(old)}, but the suites now "
                     f"hash to {_short(dataset_hash)}; a difference between two different sets of cases says nothing "
                     "about the system. Re-run the baseline on these suites, or pass --sprout-compare-any-dataset "
                     "to compare anyway."
                 )
-        return cls(parse_min(mins), baseline, fail_on_regression, dataset_hash)
+            policy = FailOn.from_baseline(fail_on, compare, baseline.report.get("items") or [], old == dataset_hash)
+        return cls(parse_min(mins), baseline, fail_on_regression, dataset_hash, policy)
 
     def evaluate(
         self, rows: list[MetricRow], values: Mapping[tuple[str, str], list[Any]], tiers_run: set[str],
+        items: Iterable[Any] = (), system: Any = None, known: Iterable[str] = (), let_pass: int = 0,
     ) -> GateOutcome:
-        """Check every gate against this run's metric rows (and raw values, for means)."""
+        """Check every gate against this run's metric rows (and raw values, for means); with a
+        baseline, compare them, paired over this run's ``items`` judged in both runs. ``known``
+        and ``let_pass``: the items --sprout-fail-on made xfailed (known failures; all of them)."""
         by_key = {(r.tier, r.metric): r for r in rows}
         outcome = GateOutcome(dataset_hash=self.dataset_hash)
         outcome.mins = [check_min(g, by_key.get((g.tier, g.metric)), g.tier in tiers_run) for g in self.mins]
         if self.baseline is not None:
             outcome.baseline = self.baseline.path
             outcome.baseline_hash = self.baseline.report.get("dataset_hash")
-            outcome.deltas = compare_rows(self.baseline, rows, values)
+            now = comparing.item_views(items)
+            ids = comparing.paired_ids(self.baseline.items, now, outcome.baseline_hash == self.dataset_hash)
+            paired = comparing.paired_deltas(rows, self.baseline.items, now, ids)
+            outcome.deltas = compare_rows(self.baseline, rows, values, paired)
             outcome.missing = [f"{t}.{m}" for (t, m) in self.baseline.rows if (t, m) not in by_key]
+            outcome.flips = comparing.flips(self.baseline.items, now, ids)
+            outcome.paired_cases = comparing.cases_of(ids)
+            outcome.systems = (comparing.system_name(self.baseline.report.get("system")), comparing.system_name(system))
             if self.fail_on_regression:
                 outcome.regression = regression_result(outcome.deltas)
+            if self.fail_on.mode == "new":
+                outcome.fail_on = new_mode_summary(self.fail_on, self.baseline.items, now, ids, set(known))
+        if self.fail_on.mode == "gates":
+            outcome.fail_on = FailOnSummary("gates", let_pass=let_pass)
         return outcome
+
+
+def new_mode_summary(policy: FailOn, old: Mapping[str, Any], now: Mapping[str, Any], paired: Iterable[str],
+                     known: set[str]) -> FailOnSummary:
+    """--sprout-fail-on=new: the known failures, the new ones (failing now, not known: they fail
+    the run) and the fixed ones (failed in the baseline, pass now, on the same case content)."""
+    new = sorted(nodeid for nodeid, item in now.items() if item.outcome in FAILING and nodeid not in known)
+    fixed = [nodeid for nodeid in paired if old[nodeid].outcome in FAILING and now[nodeid].outcome == "passed"]
+    return FailOnSummary("new", policy.baseline, known=sorted(known), new=new, fixed=fixed)
 
 
 def check_min(gate: MinGate, row: MetricRow | None, tier_ran: bool) -> GateResult:
@@ -371,40 +363,6 @@ def _unreachable(row: MetricRow, value: float) -> bool:
     return row.kind == "rate" and wilson_interval(row.n, row.n)[0] < value
 
 
-def compare_rows(baseline: Baseline, rows: list[MetricRow], values: Mapping[tuple[str, str], list[Any]]) -> list[Delta]:
-    deltas = []
-    for row in rows:
-        old = baseline.rows.get((row.tier, row.metric))
-        if old is None:
-            deltas.append(Delta(row.tier, row.metric, row.kind, "-", _show(row.to_json()), None, None, None, "new metric"))
-            continue
-        if old["kind"] != row.kind:
-            deltas.append(Delta(row.tier, row.metric, row.kind, _show(old), _show(row.to_json()), None, None, None, "kind changed"))
-            continue
-        if row.kind == "rate":
-            if row.n == 0 or old["n"] == 0:
-                deltas.append(Delta(row.tier, row.metric, "rate", _show(old), _show(row.to_json()), None, None, None, "no observations"))
-                continue
-            if row.clusters is None and old.get("clusters") is None:
-                d, low, high = newcombe_interval(row.k or 0, row.n, old["k"], old["n"])
-                method = "newcombe"
-            else:  # nested observations: each side's clustered interval (core/clusters.py)
-                d, low, high = mover_difference(_interval(row.to_json()), _interval(old))
-                method = "newcombe (clustered intervals)"
-            deltas.append(Delta(row.tier, row.metric, "rate", _show(old), _show(row.to_json()), d, low, high, method))
-        else:
-            new_values = _scored(values.get((row.tier, row.metric), []))
-            old_values = _scored(baseline.values.get((row.tier, row.metric), []))
-            delta = None if row.rate is None or old.get("rate") is None else row.rate - old["rate"]
-            interval = welch_interval(new_values, old_values)
-            if interval is None:
-                deltas.append(Delta(row.tier, row.metric, "mean", _show(old), _show(row.to_json()), delta, None, None,
-                                    "no interval (needs 2+ values in both runs)"))
-            else:
-                deltas.append(Delta(row.tier, row.metric, "mean", _show(old), _show(row.to_json()), *interval, "welch"))
-    return deltas
-
-
 def regression_result(deltas: list[Delta]) -> GateResult:
     worse = [d for d in deltas if d.verdict == "worse"]
     if not worse:
@@ -414,45 +372,6 @@ def regression_result(deltas: list[Delta]) -> GateResult:
         "regression", False,
         "regression gate: FAILED: the whole 95% interval of the change lies below zero for " + "; ".join(parts),
     )
-
-
-def _scored(values: Iterable[Any]) -> list[float]:
-    out = []
-    for v in values:
-        if isinstance(v, (int, float)) and not isinstance(v, bool) and not math.isnan(v):
-            out.append(float(v))
-    return out
-
-
-def welch_interval(a: list[float], b: list[float], confidence: float = 0.95) -> tuple[float, float, float] | None:
-    """mean(a) - mean(b) with Welch's t interval (Satterthwaite degrees of freedom, rounded down)."""
-    if len(a) < 2 or len(b) < 2:
-        return None
-    ma, mb = math.fsum(a) / len(a), math.fsum(b) / len(b)
-    va = math.fsum((x - ma) ** 2 for x in a) / (len(a) - 1)
-    vb = math.fsum((x - mb) ** 2 for x in b) / (len(b) - 1)
-    sa, sb = va / len(a), vb / len(b)
-    d = ma - mb
-    if sa + sb == 0:
-        return d, d, d
-    df = (sa + sb) ** 2 / ((sa**2 / (len(a) - 1) if sa else 0.0) + (sb**2 / (len(b) - 1) if sb else 0.0))
-    half = t_quantile(1 - (1 - confidence) / 2, max(1, int(df))) * math.sqrt(sa + sb)
-    return d, d - half, d + half
-
-
-def _interval(row: Mapping[str, Any]) -> tuple[float, float, float]:
-    """(rate, low, high) of a rate row: its own interval (clustered where nested), else Wilson's."""
-    k, n = row["k"], row["n"]
-    if row.get("ci_low") is None or row.get("ci_high") is None:
-        return (k / n, *wilson_interval(k, n))
-    return (k / n, min(row["ci_low"], k / n), max(row["ci_high"], k / n))
-
-
-def _show(row: Mapping[str, Any]) -> str:
-    if row.get("kind") == "rate":
-        return f"{row.get('k')}/{row.get('n')}"
-    rate = row.get("rate")
-    return f"{rate:.3f} (n={row.get('n')})" if isinstance(rate, (int, float)) else f"- (n={row.get('n')})"
 
 
 # --- from the run's settings (controller only) ------------------------------------------------
@@ -468,6 +387,7 @@ def from_settings(settings: Settings, dataset_hash: Callable[[], str]) -> Gates:
         fail_on_regression=settings.fail_on_regression,
         any_dataset=settings.compare_any_dataset,
         dataset_hash=dataset_hash() if settings.compare_option else None,
+        fail_on=settings.fail_on,
     )
 
 

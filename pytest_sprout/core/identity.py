@@ -45,6 +45,17 @@ def fingerprints(cases: Iterable[Case]) -> Fingerprints:
     return out
 
 
+CONTENT_ONLY = ("id", "tiers", "tags")  # what a case's content hash leaves out: neither changes a verdict
+
+
+def case_hash(case: Case) -> str:
+    """A short hash of what a case asks and expects (question, expectation, facts, thresholds and
+    the rest of its canonical fields, less its id, tiers and tags): two runs judged the same case
+    when its node id and this hash agree (--sprout-compare pairs items by both)."""
+    row = {name: value for name, value in case.canonical().items() if name not in CONTENT_ONLY}
+    return hashlib.sha256(canonical_json(row).encode("utf-8")).hexdigest()[:16]
+
+
 def suite_counts(cases: Iterable[Case]) -> dict[str, int]:
     counts: dict[str, int] = {}
     for case in cases:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Iterable, Iterator
 
 # The keys a row may lack; None stands for "absent" (a key sent as null is remembered as such).
-_OPTIONAL = ("nodeid", "outcome", "question", "expect", "expected_facts", "answer", "golden", "error", "note",
+_OPTIONAL = ("nodeid", "outcome", "known", "case_hash", "question", "expect", "expected_facts", "answer", "golden", "error", "note",
              "reasons", "extra", "unscored", "mutants", "mutants_skipped")
 
 
@@ -30,7 +30,9 @@ class Row:
     # Set by the controller
     nodeid: str | None = None
     outcome: str | None = None  # passed, failed, skipped, unscored, error
+    known: bool | None = None  # --sprout-fail-on=new: failed in the baseline too (shown as xfailed); only ever True
     # Set by the item; None when the row does not carry it
+    case_hash: str | None = None  # identity.case_hash: what the case asks and expects (--sprout-compare pairs by it)
     question: str | None = None
     expect: str | None = None
     expected_facts: list[str] | None = None

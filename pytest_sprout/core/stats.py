@@ -1,4 +1,5 @@
-"""Pure statistics: Wilson intervals, Newcombe differences, saturation, the metric tally, Cohen's
+"""Pure statistics: Wilson intervals, Newcombe differences (independent and paired), the paired t
+interval, saturation, the metric tally, Cohen's
 kappa, and the meta-evaluation's balanced accuracy, ROC AUC and paired bootstrap.
 
 No pytest, no numpy: plain Python that any tool can import and test on its own.
@@ -53,6 +54,60 @@ def mover_difference(first: tuple[float, float, float], second: tuple[float, flo
     low = d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
     high = d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
     return d, max(-1.0, low), min(1.0, high)
+
+
+def newcombe_paired_interval(a: int, b: int, c: int, d: int, confidence: float = 0.95) -> tuple[float, float, float]:
+    """Difference of two proportions measured on the same n = a + b + c + d subjects, with
+    Newcombe's score-based interval for paired data (Newcombe 1998, Stat Med 17:2635-2650, method 10).
+
+    The cells follow Newcombe's table: ``a`` both passed, ``b`` passed the first classification and
+    failed the second, ``c`` failed the first and passed the second, ``d`` failed both. Returns
+    (p1 - p2, low, high) with p1 = (a + b) / n the first classification's rate and p2 = (a + c) / n
+    the second's, so the difference is (b - c) / n. The interval combines the two Wilson intervals
+    as the unpaired method 10 does, less twice their covariance, estimated by Newcombe's phi*: the
+    phi coefficient of the 2x2 table with ad - bc reduced by n/2 when it exceeds n/2, taken as 0
+    when 0 <= ad - bc <= n/2, and left as it is when negative (0 too when a margin is empty).
+    Checked against Newcombe's example (36, 12, 2, 0) and Fagerland, Lydersen and Laake (2017),
+    Statistical Analysis of Contingency Tables, chapter 8 (tests/test_stats.py)."""
+    if min(a, b, c, d) < 0:
+        raise ValueError(f"counts must be non-negative, got {(a, b, c, d)}")
+    n = a + b + c + d
+    if n == 0:
+        raise ValueError("no pairs")
+    p1, p2 = (a + b) / n, (a + c) / n
+    l1, u1 = wilson_interval(a + b, n, confidence)
+    l2, u2 = wilson_interval(a + c, n, confidence)
+    margins = (a + b) * (c + d) * (a + c) * (b + d)
+    cross = a * d - b * c
+    adjusted = cross - n / 2 if cross > n / 2 else (cross if cross < 0 else 0.0)
+    phi = adjusted / math.sqrt(margins) if margins else 0.0
+    return correlated_difference((p1, l1, u1), (p2, l2, u2), phi)
+
+
+def correlated_difference(first: tuple[float, float, float], second: tuple[float, float, float],
+                          correlation: float) -> tuple[float, float, float]:
+    """p1 - p2 from two (rate, low, high) whose estimates are correlated (MOVER, Zou and Donner
+    2008, with the covariance term; Newcombe's paired method 10 when the intervals are Wilson's and
+    the correlation is the phi coefficient). Returns (difference, low, high), within [-1, 1]."""
+    (p1, l1, u1), (p2, l2, u2) = first, second
+    r = max(-1.0, min(1.0, correlation))
+    diff = p1 - p2
+    down = (p1 - l1) ** 2 - 2 * r * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2
+    up = (u1 - p1) ** 2 - 2 * r * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2
+    low, high = diff - math.sqrt(max(down, 0.0)), diff + math.sqrt(max(up, 0.0))
+    return diff, max(-1.0, min(low, diff)), min(1.0, max(high, diff))
+
+
+def paired_t_interval(diffs: Sequence[float], confidence: float = 0.95) -> tuple[float, float, float]:
+    """Mean of paired differences (one per case: new - old) with Student's t interval on n - 1
+    degrees of freedom. Needs two differences or more; equal differences give a zero-width interval."""
+    n = len(diffs)
+    if n < 2:
+        raise ValueError("need at least two paired differences")
+    mean = math.fsum(diffs) / n  # exact: the order the cases arrived in (xdist) cannot matter
+    var = math.fsum((x - mean) ** 2 for x in diffs) / (n - 1)
+    half = t_quantile(1 - (1 - confidence) / 2, n - 1) * math.sqrt(var / n)
+    return mean, mean - half, mean + half
 
 
 def is_underpowered(n: int) -> bool:
@@ -120,12 +175,23 @@ class MetricRow:
     # --sprout-labels (core/ppi.py): the rate people would give, and the judge against the labels
     corrected: dict[str, Any] | None = None
     judge_vs_labels: dict[str, Any] | None = None
+    description: str | None = None  # what the metric measures, where its tier says (judges/ragas_tier.py)
+
+    @property
+    def saturated_at(self) -> str | None:
+        """Which side a saturated row sits on: "all passed" (every observation passed, or every
+        score is 1) or "all failed" (none passed, every score 0); None when not saturated."""
+        if not self.saturated or self.rate is None:
+            return None
+        return "all passed" if self.rate >= 0.5 else "all failed"
 
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)
+        if self.saturated_at is not None:  # only on saturated rows: which side they saturate at
+            out["saturated_at"] = self.saturated_at
         if self.clusters is None:  # the fields appear only where observations are nested
             del out["clusters"], out["effective_n"]
-        for key in ("corrected", "judge_vs_labels"):  # and only where labels were given
+        for key in ("corrected", "judge_vs_labels", "description"):  # and only where labels (a description) were given
             if out[key] is None:
                 del out[key]
         return out

@@ -6,15 +6,16 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
+from ..core.citations import hint_line, mode_line
 from ..core.row import Row, as_rows
 from ..core.stats import MetricRow, Tally
-from ..core.table import CLUSTERS_NOTE, SATURATED_NOTE, UNDERPOWERED_NOTE, corrected_cells, flags, num as _num
+from ..core.table import CLUSTERS_NOTE, UNDERPOWERED_NOTE, corrected_cells, flags, num as _num, saturated_notes
 from ..core.util import md_cell as _md, short_hash
 
 OUTCOME_ORDER = {"failed": 0, "unscored": 1, "skipped": 2, "passed": 3}
 
 INCOMPLETE_BANNER = (
-    "INCOMPLETE: the run was interrupted; items that did not finish are error rows, and the "
+    "INCOMPLETE: the run was interrupted or stopped early (-x, --maxfail); items that did not finish are error rows, and the "
     "numbers describe only the items that ran."
 )
 
@@ -71,7 +72,16 @@ def markdown_header(report: dict[str, Any]) -> list[str]:
     counts = outcome_counts(report.get("items") or [])
     parts = ", ".join(f"{n} {k}" for k, n in counts.items()) or "no items"
     dataset = report.get("dataset_hash") or "none"
-    return [f"**{parts}** · {_md(system_line(report))} · dataset `{short_hash(dataset)}`", ""]
+    settings = report.get("settings") or {}
+    mode = f" · citations `{_md(str(settings['citations']))}`" if "citations" in settings else ""
+    lines = [f"**{parts}** · {_md(system_line(report))} · dataset `{short_hash(dataset)}`{mode}", ""]
+    other = settings.get("citations_by_case") or {}
+    if other:
+        lines[-1:-1] = ["", _md(str(mode_line(settings)))]
+    hint = hint_line(settings)
+    if hint:
+        lines += [f"> {_md(hint)}", ""]
+    return lines
 
 
 def markdown_failures(report: dict[str, Any], limit: int) -> list[str]:
@@ -83,13 +93,22 @@ def markdown_failures(report: dict[str, Any], limit: int) -> list[str]:
     title = f"### Failing cases ({len(failed)})" if len(shown) == len(failed) else \
         f"### Failing cases (first {len(shown)} of {len(failed)})"
     lines = [title, ""]
+    known = known_note(report)
     for row in shown:
-        lines.append(f"- **{_md(row.case_id)}** [{_md(row.tier)}] {_md(row.question or '')}")
+        mark = f" ({_md(known)})" if row.known else ""  # after a space, never a link
+        lines.append(f"- **{_md(row.case_id)}** [{_md(row.tier)}]{mark} {_md(row.question or '')}")
         for reason in item_reasons(row)[:6]:
             lines.append(f"  - {_md(reason)}")
     if len(shown) < len(failed):
         lines.append(f"- ... and {len(failed) - len(shown)} more (see the JSON or HTML report)")
     return lines + [""]
+
+
+def known_note(report: dict[str, Any]) -> str:
+    """How a known failure's row is marked (--sprout-fail-on=new): "known failure: failed in BASE.json"."""
+    fail_on = (report.get("gates") or {}).get("fail_on") or {}
+    baseline = fail_on.get("baseline") if isinstance(fail_on, dict) else None
+    return f"known failure: failed in {baseline}" if baseline else "known failure"
 
 
 def files_lines(written: dict[str, str], report: dict[str, Any]) -> list[str]:
@@ -126,8 +145,8 @@ def format_markdown(rows: Iterable[MetricRow], extra: Iterable[str] = (), title:
             if r.corrected is not None:
                 lines.append("| " + " | ".join(_md(c.strip()) for c in corrected_cells(r, nested)) + " |")
         lines.append("")
-        if any(r.saturated for r in rows):
-            lines += [f"> {SATURATED_NOTE}", ""]
+        for note in saturated_notes(rows):
+            lines += [f"> {note}", ""]
         if any(r.underpowered for r in rows):
             lines += [f"> {UNDERPOWERED_NOTE}", ""]
         if nested:

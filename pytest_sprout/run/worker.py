@@ -25,6 +25,7 @@ from ..suites.loader import SuiteFile, SuiteSet
 from ..judges import tier_module
 from ..core.errors import JudgeFailure, TierUnusable
 from ..core.model import TIERS, Answer, Case, GoldenItem
+from ..core.identity import case_hash
 from ..core.row import Row
 from ..core.option_values import explicit_tiers
 from ..core.tier import TierResult, TierSettings
@@ -317,8 +318,8 @@ class Run:
         return result
 
     def run_item(self, case: Case, tier: str) -> ItemOutcome:
-        row = Row(case_id=case.id, suite=case.suite, tier=tier, question=case.question, expect=case.expect,
-                  expected_facts=list(case.expected_facts))
+        row = Row(case_id=case.id, suite=case.suite, tier=tier, case_hash=case_hash(case), question=case.question,
+                  expect=case.expect, expected_facts=list(case.expected_facts))
         golden = self.answer(case)
         if golden.answer is not None:
             row.answer = answer_row(golden.answer)
@@ -349,7 +350,10 @@ class Run:
         if self.option("sprout_mutate"):  # mutants go in their own key, never in the metrics
             from ..checks.mutation import mutate_item
 
-            mutated = mutate_item(self.tier(tier), golden.answer, result.sentences)
+            from ..core.citations import mode_of
+
+            mode = mode_of(case, self.option("sprout_citations"))
+            mutated = mutate_item(self.tier(tier), golden.answer, result.sentences, mode)
             row.mutants, row.mutants_skipped = mutated.get("mutants"), mutated.get("mutants_skipped")
         if result.note:
             row.note = result.note

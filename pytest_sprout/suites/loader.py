@@ -13,8 +13,8 @@ from .yaml_lines import describe, duplicate_key, key_line, plain_data
 from ..core.util import UNSAFE_TEXT as _UNSAFE
 
 SUITE_KEYS = ("suite", "description", "defaults", "cases")
-DEFAULT_KEYS = ("expect", "tiers", "tags")
-CASE_KEYS = ("id", "question", "expect", "expected_facts", "tiers", "tags", "thresholds")
+DEFAULT_KEYS = ("expect", "tiers", "tags", "citations")
+CASE_KEYS = ("id", "question", "expect", "expected_facts", "tiers", "tags", "thresholds", "citations")
 TABLE_SUFFIXES = (".jsonl", ".csv")  # formats.py
 SUFFIXES = (".yaml", ".yml") + TABLE_SUFFIXES
 
@@ -117,6 +117,16 @@ def _expect(value: Any, name: str = "expect") -> str:
     return value
 
 
+def _citations(value: Any, name: str = "citations") -> str:
+    """A citations mode (core/citations.py): what a sentence without [k] markers is judged against."""
+    from ..core.citations import problem
+
+    why = problem(value)
+    if why:
+        raise _Invalid(name, f"{why} (what a sentence without [k] markers is judged against)")
+    return str(value)
+
+
 def _check_keys(data: dict, allowed: Iterable[str], what: str) -> None:
     for key in data:
         if key not in allowed:
@@ -150,6 +160,7 @@ def _build_case(raw: Any, suite: str, defaults: dict, source: str) -> Case:
         id=case_id, suite=suite, question=question.strip(), expect=expect,
         expected_facts=facts, tiers=tiers, tags=tags, source=source,
         thresholds=_thresholds(raw.get("thresholds", {})),
+        citations=_citations(raw["citations"]) if "citations" in raw else defaults.get("citations"),
     )
 
 
@@ -258,6 +269,8 @@ def load_suite(path: Path, rel: str | None = None) -> SuiteFile:
             defaults["expect"] = _expect(defaults_raw["expect"], "defaults.expect")
         if "tags" in defaults_raw:
             defaults["tags"] = _str_list(defaults_raw["tags"], "defaults.tags")
+        if "citations" in defaults_raw:
+            defaults["citations"] = _citations(defaults_raw["citations"], "defaults.citations")
         if "cases" not in data:
             raise _Invalid("cases", "missing: a suite needs a 'cases:' list")
         cases = data["cases"]

@@ -10,6 +10,8 @@ The package, by role (each module imports only those above it):
 - ``index``: analysed sentences and the per-passage index of sentences by word;
 - ``rules``: the rules a claim must pass against its evidence;
 - ``framing``: openings that frame an answer ("Based on the given context, ..."), set aside;
+- ``claims``: sentences with no claim of their own (unscored, rule ``no-claim``) and fragments
+  without a verb (judged with the sentence before them, ``LexicalJudge.judge_answer``);
 - ``evidence``: what the judge found for a claim, and the features of its calibrated score;
 - ``judge``: ``LexicalJudge``, which finds the evidence and combines coverage and rules into a
   calibrated probability.

@@ -3,8 +3,8 @@
 score = sigmoid(INTERCEPT + sum(COEFFICIENTS[i] * feature[i])), features in the order of FEATURES.
 """
 
-VERSION = 'wice707+lfqa3857-145532c8'
+VERSION = 'wicedev349+lfqa3857-00c94076'
 FEATURES = ('coverage', 'weighted_coverage', 'uncovered_weight', 'uncovered_clause', 'extra_sentences', 'rule_failed', 'names_missing', 'several_passages', 'rarest_missing', 'passage_weighted', 'log_sentences', 'single_sentence')
-INTERCEPT = -1.6618
-COEFFICIENTS = (-2.5131, 3.5475, 0.0322, 1.3064, 0.3368, -1.8358, -0.4285, -0.4379, -1.0395, 2.3734, -0.2317, 2.3590)
+INTERCEPT = -2.4515
+COEFFICIENTS = (-2.7076, 4.0228, 0.1450, 0.9957, 0.2915, -1.4345, -0.3667, -0.4666, -1.1618, 2.5967, -0.1253, 2.5258)
 THRESHOLD = 0.50

@@ -24,6 +24,12 @@ _MONTH_BEFORE = frozenset({"in", "of", "since", "until", "till", "by", "from", "
                            "last", "next", "this"})
 
 
+# Words that open a clause of their own when a subject follows them ("before he won", "and that
+# the fans may support him"); "and" also ends a clause once a cue has been followed by content.
+_OPENERS = frozenset({"before", "after", "as", "once", "or", "whilst", "then"})
+_SUBJECTS = frozenset({"he", "she", "it", "they", "we", "i", "you", "there", "that"})
+
+
 class Clause(NamedTuple):
     """A clause with content: its keys, its polarity, its first negation cue, a word to name it,
     and its quantifiers and modals as (class, family, word)."""
@@ -46,8 +52,9 @@ class Sentence:
     whether it has such cues at all (a cheap test before the clause rules); ``clauses()`` gives
     each clause's keys, polarity and quantifiers. A clause runs to punctuation, a dash or a
     conjunction such as "but", "which", "when"; "and" ends one once a cue has been followed by
-    content ("do not overwater and keep it warm"); a clause without content words hands its cues
-    to the next one.
+    content ("do not overwater and keep it warm"); "and", "or", "before", "after", "as" end one
+    when a subject pronoun or "that" follows ("before he won", "and that the fans may"); a clause
+    without content words hands its cues to the next one.
     """
 
     __slots__ = ("text", "words", "content", "seq", "keys", "numbers", "has_date", "has_negation", "has_quantifier", "has_cue",
@@ -107,6 +114,9 @@ class Sentence:
                 add((key, idx))
                 cue_open = cue_seen  # (cue_open implies cue_seen)
             elif kind in (STOP, OTHER):
+                if w in _OPENERS and filled and idx + 1 < len(words) and words[idx + 1] in _SUBJECTS:
+                    clause += 1  # "... before he won the race": a clause of its own, with its own polarity
+                    filled = cue_seen = cue_open = False
                 continue
             elif kind == NUMERAL:
                 numerals.append(idx)
@@ -123,7 +133,7 @@ class Sentence:
                         prev in _BARE_PERIOD_AFTER and w[-1] == "s") or (
                         prev in _EVERY_NTH and words[idx - 2 : idx - 1] in (["every"], ["each"])):
                     periods.append(idx)
-            elif kind == BREAK or (kind == AND and cue_open):
+            elif kind == BREAK or (kind == AND and (cue_open or (idx + 1 < len(words) and words[idx + 1] in _SUBJECTS))):
                 if filled:  # a clause without content words hands its cues to the next one
                     clause += 1
                     filled = cue_seen = cue_open = False
@@ -132,6 +142,8 @@ class Sentence:
                     clause += 1
                     filled = cue_seen = cue_open = False
                 nxt = words[idx + 1] if idx + 1 < len(words) else ""
+                if w == "no" and nxt[:1].isdecimal():  # "the no 1 jersey", "No. 10": an abbreviated "number"
+                    continue
                 if not (nxt in _NEGATION_EXEMPT_NEXT or (nxt.startswith(("un", "non")) and len(nxt) > 5) or (
                         nxt in _COMPARATIVES and words[idx + 2 : idx + 3] == ["than"])):  # "no more than 3": a bound
                     cues.append((NEG, w, clause, idx))

@@ -2,8 +2,10 @@
 
 A claim is judged against the sentences of the passages it cites:
 
-1. Boilerplate that frames an answer ("Based on the given context, ...", "According to the
-   document, ...") is set aside; the rest is the claim.
+1. A sentence with no claim of its own (it only announces its source, a bare citation, a list
+   marker, "It is not mentioned whether ...") is unscored, rule ``no-claim``; in an answer
+   (``judge_answer``) a fragment without a verb is judged with the sentence before it (``claims``).
+   Boilerplate that frames an answer ("Based on the given context, ...") is set aside.
 2. Each content word of the claim is found in a cited sentence by its key (its lemma, then a light
    stem), else by the key of one of its WordNet synonyms, else of one of its derivationally related
    forms ("explanation" found as "explain").
@@ -41,6 +43,7 @@ never touches it.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from functools import reduce
 from itertools import repeat
 from operator import and_, mul
@@ -49,6 +52,7 @@ from typing import Iterable, Sequence
 from pytest_sprout.core.model import Passage, Verdict
 
 from . import calibration
+from .claims import join_fragments, no_claim
 from .evidence import Evidence, _add_synonyms, _best_single, _closer, _uncovered_tail, _union
 from .framing import strip_boilerplate
 from .index import Sentence, _bits, _Prepared, _prepare_passage, _text, analyse, number_facts, numbers_near
@@ -58,7 +62,7 @@ from .rules import (
 )
 from .text import rejoin_numbers, stem, synonym_keys, weight
 
-RULES_VERSION = 7  # bump when a rule changes what it decides: it is part of settings()
+RULES_VERSION = 10  # bump when a rule changes what it decides: it is part of settings()
 
 _ZEROS = repeat(0)  # the default of each dict.get mapped over a claim's keys
 
@@ -130,6 +134,42 @@ class LexicalJudge:
             out.append(verdict)
         return out
 
+    def judge_answer(self, pairs: Sequence[tuple[str, Sequence[Passage | str]]]) -> list[Verdict]:
+        """``judge_many`` on the sentences of one answer, in order, except that a fragment (no verb:
+        "In 2011.", "222 - 0.") is judged together with the sentence before it (``claims``)."""
+        judged, joined = join_fragments(pairs)
+        return [replace(v, reason=f"{v.reason}; a fragment, judged with the sentence before it") if j else v
+                for v, j in zip(self.judge_many(judged), joined)]
+
+    def judge_answer_sourced(self, pairs: Sequence[tuple[str, Sequence[Passage | str]]]
+                             ) -> list[tuple[Verdict, list[Passage | str]]]:
+        """``judge_answer``, with the sources (of those the pair was judged against: a fragment's
+        include the sentence's before it) that hold the sentences of each verdict's evidence: an
+        uncited sentence judged against every retrieved passage (--sprout-citations=retrieved)
+        names in its reason which passages the evidence came from."""
+        judged, joined = join_fragments(pairs)
+        out = []
+        for (claim, sources), j in zip(judged, joined):
+            verdict, found = self.assess(claim, sources)
+            if j:
+                verdict = replace(verdict, reason=f"{verdict.reason}; a fragment, judged with the sentence before it")
+            out.append((verdict, [sources[i] for i in self._holding(found, verdict.evidence, sources)]))
+        return out
+
+    def _holding(self, found: Evidence | None, evidence: str | None, sources: Sequence[Passage | str]) -> list[int]:
+        """The positions of the sources whose sentences make up the evidence (judge_answer_sourced)."""
+        prepared = [self._prepare(s if isinstance(s, str) else Passage.coerce(s, i).text) for i, s in enumerate(sources)]
+        if found is not None and found.window:
+            window = {id(w) for w in found.window}
+            hits = [i for i, p in enumerate(prepared) if any(id(s) in window for s in p.sentences)]
+            if not hits:  # the passage analysis was evicted from the cache since: match by text
+                hits = [i for i, p in enumerate(prepared) if any(w.text in p.by_text for w in found.window)]
+            if hits:
+                return hits
+        if evidence:  # a claim without content words: its evidence is one sentence's text
+            return [i for i, p in enumerate(prepared) if evidence in p.by_text][:1]
+        return []
+
     def judge(self, claim: str, sources: Sequence[Passage | str]) -> Verdict:
         """Whether the passages a claim cites support it; ``score`` is the calibrated probability."""
         return self.assess(claim, sources)[0]
@@ -143,6 +183,9 @@ class LexicalJudge:
             raise TypeError(f"claim must be a str, got {type(claim).__name__}")
         if isinstance(sources, (str, bytes)):
             raise TypeError("sources must be a sequence of passages (Passage or str), not a single str")
+        why = no_claim(claim)
+        if why is not None:  # "Based on the given context [1],", "[1][2]": nothing to support or refute
+            return Verdict(None, 0.0, None, f"no claim: {why}", "no-claim"), None
         claim = rejoin_numbers(claim)  # as the passages are read
         prepare = self._prepare
         if sources.__class__ is list and len(sources) == 1 and sources[0].__class__ is str:  # the common case

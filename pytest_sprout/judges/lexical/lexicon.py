@@ -84,6 +84,17 @@ def lemma(word: str) -> str:
     return word
 
 
+def could_be_verb(word: str) -> bool:
+    """Whether a lower-cased word can be a verb or an auxiliary in some use ("scored", "is",
+    "record"): lemminflect's table lists it so. Without the table every word can be one."""
+    if _lemma_state == "unloaded":
+        _load_lemmatiser()
+    if _lemmas is None:
+        return True
+    found = _lemmas.get(word)
+    return found is not None and ("VERB" in found or "AUX" in found)
+
+
 # --- WordNet -------------------------------------------------------------------------------------
 
 

@@ -198,7 +198,7 @@ def check_quantifiers(claim: Sentence, window: Sequence[Sentence], pairs: Alignm
     for ours, closest, mutual in pairs if pairs is not None else align(claim, window):
         if claim_side and not ours.quants:
             continue
-        problems = [_quantifier_conflict(ours.quants, c.quants) for c in (closest if ours.quants else mutual)]
+        problems = [_quantifier_conflict(ours.quants, c.quants, claim_side) for c in (closest if ours.quants else mutual)]
         if problems and all(problems):
             return "quantifier", next(filter(None, problems))  # all of them are reasons: the first
     return None
@@ -206,12 +206,17 @@ def check_quantifiers(claim: Sentence, window: Sequence[Sentence], pairs: Alignm
 
 @lru_cache(maxsize=4096)  # a pure function of two small tuples, and few distinct pairs occur
 def _quantifier_conflict(
-    mine: tuple[tuple[str, str, str], ...], theirs: tuple[tuple[str, str, str], ...]
+    mine: tuple[tuple[str, str, str], ...], theirs: tuple[tuple[str, str, str], ...], claim_side: bool = False
 ) -> str | None:
+    """Why the claim clause's quantifiers and modals disagree with the evidence clause's, or None.
+    ``claim_side``: only the classes the claim uses count (a "some" of the evidence is no sign
+    against a claim that says "can")."""
     if mine == theirs:
         return None
     for cls in ("quantity", "frequency", "degree", "modality"):
         ours = {family: w for c, family, w in reversed(mine) if c == cls}
+        if claim_side and not ours:
+            continue
         other = {family: w for c, family, w in reversed(theirs) if c == cls}
         for family, w in ours.items():
             if family in other or any(STRENGTH.get(f, 0) >= STRENGTH.get(family, 9) for f in other):

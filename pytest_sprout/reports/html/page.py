@@ -143,8 +143,18 @@ def _header(report: dict[str, Any], items: list[Row]) -> str:
         "<header><h1>pytest-sprout report</h1>"
         f'<p class="meta">{len(items)} items: {", ".join(parts) or "none"} · system: {system_text} · '
         f'dataset <code>{esc(report.get("dataset_hash"))}</code> · pytest-sprout {esc(report.get("version"))}</p>'
-        + _answers_source(report) + "</header>"
+        + _answers_source(report) + _citations(report) + "</header>"
     )
+
+
+def _citations(report: dict[str, Any]) -> str:
+    """The citations mode that ran, and the hint when no sentence cites a passage (core/citations.py)."""
+    from ...core.citations import hint_line, mode_line
+
+    settings = report.get("settings")
+    line, hint = mode_line(settings), hint_line(settings)
+    out = f'<p class="meta" id="citations-mode">{esc(line)}</p>' if line else ""
+    return out + (f'<p class="meta warn" id="citations-hint">{esc(hint)}</p>' if hint else "")
 
 
 def _answers_source(report: dict[str, Any]) -> str:
@@ -161,6 +171,9 @@ def _gates_section(gates: dict[str, Any] | None) -> str:
     if not gates:
         return ""
     out = []
+    fail_on = gates.get("fail_on")
+    if isinstance(fail_on, dict):
+        out.append(sections.fail_on_section(fail_on))
     results = list(gates.get("min") or [])
     compare = gates.get("compare")
     if compare and compare.get("regression_gate"):
@@ -172,21 +185,7 @@ def _gates_section(gates: dict[str, Any] | None) -> str:
             out.append(f'<li><span class="{cls}">{word}</span> {esc(r.get("message"))}</li>')
         out.append("</ul></section>")
     if compare:
-        out.append(f'<section id="compare"><h2>Compared with {esc(compare.get("baseline"))}</h2>')
-        out.append(f'<p class="meta">baseline dataset <code>{esc(compare.get("baseline_dataset_hash"))}</code></p>')
-        out.append("<table><thead><tr><th>tier</th><th>metric</th><th>old</th><th>new</th><th>delta</th>"
-                   "<th>95% CI</th><th>method</th><th>verdict</th></tr></thead><tbody>")
-        for d in compare.get("deltas") or []:
-            ci = "-" if d.get("ci_low") is None else f"[{d['ci_low']:+.3f}, {d['ci_high']:+.3f}]"
-            delta = "-" if d.get("delta") is None else f"{d['delta']:+.3f}"
-            cls = {"worse": "fail", "better": "pass"}.get(d.get("verdict"), "")
-            cells = [d.get("tier"), d.get("metric"), d.get("old"), d.get("new"), delta, ci, d.get("method")]
-            out.append("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in cells)
-                       + f'<td class="{cls}">{esc(d.get("verdict"))}</td></tr>')
-        out.append("</tbody></table>")
-        for name in compare.get("missing") or []:
-            out.append(f'<p class="note">{esc(name)}: in the baseline, not measured in this run</p>')
-        out.append("</section>")
+        out.append(sections.compare_section(compare))
     return "\n".join(out)
 
 
@@ -205,8 +204,10 @@ def _plots_section(report: dict[str, Any]) -> str:
     out = ['<section id="metrics"><h2>Metrics</h2>',
            '<p class="note">Point: the rate (or mean); bar: its 95% interval (Wilson for rates). '
            '<span class="badge b-under">underpowered</span> fewer than 30 observations: read the interval, '
-           'not the rate (hollow point). <span class="badge b-sat">saturated</span> every observation passed, '
-           'or none did: the check held on this set, which says nothing about how good the system is.</p>']
+           'not the rate (hollow point). <span class="badge b-sat">saturated (all passed)</span> every observation '
+           'passed: the check held on this set, which says nothing about how good the system is. '
+           '<span class="badge b-sat">saturated (all failed)</span> every observation failed: the check never '
+           'held on this set; read the failures\' reasons.</p>']
     for tier, rows in tiers.items():
         out.append(f'<div class="tier" id="tier-{esc(tier)}"><h3>{esc(tier)}</h3>')
         out.append(forest_plot(tier, rows, gates.get(tier, {})))
@@ -244,7 +245,8 @@ def _detail(row: Row) -> str:
                    "<th>score</th><th>rule</th><th>reason</th><th>best evidence</th></tr></thead><tbody>")
         for i, s in enumerate(sentences, 1):
             cls, word = _verdict_word(s.get("supported"))
-            cites = ", ".join(str(c) for c in s.get("citations") or []) or "none"
+            cites = ", ".join(str(c) for c in s.get("citations") or []) or (
+                "none; judged against the retrieved passages" if s.get("judged_against") == "retrieved" else "none")
             missing = s.get("missing_citations")
             if missing:
                 cites += f" (not retrieved: {', '.join(str(c) for c in missing)})"
@@ -292,7 +294,7 @@ def _items_section(items: list[Row]) -> str:
             f'<tr class="item" id="i{i}" aria-expanded="false" data-tier="{esc(row.tier)}" '
             f'data-suite="{esc(row.suite)}" data-outcome="{esc(outcome)}" data-text="{esc(search.lower())}">'
             f'<td><button class="toggle" type="button" aria-controls="d{i}" title="show sentences">&#9656;</button></td>'
-            f'<td class="{outcome_class(outcome)}">{esc(outcome)}</td><td>{esc(row.tier)}</td>'
+            f'<td class="{outcome_class(outcome)}">{esc(outcome)}{sections.known_badge(row)}</td><td>{esc(row.tier)}</td>'
             f'<td>{esc(row.suite)}</td><td>{esc(row.case_id)}</td>'
             f'<td>{esc(_metric_summary(row.metrics or {}))}</td><td>{esc(note)}</td></tr>'
             f'<tr class="detail" id="d{i}" hidden><td colspan="7">{_detail(row)}</td></tr>'

@@ -66,7 +66,7 @@ def cases_section(items: list[Row]) -> str:
         first = rows[0]
         worst = min((str(r.outcome) for r in rows), key=lambda o: OUTCOME_ORDER.get(o, 9))
         badges = " ".join(f'<span class="{_outcome_cls(str(r.outcome))}">{esc(r.tier)}: '
-                          f'{esc(r.outcome)}</span>' for r in rows)
+                          f'{esc(r.outcome)}</span>{known_badge(r)}' for r in rows)
         out.append(f'<details class="case" data-case="{esc(case_id)}" data-outcome="{esc(worst)}">'
                    f'<summary><b>{esc(case_id)}</b> <span class="meta">{esc(first.suite)}</span> {badges} '
                    f'<span class="q">{esc(first.question or "")}</span></summary><div class="case-body">')
@@ -80,7 +80,7 @@ def cases_section(items: list[Row]) -> str:
             outcome = str(row.outcome)
             reasons = item_reasons(row) if outcome != "passed" else []
             out.append(f'<div class="tier-out {esc(outcome)}"><b>{esc(row.tier)}</b> '
-                       f'<span class="{_outcome_cls(outcome)}">{esc(outcome)}</span>')
+                       f'<span class="{_outcome_cls(outcome)}">{esc(outcome)}</span>{known_badge(row)}')
             if reasons:
                 out.append("<ul>" + "".join(f"<li>{esc(r)}</li>" for r in reasons) + "</ul>")
             out.append("</div>")
@@ -94,7 +94,8 @@ def _flags(m: dict[str, Any]) -> str:
     if m.get("underpowered"):
         out.append('<span class="badge b-under">underpowered</span>')
     if m.get("saturated"):
-        out.append('<span class="badge b-sat">saturated</span>')
+        side = f" ({esc(m['saturated_at'])})" if m.get("saturated_at") else ""
+        out.append(f'<span class="badge b-sat">saturated{side}</span>')
     if m.get("unscored"):
         out.append(f'<span class="badge b-uns">{esc(m["unscored"])} unscored</span>')
     return "".join(out)
@@ -199,5 +200,76 @@ def labels_section(report: dict[str, Any]) -> str:
                             "people found on this data")
     out.append("</tbody></table>")
     out += [f'<p class="fail">{esc(w)}</p>' for w in warnings]
+    out.append("</section>")
+    return "\n".join(out)
+
+
+# --- --sprout-fail-on and --sprout-compare ----------------------------------------------------
+
+FLIPS_SHOWN = 200  # flips listed in the page; the JSON report has every one
+
+
+def known_badge(row: Row) -> str:
+    """The mark of a known failure (--sprout-fail-on=new): failed in the baseline too."""
+    if not row.known:
+        return ""
+    return (' <span class="badge b-uns" title="failed in the --sprout-compare baseline too: '
+            'shown as xfailed, still a failure in every metric">known failure</span>')
+
+
+def fail_on_section(fail_on: dict[str, Any]) -> str:
+    """What --sprout-fail-on new or gates did: the known, new and fixed items, or how many item
+    failures did not fail the run."""
+    out = ['<section id="fail-on"><h2>What fails the run</h2>']
+    if fail_on.get("mode") == "gates":
+        out.append(f'<p class="note">--sprout-fail-on=gates: {esc(fail_on.get("item_failures"))} item failures did not '
+                   "fail the run (xfailed); only the gates and the unscored limit can.</p>")
+    else:
+        out.append(f'<p class="note">--sprout-fail-on=new against <code>{esc(fail_on.get("baseline"))}</code>: known '
+                   "failures (failed there too) are xfailed and still count as failures in every metric; a new "
+                   "failure fails the run.</p>")
+        for key, title in (("new_failures", "new failures"), ("known", "known failures"), ("fixed", "fixed")):
+            ids = fail_on.get(key) or []
+            items = "".join(f"<li><code>{esc(i)}</code></li>" for i in ids[:FLIPS_SHOWN])
+            more = f'<li class="note">... and {len(ids) - FLIPS_SHOWN} more</li>' if len(ids) > FLIPS_SHOWN else ""
+            out.append(f"<h3>{title} ({len(ids)})</h3>" + (f"<ul>{items}{more}</ul>" if ids else "<p>none</p>"))
+    out.append("</section>")
+    return "\n".join(out)
+
+
+def compare_section(compare: dict[str, Any]) -> str:
+    """The comparison with a baseline: both systems, how many cases were paired, every metric's
+    delta with its interval and method, and the items whose outcome changed."""
+    systems = compare.get("systems") or {}
+    paired = compare.get("paired_cases")
+    pairing = (f"paired over {esc(paired)} cases (same case id and content in both runs)" if paired
+               else "no case in both runs with the same content: unpaired intervals")
+    out = [f'<section id="compare"><h2>Compared with {esc(compare.get("baseline"))}</h2>',
+           f'<p class="meta">baseline dataset <code>{esc(compare.get("baseline_dataset_hash"))}</code> · systems: '
+           f'{esc(systems.get("old", "unknown"))} then, {esc(systems.get("new", "unknown"))} now · {pairing}</p>',
+           "<table><thead><tr><th>tier</th><th>metric</th><th>old</th><th>new</th><th>delta</th>"
+           "<th>95% CI</th><th>method</th><th>verdict</th></tr></thead><tbody>"]
+    for d in compare.get("deltas") or []:
+        ci = "-" if d.get("ci_low") is None else f"[{d['ci_low']:+.3f}, {d['ci_high']:+.3f}]"
+        delta = "-" if d.get("delta") is None else f"{d['delta']:+.3f}"
+        cls = {"worse": "fail", "better": "pass"}.get(d.get("verdict"), "")
+        cells = [d.get("tier"), d.get("metric"), d.get("old"), d.get("new"), delta, ci, d.get("method")]
+        out.append("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in cells)
+                   + f'<td class="{cls}">{esc(d.get("verdict"))}</td></tr>')
+    out.append("</tbody></table>")
+    for name in compare.get("missing") or []:
+        out.append(f'<p class="note">{esc(name)}: in the baseline, not measured in this run</p>')
+    flips = compare.get("flips") or []
+    out.append(f'<h3 id="flips">Changed outcome ({len(flips)})</h3>')
+    if flips:
+        out.append('<div class="scroll"><table><thead><tr><th>item</th><th>old</th><th>new</th></tr></thead><tbody>')
+        out += [f"<tr><td><code>{esc(f.get('nodeid'))}</code></td><td class=\"{_outcome_cls(str(f.get('old')))}\">"
+                f"{esc(f.get('old'))}</td><td class=\"{_outcome_cls(str(f.get('new')))}\">{esc(f.get('new'))}</td></tr>"
+                for f in flips[:FLIPS_SHOWN]]
+        out.append("</tbody></table></div>")
+        if len(flips) > FLIPS_SHOWN:
+            out.append(f'<p class="note">... and {len(flips) - FLIPS_SHOWN} more in the JSON report (gates.compare.flips)</p>')
+    else:
+        out.append('<p class="note">no item changed outcome</p>')
     out.append("</section>")
     return "\n".join(out)
