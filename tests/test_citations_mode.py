@@ -320,3 +320,38 @@ def test_saturated_side_of_a_metric_row() -> None:
     assert flags(rows["none"]) == "underpowered, saturated (all failed)"
     table = format_table([rows["all"], rows["some"]])
     assert SATURATED_NOTE in table and SATURATED_FAILED_NOTE not in table
+
+
+def test_assert_grounded_takes_the_mode() -> None:
+    from pytest_sprout import assert_grounded
+
+    passages = ["Pothos trail from shelves.", "Snake plants tolerate low light."]
+    with pytest.raises(AssertionError, match="cites: nothing"):
+        assert_grounded("Snake plants tolerate low light.", passages)
+    assert_grounded("Snake plants tolerate low light.", passages, citations="retrieved")
+    with pytest.raises(AssertionError, match=r"judged against the 2 retrieved passages"):
+        assert_grounded("Snake plants need full sun.", passages, citations="retrieved")
+    with pytest.raises(ValueError, match="must be one of required, retrieved"):
+        assert_grounded("Snake plants tolerate low light.", passages, citations="all")
+
+
+def test_the_ragas_context_metrics_say_what_they_measure() -> None:
+    from pytest_sprout.judges import ragas_tier
+
+    assert "not retrieval precision" in ragas_tier.DESCRIPTIONS["context_precision"]
+    assert "not retrieval recall" in ragas_tier.DESCRIPTIONS["context_recall"]
+    assert "not the retriever" in ragas_tier.SUMMARY_NOTE
+
+
+@pytest.mark.usefixtures("llm_libraries")  # tests/conftest.py: Ragas imported before the in-process run
+def test_ragas_tier_in_both_modes_with_its_descriptions(pytester: pytest.Pytester) -> None:
+    make_project(pytester, suite=UNCITED_SUITE, conftest=UNCITED_CONFTEST, tiers="[ragas]")
+    result = pytester.runpytest("-m", "ragas", "-p", "no:deepeval", "--sprout-report=r.json", "-rs")
+    result.stdout.fnmatch_lines(["ragas: context_precision and context_recall check the answer's citations*",
+                                 "*context_precision (the answer cites no passage)*"])
+    metrics = {m["metric"]: m for m in report(pytester)["metrics"]}
+    assert "citation rank" in metrics["context_precision"]["description"]
+    result = pytester.runpytest("-m", "ragas", "-p", "no:deepeval", "--sprout-citations=retrieved", "--sprout-report=r.json")
+    result.assert_outcomes(passed=2)  # every retrieved passage is the reference: 1.0 by construction
+    rows = [r for r in report(pytester)["items"] if r["tier"] == "ragas"]
+    assert all(r["metrics"]["context_recall"] == [1.0] for r in rows)

@@ -245,7 +245,8 @@ def _detail(row: Row) -> str:
                    "<th>score</th><th>rule</th><th>reason</th><th>best evidence</th></tr></thead><tbody>")
         for i, s in enumerate(sentences, 1):
             cls, word = _verdict_word(s.get("supported"))
-            cites = ", ".join(str(c) for c in s.get("citations") or []) or "none"
+            cites = ", ".join(str(c) for c in s.get("citations") or []) or (
+                "none; judged against the retrieved passages" if s.get("judged_against") == "retrieved" else "none")
             missing = s.get("missing_citations")
             if missing:
                 cites += f" (not retrieved: {', '.join(str(c) for c in missing)})"
