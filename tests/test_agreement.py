@@ -50,7 +50,8 @@ def test_kappa_of_the_textbook_two_by_two_table() -> None:
 def test_kappa_interval_is_not_zero_width_when_every_sentence_agrees(table: list[list[int]], low: float, high: float) -> None:
     """Defect 27: the large-sample standard error is 0 at kappa = +-1, and 4 agreeing sentences
     printed "Cohen's kappa 1.00 [1.00, 1.00]" beside an agreement rate of [51%, 100%]. The interval
-    now says what 4 (or 20) sentences can claim, as the agreement's Wilson interval does."""
+    now says what 4 (or 20) sentences can claim, as the agreement's Wilson interval does.
+    Regression: repro 27 (27-kappa-zero-width-interval)."""
     k = cohen_kappa(table)
     assert abs(k.kappa) == pytest.approx(1.0)
     assert (k.ci_low, k.ci_high) == (pytest.approx(low, abs=1e-4), pytest.approx(high, abs=1e-4))
@@ -59,7 +60,8 @@ def test_kappa_interval_is_not_zero_width_when_every_sentence_agrees(table: list
 
 def test_kappa_interval_covers_near_perfect_agreement_at_small_n() -> None:
     """Seeded: two raters agreeing on 95% of 20 balanced items (true kappa 0.9) hit 20/20 in about
-    a third of the draws; the old interval was [1.00, 1.00] there and missed the truth each time."""
+    a third of the draws; the old interval was [1.00, 1.00] there and missed the truth each time.
+    Regression: repro 27 (27-kappa-zero-width-interval)."""
     rng = random.Random(27)
     covered = scored = 0
     for _ in range(1000):
@@ -153,6 +155,18 @@ def test_compare_counts_agreement_kappa_and_lists_each_disagreement() -> None:
     assert line.endswith("; 1 disagreements (1 only groundedness supports, 0 only alce), listed in --sprout-report; 1 unscored by one of them")
 
 
+def test_the_agreement_line_of_tiers_that_agree_on_every_sentence_shows_a_real_kappa_interval() -> None:
+    """The line a run prints: 4 sentences on which both tiers agree (2 supported, 2 not) once read
+    "100.0% [51.0%, 100.0%]; Cohen's kappa 1.00 [1.00, 1.00]"; total disagreement [-1.00, -1.00].
+    Regression: repro 27 (27-kappa-zero-width-interval)."""
+    agree = [rows("groundedness", "a", [True, True, False, False]), rows("alce", "a", [True, True, False, False])]
+    assert summary_lines(agree)[1] == ("  groundedness vs alce: 4/4 sentences agree, 100.0% [51.0%, 100.0%]; "
+                                       "Cohen's kappa 1.00 [0.02, 1.00]")
+    differ = [rows("groundedness", "a", [True, True, False, False]), rows("alce", "a", [False, False, True, True])]
+    assert summary_lines(differ)[1].startswith("  groundedness vs alce: 0/4 sentences agree, 0.0% [0.0%, 49.0%]; "
+                                               "Cohen's kappa -1.00 [-1.00, -0.02]; 4 disagreements")
+
+
 def test_compare_matches_sentences_by_text_when_the_tiers_split_differently() -> None:
     items = [
         rows("groundedness", "a", [True, False], ["One.", "Two."]),
@@ -188,7 +202,7 @@ def test_groundedness_and_alce_agreement_and_mutants_in_one_run(
         "mutation testing*",
         # A judge that says yes to everything is saturated, and mutation testing shows why.
         # The dropped citations (structural, 100%) stay out of the headline.
-        "alce: citation_recall saturated mean 1.000 (n=3), but its weakest text operator kills 0% of 4 negations [[]0%, 49%[]]*",
+        "alce: citation_recall saturated (all passed) mean 1.000 (n=3), but its weakest text operator kills 0% of 4 negations [[]0%, 49%[]]*",
         "agreement between tiers on the same sentences (95% CI):",
         "  groundedness vs alce: 3/4 sentences agree, 75.0% [[]30.1%, 95.4%[]]; Cohen's kappa 0.00 (no interval: one tier "
         "gave every sentence the same verdict); 1 disagreements "

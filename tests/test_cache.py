@@ -181,7 +181,8 @@ def test_a_verdict_of_other_judge_code_is_never_served(pytester: pytest.Pytester
     commits did exactly that): the cached verdicts of the old code are a miss. The package is
     copied, the cache filled, one cached verdict tampered with (a hit would show it), then a judge
     file of the copy is edited: the next run judges afresh. A change outside the judges (a report
-    writer) keeps the cache."""
+    writer) keeps the cache.
+    Regression: repro 15 (15-cache-stale-verdict-across-judge-change)."""
     import shutil
     import pytest_sprout
 
@@ -332,7 +333,8 @@ def test_answers_are_reused_only_when_asked_or_fingerprinted(pytester: pytest.Py
 
 def test_reused_answers_never_cross_systems(pytester: pytest.Pytester) -> None:
     """Two factories picked with --sprout-system, neither system named: each is asked for its own
-    answers (once an unnamed system was named "function", and the second got the first's answers)."""
+    answers (once an unnamed system was named "function", and the second got the first's answers).
+    Regression: repro 18 (18-reuse-answers-crosses-systems)."""
     pytester.makepyfile(systems='''
         def good():
             def system(question):
@@ -368,7 +370,8 @@ def test_entries_of_removed_cases_are_pruned(pytester: pytest.Pytester) -> None:
 
 def test_a_run_of_one_suite_file_keeps_the_other_suites_entries(pytester: pytest.Pytester) -> None:
     """--sprout-suites=suites/care.yaml loads one file: the cases of the others are not "gone"
-    (once they were pruned, and the next full run paid for every answer again)."""
+    (once they were pruned, and the next full run paid for every answer again).
+    Regression: repro 14 (14-sprout-suites-one-file-prunes-other-suites-cache)."""
     make_project(pytester, suite=SUITE, conftest=CONFTEST)
     other = pytester.path / "suites" / "other.yaml"
     other.write_text((pytester.path / "suites" / "care.yaml").read_text().replace("suite: care", "suite: other")
@@ -384,6 +387,7 @@ def test_a_run_of_one_suite_file_keeps_the_other_suites_entries(pytester: pytest
 
 
 def test_pruning_only_drops_removed_cases_of_the_suites_loaded(tmp_path: Path) -> None:
+    """Regression: repro 14 (14-sprout-suites-one-file-prunes-other-suites-cache)."""
     first = cache(tmp_path, run="r1")
     for cid, source in (("a", "suites/a.yaml:3"), ("b", "suites/b.yaml:3"), ("old", None)):
         put(first, GoldenItem(Case(cid, "care", f"{cid}?", source=source), ANSWER))

@@ -33,6 +33,7 @@ class Tier:
 
 
 def test_an_answer_with_a_lone_surrogate_is_keyed_stored_and_read_back_exactly(tmp_path: Path) -> None:
+    """Regression: repro 08 (08-surrogate-in-answer-crashes-cache-flush)."""
     cache = ResultCache(tmp_path, "0.1", "r1")
     item = GoldenItem(CASE, SURROGATE)
     key = cache.result_key(Tier(), item, {})
@@ -55,17 +56,21 @@ def pytest_sprout_make_system(config):
 '''
 
 
-def test_a_surrogate_answer_is_judged_and_cached_and_every_report_written(pytester: pytest.Pytester) -> None:
+@pytest.mark.parametrize("how", ["fingerprint", "--sprout-reuse-answers", "verdicts only"])
+def test_a_surrogate_answer_is_judged_and_cached_and_every_report_written(pytester: pytest.Pytester, how: str) -> None:
+    """Regression: repro 08 (08-surrogate-in-answer-crashes-cache-flush)."""
+    conftest = CONFTEST if how == "fingerprint" else CONFTEST.replace(', system.fingerprint = "t", "fp1"', ' = "t"')
+    extra = [how] if how.startswith("--") else []
     make_project(pytester, suite="""
         suite: care
         cases:
           - id: snake
             question: How much light does a snake plant need?
             expected_facts: ["low light"]
-        """, conftest=CONFTEST)
+        """, conftest=conftest)
     for _ in range(2):  # the second run reads the cached answer and verdict back
         result = pytester.runpytest_subprocess("-p", "no:deepeval", "--sprout-report=r.json", "--sprout-html=r.html",
-                                               "--junitxml=j.xml")
+                                               "--junitxml=j.xml", *extra)
         assert result.ret == 0 and "Traceback" not in result.stdout.str() + result.stderr.str()
         result.assert_outcomes(passed=1)
         assert {"r.json", "r.html", "j.xml"} <= {p.name for p in pytester.path.iterdir()}

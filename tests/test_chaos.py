@@ -104,6 +104,7 @@ BOOM_PATTERN = "suites/chaos.yaml::boom[[]groundedness[]]"  # fnmatch: brackets 
     ("refused-string", "the system's answer to 'boom' is invalid: 'refused' must be true or false, got 'false'"),
 ])
 def test_system_failure_errors_only_its_item(project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, mode: str, reason: str) -> None:
+    """Regression: repro 24 (24-answer-coercion-refused-string-bytes)."""
     result = run(project, monkeypatch, mode)
     result.assert_outcomes(passed=4, failed=1)
     report = check_report(project.path / "out.json", {BOOM})
@@ -112,6 +113,7 @@ def test_system_failure_errors_only_its_item(project: pytest.Pytester, monkeypat
 
 
 def test_bytes_from_the_system_are_judged_as_text(project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Regression: repro 24 (24-answer-coercion-refused-string-bytes)."""
     result = run(project, monkeypatch, "bytes")
     result.assert_outcomes(passed=5)
     report = check_report(project.path / "out.json", set())
@@ -224,6 +226,7 @@ def test_collection_error_elsewhere_says_no_item_ran(pytester: pytest.Pytester) 
 def test_an_output_on_an_input_path_is_refused_before_anything_runs(
     project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, args: list[str], message: str,
 ) -> None:
+    """Regression: repro 19 (19-report-path-overwrites-inputs)."""
     assert run(project, monkeypatch, "", "--sprout-update-snapshot", "--sprout-record=g.json").ret == 0
     before = files(project)
     result = run(project, monkeypatch, "", *args)
@@ -238,7 +241,9 @@ def test_a_run_that_ran_nothing_writes_and_registers_nothing(
     project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, args: list[str],
 ) -> None:
     """A usage error found late (once at the first item) or pytest --co: the registered report
-    stays as the last real run wrote it; no all-error report replaces it and is re-registered."""
+    stays as the last real run wrote it; no all-error report replaces it and is re-registered.
+    Regression: repro 02 (02-late-usage-error-clobbers-report).
+    Regression: repro 31 (31-collect-only-calls-items-errored)."""
     assert run(project, monkeypatch, "raise", "--sprout-update-snapshot").ret == pytest.ExitCode.TESTS_FAILED
     before = {name: (project.path / name).read_bytes() for name in ("out.json", "sprout.snapshot.json")}
     result = run(project, monkeypatch, "raise", "--sprout-update-snapshot", *args)
@@ -260,6 +265,7 @@ LONG = "r" * 245  # its temporary file, .NAME.xxxxxxxx.tmp, is over 255 bytes: a
 def test_a_golden_set_that_cannot_be_written_fails_the_run_and_loses_no_report(
     project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    """Regression: repro 03 (03-record-write-failure-loses-all-reports)."""
     result = run(project, monkeypatch, "", f"--sprout-record={LONG}.json", "--sprout-html=out.html")
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     result.stdout.fnmatch_lines([f"--sprout-record={LONG}.json: the golden set could not be written: File name too long"])
@@ -269,9 +275,26 @@ def test_a_golden_set_that_cannot_be_written_fails_the_run_and_loses_no_report(
     assert not (project.path / "sprout.snapshot.json").exists()  # nothing to register
 
 
+def test_a_snapshot_that_cannot_be_written_fails_the_run_and_loses_no_report(
+    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """--sprout-update-snapshot whose snapshot write fails at the end (disk full; here a name whose
+    temporary file is too long) once ended in a raw traceback from the snapshot writer.
+    Regression: repro 03 (03-record-write-failure-loses-all-reports)."""
+    result = run(project, monkeypatch, "", "--sprout-update-snapshot", f"--sprout-snapshot={LONG}.json",
+                 "--sprout-html=out.html")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines([f"{LONG}.json: the snapshot could not be written: File name too long; it is as it was"])
+    assert "Traceback" not in result.stdout.str() + result.stderr.str()
+    check_report(project.path / "out.json", set())
+    assert (project.path / "out.html").is_file()
+    assert not (project.path / f"{LONG}.json").exists()
+
+
 def test_a_report_that_cannot_be_written_fails_the_run_and_no_old_file_stays(
     project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    """Regression: repro 04 (04-report-write-failure-exits-0)."""
     old = project.path / f"{LONG}.md"
     old.write_text("## pytest-sprout\n\nyesterday's summary\n")
     result = run(project, monkeypatch, "", f"--sprout-md={LONG}.md")
@@ -286,7 +309,8 @@ def test_an_artifact_outside_the_rootdir_is_written_not_registered(
     project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory,
 ) -> None:
     """A CI temp folder: the golden set is recorded there, the snapshot never registers a path a
-    later run would refuse (every later run, the replay included, stopped before collecting)."""
+    later run would refuse (every later run, the replay included, stopped before collecting).
+    Regression: repro 29 (29-record-outside-rootdir-breaks-snapshot)."""
     outside = tmp_path_factory.mktemp("ci-temp")
     result = run(project, monkeypatch, "", f"--sprout-record={outside}/golden.json")
     assert result.ret == 0
@@ -299,6 +323,7 @@ def test_an_artifact_outside_the_rootdir_is_written_not_registered(
 
 @pytest.mark.parametrize("spelling", ["./suites/../suites", "../{here}/suites", "{root}/suites"])
 def test_suites_spelled_another_way_are_the_same_items(project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, spelling: str) -> None:
+    """Regression: repro 23 (23-sprout-suites-dotdot-or-outside-collects-nothing)."""
     suites = spelling.format(here=project.path.name, root=project.path)
     result = run(project, monkeypatch, "", f"--sprout-suites={suites}")
     result.assert_outcomes(passed=5)
@@ -308,6 +333,7 @@ def test_suites_spelled_another_way_are_the_same_items(project: pytest.Pytester,
 def test_suites_outside_the_rootdir_are_a_usage_error(
     project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory,
 ) -> None:
+    """Regression: repro 23 (23-sprout-suites-dotdot-or-outside-collects-nothing)."""
     shared = tmp_path_factory.mktemp("shared-evals")
     (shared / "chaos.yaml").write_text((project.path / "suites" / "chaos.yaml").read_text())
     result = run(project, monkeypatch, "", f"--sprout-suites={shared}")
@@ -321,7 +347,8 @@ def test_reruns_and_dist_each_give_one_row_per_case_and_tier(
 ) -> None:
     """pytest-rerunfailures (installed with the llm/ragas extras) reports every attempt, and xdist
     --dist each runs every item on every worker: the report keeps one row per item (its final
-    attempt; with --dist each the first to arrive), and n counts cases, not attempts."""
+    attempt; with --dist each the first to arrive), and n counts cases, not attempts.
+    Regression: repro 26 (26-reruns-multiply-metrics)."""
     pytest.importorskip("pytest_rerunfailures" if "--reruns=2" in args else "xdist")
     result = run(project, monkeypatch, "raise", *args)
     report = check_report(project.path / "out.json", {BOOM})  # 5 rows, grounded n = 4

@@ -33,6 +33,7 @@ def answer_for(question: str) -> tuple[str, list[str]]:
 # --- 01: async systems --------------------------------------------------------------------------
 @pytest.mark.parametrize("raised", [asyncio.CancelledError, GeneratorExit])
 def test_an_async_system_raising_a_base_exception_is_that_cases_error(raised: type[BaseException]) -> None:
+    """Regression: repro 01 (01-async-system-hangs-run)."""
     async def system(question: str) -> Any:
         if question == CASES[2].question:
             raise raised()
@@ -48,6 +49,7 @@ def test_an_async_system_raising_a_base_exception_is_that_cases_error(raised: ty
 
 
 def test_a_blocked_event_loop_times_out_the_cases_waiting_for_a_slot() -> None:
+    """Regression: repro 01 (01-async-system-hangs-run)."""
     release = threading.Event()
 
     async def system(question: str) -> Any:
@@ -64,6 +66,7 @@ def test_a_blocked_event_loop_times_out_the_cases_waiting_for_a_slot() -> None:
 
 
 def test_a_call_that_ignores_its_cancel_gives_its_slot_to_the_next_case() -> None:
+    """Regression: repro 01 (01-async-system-hangs-run)."""
     first_running = threading.Event()
     overlapped: list[str] = []
     stop = threading.Event()
@@ -94,6 +97,7 @@ def test_a_call_that_ignores_its_cancel_gives_its_slot_to_the_next_case() -> Non
 # --- 20: the retry backoff ----------------------------------------------------------------------
 @given(attempt=st.integers(0, 10_000), backoff=st.floats(0.001, 100), draw=st.floats(0, 0.999999))
 def test_a_retry_waits_at_most_the_cap_and_at_least_half_its_ceiling(attempt: int, backoff: float, draw: float) -> None:
+    """Regression: repro 20 (20-retry-backoff-uncapped)."""
     ceiling = min(MAX_BACKOFF, backoff * 2.0 ** min(attempt, 64))
     wait = retry_delay(attempt, backoff, lambda: draw)
     assert ceiling / 2 <= wait <= ceiling <= MAX_BACKOFF
@@ -101,6 +105,7 @@ def test_a_retry_waits_at_most_the_cap_and_at_least_half_its_ceiling(attempt: in
 
 @pytest.mark.parametrize("kind", ["sync", "async"])
 def test_twenty_retries_wait_minutes_not_days(monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
+    """Regression: repro 20 (20-retry-backoff-uncapped)."""
     waits: list[float] = []
 
     async def no_async_sleep(seconds: float) -> None:
@@ -127,6 +132,7 @@ def test_twenty_retries_wait_minutes_not_days(monkeypatch: pytest.MonkeyPatch, k
 
 # --- 25: setup() and close() that call sys.exit -------------------------------------------------
 def test_a_setup_that_calls_sys_exit_is_every_items_error() -> None:
+    """Regression: repro 25 (25-setup-close-sys-exit-hang-internalerror)."""
     class System:
         def setup(self) -> None:
             sys.exit("index missing")
@@ -146,6 +152,8 @@ class System:
     name = "s"
 
     def setup(self):
+        if M == "sync_setup":
+            sys.exit("index missing")
         return self._setup()
 
     async def _setup(self):
@@ -164,9 +172,11 @@ def pytest_sprout_make_system(config):
 '''
 
 
-@pytest.mark.parametrize("mode, outcome", [("async_setup", {"failed": 3}), ("async_close", {"passed": 3})])
-def test_an_async_setup_or_close_calling_sys_exit_ends_the_run_with_every_report(
+@pytest.mark.parametrize("mode, outcome", [("sync_setup", {"failed": 3}), ("async_setup", {"failed": 3}),
+                                           ("async_close", {"passed": 3})])
+def test_a_setup_or_close_calling_sys_exit_ends_the_run_with_every_report(
         pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, mode: str, outcome: dict[str, int]) -> None:
+    """Regression: repro 25 (25-setup-close-sys-exit-hang-internalerror)."""
     from helpers import SYSTEM_CONFTEST
 
     answers = SYSTEM_CONFTEST.split("CALLS = []")[0]
@@ -179,7 +189,7 @@ def test_an_async_setup_or_close_calling_sys_exit_ends_the_run_with_every_report
     assert "INTERNALERROR" not in result.stdout.str()
     report = json.loads((pytester.path / "r.json").read_text())
     assert len(report["items"]) == 3 and report["complete"] is True
-    if mode == "async_setup":
+    if mode.endswith("_setup"):
         result.stdout.fnmatch_lines(["*its setup raised SystemExit: index missing*"])
     else:
         result.stdout.fnmatch_lines(["*closing the system under test raised SystemExit: bye*"])
@@ -187,6 +197,7 @@ def test_an_async_setup_or_close_calling_sys_exit_ends_the_run_with_every_report
 
 # --- 05: threads --------------------------------------------------------------------------------
 def test_threads_start_as_needed_never_more_than_the_cases() -> None:
+    """Regression: repro 05 (05-concurrency-threads-internalerror)."""
     before = {t.ident for t in threading.enumerate()}
     source = AnswerSource(lambda: (lambda q: answer_for(q)), concurrency=2000, timeout=30)
     items = source.get_many(CASES)
@@ -210,6 +221,7 @@ def refuse_threads_after(monkeypatch: pytest.MonkeyPatch, allowed: int) -> None:
 
 
 def test_a_refused_thread_lowers_the_concurrency(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Regression: repro 05 (05-concurrency-threads-internalerror)."""
     refuse_threads_after(monkeypatch, 2)
     source = AnswerSource(lambda: (lambda q: answer_for(q)), concurrency=8, timeout=30)
     with warnings.catch_warnings(record=True) as caught:
@@ -222,6 +234,7 @@ def test_a_refused_thread_lowers_the_concurrency(monkeypatch: pytest.MonkeyPatch
 
 
 def test_no_thread_at_all_is_each_cases_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Regression: repro 05 (05-concurrency-threads-internalerror)."""
     refuse_threads_after(monkeypatch, 0)
     source = AnswerSource(lambda: (lambda q: answer_for(q)), concurrency=4, timeout=30)
     with warnings.catch_warnings():
@@ -232,6 +245,7 @@ def test_no_thread_at_all_is_each_cases_error(monkeypatch: pytest.MonkeyPatch) -
 
 
 def test_a_refused_thread_is_no_internalerror(pytester: pytest.Pytester) -> None:
+    """Regression: repro 05 (05-concurrency-threads-internalerror)."""
     make_project(pytester, suite=PASSING_SUITE)
     pytester.makeconftest(pytester.path.joinpath("conftest.py").read_text() + '''
 import threading
@@ -281,6 +295,7 @@ def pytest_sprout_make_system(config):
                                            ("name", "the system's name raised RuntimeError: name lookup failed")])
 def test_a_name_or_fingerprint_that_raises_is_a_warning_and_the_report_is_written(
         pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, mode: str, warning: str) -> None:
+    """Regression: repro 16 (16-system-fingerprint-or-name-raises-internalerror)."""
     make_project(pytester, suite="""
         suite: care
         cases:
@@ -299,6 +314,7 @@ def test_a_name_or_fingerprint_that_raises_is_a_warning_and_the_report_is_writte
 
 # --- 28: a module that raises while it is imported ----------------------------------------------
 def test_a_retry_on_module_that_raises_at_import_is_a_usage_error(pytester: pytest.Pytester) -> None:
+    """Regression: repro 28 (28-retry-on-module-raises-internalerror)."""
     make_project(pytester, suite=PASSING_SUITE)
     pytester.makepyfile(myclient='raise RuntimeError("MYRAG_URL is not set")\n')
     result = pytester.runpytest_subprocess("-p", "no:deepeval", "-p", "no:cacheprovider",
@@ -309,6 +325,7 @@ def test_a_retry_on_module_that_raises_at_import_is_a_usage_error(pytester: pyte
 
 
 def test_a_system_module_that_calls_sys_exit_at_import_is_a_usage_error(pytester: pytest.Pytester) -> None:
+    """Regression: repro 28 (28-retry-on-module-raises-internalerror)."""
     make_project(pytester, suite=PASSING_SUITE, conftest="")
     pytester.makepyfile(myrag_cli='import sys\nsys.exit("myrag: config.toml not found")\n')
     result = pytester.runpytest_subprocess("-p", "no:deepeval", "-p", "no:cacheprovider",

@@ -92,7 +92,8 @@ def test_invalid_answer_names_the_case(pytester: pytest.Pytester) -> None:
 
 def test_a_collect_only_run_calls_no_item_errored(pytester: pytest.Pytester) -> None:
     """pytest --co lists the items and runs none: none of them is "errored" or lost (issue 23,
-    defect 31), with or without xdist."""
+    defect 31), with or without xdist.
+    Regression: repro 31 (31-collect-only-calls-items-errored)."""
     make_project(pytester)
     for extra in ([], ["-n", "2"]):
         result = pytester.runpytest_subprocess("-p", "no:deepeval", "-p", "no:cacheprovider", "--co", "-q", *extra)

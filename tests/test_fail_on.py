@@ -150,7 +150,7 @@ def test_gates_mode_fails_only_on_the_gates(pytester: pytest.Pytester, monkeypat
     assert result.ret == pytest.ExitCode.OK
     result.stdout.fnmatch_lines([
         "gate groundedness.grounded >= 0.7: passed*",
-        "--sprout-fail-on=gates: 3 item failures do not fail the run (shown as xfailed); only the gates below and the unscored limit can",
+        "--sprout-fail-on=gates: 3 item failures do not fail the run (shown as xfailed); only the gates and the unscored limit can",
     ])
     items = items_of(pytester, "gates.json")
     assert items[NODE.format(1)]["outcome"] == "failed" and "known" not in items[NODE.format(1)]

@@ -69,6 +69,8 @@ def write(folder: Path, name: str, text: str) -> Path:
 ])
 def test_escaped_control_characters_and_surrogates_are_the_cases_error(tmp_path: Path, name: str, text: str,
                                                                         where: str) -> None:
+    """Regression: repro 07 (07-surrogate-in-suite-crashes-session).
+    Regression: repro 09 (09-control-chars-via-jsonl-csv-escapes)."""
     suite = load_suite(write(tmp_path, name, text), name)
     assert len(suite.cases) == 1  # the other case still loads
     assert [str(e) for e in suite.errors][0].startswith(where)
@@ -76,6 +78,7 @@ def test_escaped_control_characters_and_surrogates_are_the_cases_error(tmp_path:
 
 @pytest.mark.parametrize("name", sorted(TOO_MUCH))
 def test_an_overlong_number_or_deep_nesting_is_that_lines_error(tmp_path: Path, name: str) -> None:
+    """Regression: repro 12 (12-jsonl-csv-bigint-deep-internalerror)."""
     text, message = TOO_MUCH[name]
     suite = load_suite(write(tmp_path, name, text), f"suites/{name}")
     assert [c.id for c in suite.cases] == ["j2"]
@@ -86,6 +89,7 @@ def test_an_overlong_number_or_deep_nesting_is_that_lines_error(tmp_path: Path, 
 
 @pytest.mark.parametrize("name", sorted(TOO_MUCH))
 def test_an_unreadable_line_never_crashes_the_run_or_the_check(pytester: pytest.Pytester, name: str) -> None:
+    """Regression: repro 12 (12-jsonl-csv-bigint-deep-internalerror)."""
     make_project(pytester)
     (pytester.path / "suites" / "care.yaml").unlink()
     write(pytester.path / "suites", name, TOO_MUCH[name][0])
@@ -101,6 +105,7 @@ def test_an_unreadable_line_never_crashes_the_run_or_the_check(pytester: pytest.
 @pytest.mark.parametrize("name, text", [("s.jsonl", SURROGATE_JSONL), ("s.yaml", SURROGATE_YAML)])
 def test_a_lone_surrogate_in_a_suite_leaves_every_report_written(pytester: pytest.Pytester, name: str,
                                                                  text: str) -> None:
+    """Regression: repro 07 (07-surrogate-in-suite-crashes-session)."""
     make_project(pytester)
     (pytester.path / "suites" / "care.yaml").unlink()
     write(pytester.path / "suites", name, text)
@@ -118,6 +123,7 @@ def test_a_lone_surrogate_in_a_suite_leaves_every_report_written(pytester: pytes
 
 def test_control_characters_in_an_answer_are_escaped_in_the_terminal_and_the_markdown(
         pytester: pytest.Pytester) -> None:
+    """Regression: repro 09 (09-control-chars-via-jsonl-csv-escapes)."""
     make_project(pytester, suite="""
         suite: care
         cases:
@@ -134,6 +140,7 @@ def test_control_characters_in_an_answer_are_escaped_in_the_terminal_and_the_mar
 
 
 def test_links_images_and_mentions_from_suite_text_are_inert_in_the_markdown(pytester: pytest.Pytester) -> None:
+    """Regression: repro 10 (10-markdown-link-image-injection)."""
     make_project(pytester, suite=f"""
         suite: care
         cases:
@@ -151,6 +158,7 @@ def test_links_images_and_mentions_from_suite_text_are_inert_in_the_markdown(pyt
 
 @given(st.text())
 def test_a_markdown_cell_opens_no_link_image_mention_or_escape(text: str) -> None:
+    """Regression: repro 10 (10-markdown-link-image-injection)."""
     cell = md_cell(text)
     for i, ch in enumerate(cell):
         if ch in "[]()!|":  # each is escaped by an odd run of backslashes
@@ -163,6 +171,7 @@ def test_a_markdown_cell_opens_no_link_image_mention_or_escape(text: str) -> Non
 
 @given(st.text())
 def test_safe_text_leaves_no_control_character_but_newline_and_tab(text: str) -> None:
+    """Regression: repro 09 (09-control-chars-via-jsonl-csv-escapes)."""
     shown = safe_text(text)
     assert all(c in "\n\t" or not (ord(c) < 32 or 0x7f <= ord(c) <= 0x9f or 0xd800 <= ord(c) <= 0xdfff) for c in shown)
     shown.encode("utf-8")

@@ -75,7 +75,7 @@ def test_forest_plot_marks_intervals_flags_and_gates() -> None:
     assert '<line class="gate"' in grounded  # the --sprout-min bound
     refusal = re.search(r'data-metric="&lt;b&gt;refusal&lt;/b&gt;">.*?</g>', plots[0], re.S).group(0)
     assert '<circle class="pt under"' in refusal  # n = 5: hollow point
-    assert ">underpowered </tspan>" in refusal and ">saturated </tspan>" in refusal
+    assert ">underpowered </tspan>" in refusal and ">saturated (all passed) </tspan>" in refusal
     assert "mean, n=2" in plots[1]
 
 

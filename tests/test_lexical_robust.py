@@ -57,7 +57,8 @@ def test_superscript_digits_are_not_read_as_numbers() -> None:
 
 def test_a_number_too_large_for_a_float_gets_a_verdict_not_an_overflow() -> None:
     """Issue 23, defect 17: a sentence that is a 309-digit number (a serial, an account number)
-    raised OverflowError in the judge (the number's key formatted float infinity as an int)."""
+    raised OverflowError in the judge (the number's key formatted float infinity as an int).
+    Regression: repro 17 (17-lexical-judge-overflow-long-number)."""
     judge = LexicalJudge()
     for claim in ("9" * 309 + ".", "9" * 400 + ".", "$" + "9" * 320):
         verdict = judge.judge(claim, ["Snake plants tolerate low light."])

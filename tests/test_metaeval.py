@@ -202,7 +202,8 @@ def test_nli_judge_path_from_the_command_line(yes_model: Path, tmp_path: Path) -
 ])
 def test_unreadable_data_is_an_error_not_a_traceback(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                      data: bytes, message: str) -> None:
-    """Issue 23, defect 11: a 5001-digit label, a latin-1 file or deep nesting is `metaeval: error`, exit 2."""
+    """Issue 23, defect 11: a 5001-digit label, a latin-1 file or deep nesting is `metaeval: error`, exit 2.
+    Regression: repro 11 (11-convert-tracebacks-and-overwrite)."""
     path = tmp_path / "m.jsonl"
     path.write_bytes(data)
     assert metaeval.main(["--judge", "lexical", "--data", str(path)]) == 2

@@ -119,7 +119,8 @@ def test_words_that_end_sentences_more_often_than_they_abbreviate() -> None:
 @pytest.mark.parametrize("refused", ["false", "no", "0", 0, 1, "true"])
 def test_refused_is_a_boolean_never_a_truthy_string(refused: object) -> None:
     """bool("false") is True: a JSON service that sends booleans as strings would have every
-    answer thrown away as a refusal. Only True, False or no key at all is accepted."""
+    answer thrown away as a refusal. Only True, False or no key at all is accepted.
+    Regression: repro 24 (24-answer-coercion-refused-string-bytes)."""
     with pytest.raises(TypeError, match=r"'refused' must be true or false, got " + repr(refused).replace("'", "'")):
         Answer.coerce({"text": "Snake plants tolerate low light [1].", "passages": PASSAGES, "refused": refused})
     assert not Answer.coerce({"text": "Snake plants tolerate low light [1].", "passages": PASSAGES, "refused": False}).refused
@@ -127,6 +128,7 @@ def test_refused_is_a_boolean_never_a_truthy_string(refused: object) -> None:
 
 
 def test_bytes_answers_and_passages_are_decoded_not_judged_as_their_repr() -> None:
+    """Regression: repro 24 (24-answer-coercion-refused-string-bytes)."""
     answer = Answer.coerce({"text": b"Snake plants tolerate low light [1].",
                             "passages": [{"id": b"doc-1", "text": b"Snake plants tolerate low light."}]})
     assert answer.passages == (Passage("doc-1", "Snake plants tolerate low light."),)

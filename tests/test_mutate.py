@@ -335,7 +335,7 @@ def test_headline_leads_with_the_weakest_text_operator() -> None:
                                         + [("entity_swap", True)] * 6 + [("entity_swap", False)] * 44)]))
     line = headline("groundedness", kills, [_metric(98, 98)])
     assert line == (
-        "groundedness: grounded saturated 1.000 (98/98), but its weakest text operator kills 12% of 50 "
+        "groundedness: grounded saturated (all passed) 1.000 (98/98), but its weakest text operator kills 12% of 50 "
         "entity swaps [6%, 24%]; its strongest, 97% of 100 negations [92%, 99%]"
     )
     line = headline("groundedness", kills, [_metric(40, 50)])
@@ -351,7 +351,7 @@ def test_headline_leaves_out_the_structural_operators_whatever_they_score() -> N
     line = headline("groundedness", kills, [_metric(270, 270)])
     assert "citation" not in line
     assert line == (
-        "groundedness: grounded saturated 1.000 (270/270), but its weakest text operator kills 2% of 283 "
+        "groundedness: grounded saturated (all passed) 1.000 (270/270), but its weakest text operator kills 2% of 283 "
         "antonym swaps [1%, 4%]; its strongest, 99% of 198 quantifier/modal changes [97%, 99.9%]"
     )
     # 463 of 465 is not "100%", nor is a bound of 0.9999: a rate short of 1 never reads as 100%.
@@ -373,7 +373,7 @@ def test_summary_and_report_list_survivors_and_tiers_that_were_not_mutated() -> 
     lines = summary_lines(items, [_metric(1, 1)])
     assert lines[0].startswith("mutation testing")
     assert lines[1] == (
-        "groundedness: grounded saturated 1.000 (1/1), but its weakest text operator kills 0% of 1 antonym swaps "
+        "groundedness: grounded saturated (all passed) 1.000 (1/1), but its weakest text operator kills 0% of 1 antonym swaps "
         "[0%, 79%]; its strongest, 100% of 1 negations [21%, 100%]"
     )
     assert any(line.startswith("groundedness  negation") for line in lines)

@@ -48,6 +48,7 @@ def _count_rules(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
 
 
 def test_repeated_mutants_are_judged_once_and_repeated_passage_sentences_ruled_once(monkeypatch) -> None:
+    """Regression: repro 30 (30-mutate-reanalyses-passage-per-mutant)."""
     answer, rows = _case(40, 3000)
     counts = _count_rules(monkeypatch)
     found = mutant_rows(_Tier(), answer, rows)
@@ -61,6 +62,7 @@ def test_repeated_mutants_are_judged_once_and_repeated_passage_sentences_ruled_o
 
 
 def test_the_verdicts_are_those_of_judging_each_mutant_alone() -> None:
+    """Regression: repro 30 (30-mutate-reanalyses-passage-per-mutant)."""
     answer, rows = _case(3, 50)
     together = mutant_rows(_Tier(), answer, rows)
     assert together is not None
@@ -132,5 +134,6 @@ def test_the_operators_search_a_long_passage_once_per_word_not_per_sentence(monk
     # The operators ask a passage about each word once, whichever sentence asks: the count grows
     # with the words the sentences bring (here a new number each), not with their number times
     # the operators (four times the sentences read the passage four times as often before).
+    """Regression: repro 30 (30-mutate-reanalyses-passage-per-mutant)."""
     few, many = _passage_searches(monkeypatch, 10), _passage_searches(monkeypatch, 40)
     assert 0 < few <= many < 2 * few, (few, many)

@@ -20,6 +20,7 @@ def usage_error(result: pytest.RunResult, *lines: str) -> None:
 @pytest.mark.parametrize("value, message", [
     ("groundedness.coverge=0.7", "*unknown setting groundedness.coverge; valid names: groundedness.coverage, groundedness.facts"),
     ("grounded.coverage=0.7", "*unknown tier 'grounded' in grounded.coverage; known tiers: groundedness, alce, ragas, llm"),
+    ("nli.recall=0.7", "*unknown tier 'nli' in nli.recall (the NLI tier is called 'alce'*; known tiers: groundedness, alce, ragas, llm"),
     ("groundedness.coverage=7", "*groundedness.coverage=7 is out of range; it must be from 0 to 1"),
     ("groundedness.coverage=nan", "*groundedness.coverage=nan is out of range*"),
     ("alce.max_citations=0", "*alce.max_citations=0 is out of range; it must be from 1 to 1000"),
@@ -99,7 +100,9 @@ def test_max_unscored_must_be_a_fraction(pytester: pytest.Pytester, value: str) 
 ])
 def test_every_tier_option_is_checked_before_anything_runs(pytester: pytest.Pytester, args: tuple[str, ...], message: str) -> None:
     """Without -m naming the tier: a bad llm option once skipped every llm item on a green run,
-    and a bad --sprout-timeout was a usage error only at the first item (after the reports)."""
+    and a bad --sprout-timeout was a usage error only at the first item (after the reports).
+    Regression: repro 02 (02-late-usage-error-clobbers-report).
+    Regression: repro 22 (22-invalid-llm-option-skips-tier-exit-0)."""
     make_project(pytester, tiers="[groundedness, llm]")
     model = () if "sprout_llm_model=" in args else ("--llm-model=judge",)
     result = pytester.runpytest("-p", "no:deepeval", "--llm-base-url=http://127.0.0.1:9/v1", *model, *args)

@@ -38,6 +38,7 @@ def read(pytester: pytest.Pytester, name: str) -> dict:
 
 
 def test_a_k_run_writes_a_report_marked_partial_with_its_counts(pytester: pytest.Pytester) -> None:
+    """Regression: repro 21 (21-partial-run-report-passes-as-whole)."""
     project(pytester)
     whole = pytester.runpytest(*RUN, "--sprout-report=whole.json")
     whole.assert_outcomes(passed=6)
@@ -51,6 +52,7 @@ def test_a_k_run_writes_a_report_marked_partial_with_its_counts(pytester: pytest
 
 
 def test_a_partial_report_is_never_registered_over_the_whole_one(pytester: pytest.Pytester) -> None:
+    """Regression: repro 21 (21-partial-run-report-passes-as-whole)."""
     project(pytester)
     pytester.runpytest(*RUN, "--sprout-update-snapshot", "--sprout-report=r.json").assert_outcomes(passed=6)
     before = (pytester.path / "r.json").read_text()
@@ -67,6 +69,7 @@ def test_a_partial_report_is_never_registered_over_the_whole_one(pytester: pytes
 
 
 def test_a_comparison_says_how_many_cases_it_compared(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Regression: repro 21 (21-partial-run-report-passes-as-whole)."""
     project(pytester)
     pytester.runpytest(*RUN, "--sprout-report=base.json").assert_outcomes(passed=6)
     monkeypatch.setenv("REGRESS", "1")
@@ -84,3 +87,34 @@ def test_a_comparison_says_how_many_cases_it_compared(pytester: pytest.Pytester,
     assert whole.ret == pytest.ExitCode.TESTS_FAILED
     whole.stdout.fnmatch_lines(["compared with base.json (dataset *, the same as now; 6 cases compared)",
                                 "regression gate: FAILED*"])
+
+
+@pytest.mark.parametrize("stop", ["-x", "--maxfail=1"])
+def test_a_run_stopped_early_is_incomplete_and_never_registered(
+        pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, stop: str) -> None:
+    """-x / --maxfail stops after c1 fails: c2..c5 never ran. Once the report said
+    ``"complete": true`` and was re-registered, so the check called it current.
+    Regression: repro 21 (21-partial-run-report-passes-as-whole)."""
+    project(pytester)
+    pytester.runpytest(*RUN, "--sprout-update-snapshot", "--sprout-report=r.json").assert_outcomes(passed=6)
+    before = (pytester.path / "r.json").read_bytes()
+    monkeypatch.setenv("REGRESS", "1")
+    stopped = pytester.runpytest(*RUN, "-p", "no:randomly", stop, "--sprout-report=r.json")
+    stopped.assert_outcomes(passed=1, failed=1)
+    stopped.stdout.fnmatch_lines([
+        "the run stopped before 4 of its items ran (-x, --maxfail, or a lost xdist worker): the reports are marked "
+        "incomplete (\"complete\": false) and are not registered in the snapshot",
+        "r.json: kept as it was (registered in the snapshot, and this run stopped before 4 of its items ran)",
+    ])
+    assert (pytester.path / "r.json").read_bytes() == before
+    check = pytester.runpytest(*RUN, "--sprout-check-snapshot")
+    assert check.ret == 0
+    # Written to a new path with --sprout-update-snapshot: marked incomplete, not registered.
+    update = pytester.runpytest(*RUN, "-p", "no:randomly", stop, "--sprout-update-snapshot", "--sprout-report=other.json")
+    update.stdout.fnmatch_lines(["other.json: not registered: not every selected item ran (an incomplete report)"])
+    report = read(pytester, "other.json")
+    assert report["complete"] is False and len(report["items"]) == 6
+    never = [row["case_id"] for row in report["items"] if row["outcome"] == "error"]
+    assert never == ["c2", "c3", "c4", "c5"]
+    assert all("the run stopped early" in row["error"] for row in report["items"] if row["outcome"] == "error")
+    assert "other.json" not in read(pytester, "sprout.snapshot.json")["artifacts"]

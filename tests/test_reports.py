@@ -32,9 +32,9 @@ def test_format_markdown_table_flags_and_escaping() -> None:
         "|---|---|---:|---:|---|---|",
     ]
     assert "| groundedness | grounded | 28/40 | 0.700 | [0.546, 0.819] |  |" in lines
-    assert "| groundedness | refusal | 5/5 | 1.000 | [0.566, 1.000] | underpowered, saturated |" in lines
+    assert "| groundedness | refusal | 5/5 | 1.000 | [0.566, 1.000] | underpowered, saturated (all passed) |" in lines
     assert "| ragas | a\\|b | n=2 | 0.600 mean | [0.132, 0.937] | underpowered, 1 unscored |" in lines
-    assert any(line.startswith("> saturated:") for line in lines)
+    assert any(line.startswith("> saturated (all passed):") for line in lines)
     assert any(line.startswith("> underpowered:") for line in lines)
     assert lines[-1] == "- PASS: x" and text.endswith("\n")
     assert "No sprout items ran." in format_markdown([])
@@ -72,7 +72,7 @@ def test_markdown_file_carries_the_table_and_the_gates(pytester: pytest.Pytester
     # grounded_sentence is nested (sentences in answers): the table gains a clusters column
     assert "| groundedness | grounded | 2/3 |  | 0.667 | [0.208, 0.939] | underpowered |" in text
     assert "| groundedness | grounded_sentence | 3/4 | 3 | 0.750 |" in text
-    assert "| groundedness | refusal | 4/4 |  | 1.000 | [0.510, 1.000] | underpowered, saturated |" in text
+    assert "| groundedness | refusal | 4/4 |  | 1.000 | [0.510, 1.000] | underpowered, saturated (all passed) |" in text
     assert "### Gates" in text
     assert "- PASS: gate groundedness.refusal >= 0.5: passed \\(Wilson 95% lower bound 0.510; 4/4 = 1.000\\)" in text
     assert not list((pytester.path / "out").glob(".*tmp"))  # written atomically, nothing left behind

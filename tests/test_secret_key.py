@@ -105,7 +105,8 @@ def test_client_failure_after_validation_shows_no_key(pytester: pytest.Pytester)
 def test_a_key_echoed_in_a_200_reply_is_masked_everywhere(pytester: pytest.Pytester, model: str, reply: str) -> None:
     """A proxy that wraps the upstream's error (or echoes the request) in a 200 completion: the
     refusal or answer text is shown in the terminal, the reports and JUnit, and the reply is
-    cached; the key in it is masked before any of them sees it (issue 23, defect 13)."""
+    cached; the key in it is masked before any of them sees it (issue 23, defect 13).
+    Regression: repro 13 (13-key-echoed-in-200-reply-leaks)."""
     from fake_llm_server import Reply
 
     make_project(pytester, tiers="[llm]")

@@ -97,7 +97,7 @@ def test_a_bad_line_is_reported_with_its_number_and_the_rest_load(tmp_path: Path
     messages = [str(e) for e in suite.errors]
     assert messages[0].startswith("suites/s.jsonl:2: case #2: malformed JSON")
     assert messages[1] == "suites/s.jsonl:3: case 'typo': field 'expected_fact': unknown key in a case; allowed: " \
-                          "id, question, expect, expected_facts, tiers, tags, thresholds"
+                          "id, question, expect, expected_facts, tiers, tags, thresholds, citations"
 
     table = write(tmp_path, "t.csv", 'id,question,tiers\nok,Q?,groundedness\nshort,Q?\n"multi",'
                                      '"two\nlines",nope\nlast,Q?,"[bad"\n')
@@ -115,7 +115,8 @@ def test_a_bad_line_is_reported_with_its_number_and_the_rest_load(tmp_path: Path
 ])
 def test_a_bad_csv_row_never_drops_the_rows_after_it(tmp_path: Path, bad: str, message: str) -> None:
     """A stray quote (the csv module reads every later line into that cell) or a cell over the csv
-    field limit fails that row only: the rows after it load, and the error names file and line."""
+    field limit fails that row only: the rows after it load, and the error names file and line.
+    Regression: repro 06 (06-csv-bad-row-drops-rest-of-file)."""
     text = "id,question,tiers\nc1,q1,groundedness\n" + bad + "\nc3,q3,groundedness\nc4,\"two\nlines\",groundedness\n" \
            "c5,q5,groundedness\n"
     suite = load_suite(write(tmp_path, "t.csv", text), "suites/t.csv")
@@ -128,7 +129,7 @@ def test_a_bad_csv_row_never_drops_the_rows_after_it(tmp_path: Path, bad: str, m
 def test_a_bad_csv_header_is_one_error_for_the_file(tmp_path: Path) -> None:
     suite = load_suite(write(tmp_path, "t.csv", "id,question,answer\nx,Q?,A\n"), "t.csv")
     assert [str(e) for e in suite.errors] == [
-        "t.csv: line 1: unknown column 'answer'; allowed: id, question, expect, expected_facts, tiers, tags, thresholds"]
+        "t.csv: line 1: unknown column 'answer'; allowed: id, question, expect, expected_facts, tiers, tags, thresholds, citations"]
     empty = load_suite(write(tmp_path, "e.jsonl", "\n\n"), "e.jsonl")
     assert "the file is empty" in str(empty.errors[0])
 
@@ -162,14 +163,15 @@ def test_the_option_is_validated_by_the_same_rule(pytester: pytest.Pytester) -> 
 
 
 def test_a_case_threshold_decides_that_case_only(pytester: pytest.Pytester) -> None:
-    """snake-light's fact 'low lights' scores 90 against the answer's 'low light': found at the run's
-    fuzzy threshold (85), missing at the case's own threshold of 1.0. lily-cats keeps the run's."""
+    """snake-light's fact 'low-light' scores 88.9 against the answer's 'low light' (its lemmas too):
+    found at the run's fuzzy threshold (85), missing at the case's own threshold of 1.0. lily-cats
+    keeps the run's. ('low lights' would be found at 1.0: its lemmas are the answer's.)"""
     suite = """
     suite: care
     cases:
       - id: snake-light
         question: How much light does a snake plant need?
-        expected_facts: ["low lights"]
+        expected_facts: ["low-light"]
         thresholds: {groundedness.facts: 1.0}
       - id: lily-cats
         question: Is a peace lily toxic to cats?
@@ -178,11 +180,11 @@ def test_a_case_threshold_decides_that_case_only(pytester: pytest.Pytester) -> N
     make_project(pytester, suite=suite)
     result = pytester.runpytest("-p", "no:deepeval", "-m", "groundedness", "--sprout-report=r.json")
     result.assert_outcomes(passed=1, failed=1)
-    result.stdout.fnmatch_lines(["*snake-light*missing expected facts: 'low lights'*",
+    result.stdout.fnmatch_lines(["*snake-light*missing expected facts: 'low-light'*",
                                  "*best near miss 'low light' scores*/100 (needs 100)*"])
     rows = {r["case_id"]: r for r in json.loads((pytester.path / "r.json").read_text())["items"]}
     (reason,) = rows["snake-light"]["reasons"]
-    assert reason["metric"] == "facts" and reason["fact"] == "low lights" and reason["threshold"] == 100.0
+    assert reason["metric"] == "facts" and reason["fact"] == "low-light" and reason["threshold"] == 100.0
     assert rows["lily-cats"]["outcome"] == "passed"
 
 
@@ -198,3 +200,22 @@ def test_jsonl_and_csv_suites_are_collected(pytester: pytest.Pytester) -> None:
     result = pytester.runpytest("-p", "no:deepeval", "-m", "groundedness", "--continue-on-collection-errors")
     result.assert_outcomes(passed=2, errors=1)
     result.stdout.fnmatch_lines(["*suites/a.jsonl:3: case #2: malformed JSON*"])
+
+
+@pytest.mark.parametrize("bad", ['c2,"q2 has a stray quote,groundedness', 'c2,"' + "x" * 200_000 + '",groundedness'],
+                         ids=["stray-quote", "over-field-limit"])
+def test_the_rows_after_a_bad_csv_row_are_collected_run_and_reported(pytester: pytest.Pytester, bad: str) -> None:
+    """Through pytest: with --continue-on-collection-errors the rows after the bad one run and are
+    report rows; only the bad row is a collection error (once c3..c5 were in no report at all).
+    Regression: repro 06 (06-csv-bad-row-drops-rest-of-file)."""
+    make_project(pytester)
+    (pytester.path / "suites" / "care.yaml").unlink()
+    (pytester.path / "suites" / "s.csv").write_text(
+        "id,question,tiers\n" + "".join(f"c{i},Is a peace lily toxic to cats?,groundedness\n" if i != 2 else bad + "\n"
+                                        for i in range(1, 6)), encoding="utf-8")
+    result = pytester.runpytest("-p", "no:deepeval", "-p", "no:cacheprovider", "--continue-on-collection-errors",
+                                "--sprout-report=r.json")
+    result.assert_outcomes(passed=4, errors=1)
+    result.stdout.fnmatch_lines(["*suites/s.csv:3: case 'c2': malformed CSV*"])
+    rows = json.loads((pytester.path / "r.json").read_text())["items"]
+    assert sorted(row["case_id"] for row in rows) == ["c1", "c3", "c4", "c5"]

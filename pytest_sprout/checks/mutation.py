@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from ..core.row import RowItems, as_rows
 from ..core.stats import MetricRow, Tally
-from ..core.table import SATURATED_NOTE, UNDERPOWERED_NOTE, format_table
+from ..core.table import SATURATED_FAILED_NOTE, SATURATED_NOTE, UNDERPOWERED_NOTE, format_table
 from .operators import OPERATORS, STRUCTURAL, mutate_sentence
 
 if TYPE_CHECKING:
@@ -49,7 +49,8 @@ def supported_indices(answer: Answer, sentence_rows: Sequence[dict[str, Any]]) -
     return [i for i, t in enumerate(texts) if t in ok]
 
 
-def mutant_rows(tier: Any, answer: Answer, sentence_rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]] | None:
+def mutant_rows(tier: Any, answer: Answer, sentence_rows: Sequence[dict[str, Any]],
+                mode: str = "required") -> list[dict[str, Any]] | None:
     """Judge every mutant of every supported sentence with the tier's own judge.
 
     None when the tier has no ``judge`` with ``judge_many(pairs)``. Each row records the operator,
@@ -62,7 +63,11 @@ def mutant_rows(tier: Any, answer: Answer, sentence_rows: Sequence[dict[str, Any
     mutants = [m for i in supported_indices(answer, sentence_rows) for m in mutate_sentence(answer, i)]
     if not mutants:
         return []
-    verdicts = judge.judge_many([(m.sentence.text, answer.cited(m.sentence)[0]) for m in mutants])
+    from ..core.citations import sources
+
+    # judged as the item was (``mode``: core/citations.py): in retrieved mode an uncited mutant
+    # against every retrieved passage
+    verdicts = judge.judge_many([(m.sentence.text, sources(answer, m.sentence, mode).passages) for m in mutants])
     rows = []
     for m, v in zip(mutants, verdicts):
         rows.append({
@@ -125,7 +130,7 @@ def _kills(r: MetricRow) -> str:
 
 
 def headline(tier: str, kills: Sequence[MetricRow], metrics: Sequence[MetricRow]) -> str:
-    """"groundedness: grounded saturated 1.000 (3/3), but its weakest text operator kills 12% of 50
+    """"groundedness: grounded saturated (all passed) 1.000 (3/3), but its weakest text operator kills 12% of 50
     entity swaps [5%, 24%]; its strongest, 97% of 120 negations [93%, 99%]": the tier's main metric,
     then its weakest and its strongest kill rate among the operators that change what a sentence
     says. The STRUCTURAL operators stay out of this line: they change what a sentence cites, and a
@@ -148,14 +153,16 @@ def headline(tier: str, kills: Sequence[MetricRow], metrics: Sequence[MetricRow]
     if main.kind == "rate":
         count = f"{main.k}/{main.n}"
         if main.saturated:
-            return f"{tier}: {main.metric} saturated {main.rate:.3f} ({count}), but {kills_text}"
+            return f"{tier}: {main.metric} saturated ({main.saturated_at}) {main.rate:.3f} ({count}), but {kills_text}"
         interval = f"[{main.ci_low:.3f}, {main.ci_high:.3f}]"
         return f"{tier}: {main.metric} {main.rate:.3f} ({count}) {interval}; {kills_text}"
     if main.saturated:
-        return f"{tier}: {main.metric} saturated mean {main.rate:.3f} (n={main.n}), but {kills_text}"
+        return f"{tier}: {main.metric} saturated ({main.saturated_at}) mean {main.rate:.3f} (n={main.n}), but {kills_text}"
     return f"{tier}: {main.metric} mean {main.rate:.3f} (n={main.n}); {kills_text}"
 
 
+# How a saturated kill rate reads: a kill is the "pass" of a mutant row.
+KILL_SIDES = {"all passed": "all killed", "all failed": "none killed"}
 # The kill-rate table's columns: each row counts mutants of one operator, killed out of scored.
 KILL_TABLE_HEADER = ("tier", "operator", "killed/n", "kill rate", "95% CI", "flags")
 
@@ -170,10 +177,11 @@ def summary_lines(items: RowItems, metrics: Sequence[MetricRow]) -> list[str]:
     tiers = list(dict.fromkeys(r.tier for r in rows))
     lines += [headline(t, [r for r in rows if r.tier == t], metrics) for t in tiers]
     if rows:
-        table = format_table(rows, header=KILL_TABLE_HEADER)
-        lines += [line for line in table if line not in (SATURATED_NOTE, UNDERPOWERED_NOTE)]
+        table = format_table(rows, header=KILL_TABLE_HEADER, sides=KILL_SIDES)
+        lines += [line for line in table if line not in (SATURATED_NOTE, SATURATED_FAILED_NOTE, UNDERPOWERED_NOTE)]
         if any(r.saturated for r in rows):
-            lines.append("a saturated kill rate: every mutant of that operator was killed, or none was.")
+            lines.append("a saturated kill rate: every mutant of that operator was killed (all killed), "
+                         "or none was (none killed).")
         if any(r.underpowered for r in rows):
             lines.append("an underpowered kill rate: fewer than 30 mutants of that operator; read the interval.")
         if any(r.metric in STRUCTURAL for r in rows):
@@ -201,7 +209,8 @@ def mutation_report(items: RowItems) -> dict[str, Any]:
     return {"mutation": {"kill_rates": kill_rates, "survivors": survivors, "not_mutated": skipped}}
 
 
-def mutate_item(tier: Any, answer: Answer, sentence_rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
+def mutate_item(tier: Any, answer: Answer, sentence_rows: Sequence[dict[str, Any]],
+                mode: str = "required") -> dict[str, Any]:
     """What run_item adds to an item row under --sprout-mutate: ``mutants`` or ``mutants_skipped``."""
-    rows = mutant_rows(tier, answer, sentence_rows)
+    rows = mutant_rows(tier, answer, sentence_rows, mode)
     return {"mutants_skipped": NO_JUDGE} if rows is None else {"mutants": rows}

@@ -193,6 +193,11 @@ class MergeRun:
             raise pytest.UsageError(f"merge: {problem}; pass --allow-partial to write it marked \"partial\": true")
         if problem:
             controller.write_problems.append(f"merge: {problem} (--allow-partial: the report is marked partial)")
+        mode = (first.get("settings") or {}).get("citations")
+        if isinstance(mode, str) and mode != controller.settings.citations:  # the mode the shards ran (the
+            from dataclasses import replace  # judging check above makes every shard's the same)
+
+            controller.settings = replace(controller.settings, citations=mode)
         controller.worker_system = first.get("system")
         controller.guard.golden_ref = first.get("golden")
         controller.complete = all(r.get("complete", True) is not False for r in self.reports.values())

@@ -12,6 +12,7 @@ import pytest
 
 from ..core import option_values
 from ..core.errors import SettingsError
+from ..core.model import CITATIONS
 from ..core.option_values import COUNTS, NOT_PER_CASE, THRESHOLD_NAMES, UNIT, threshold_problem, tier_settings  # noqa: F401 (importers)
 
 T = TypeVar("T")
@@ -30,8 +31,11 @@ class Opt:
 
 OPTIONS: tuple[Opt, ...] = (
     # --- suites, system, report ------------------------------------------------------------
-    Opt("--sprout-suites", "sprout_suites", "folder (or file) of YAML suites", "sprout_suites", "suites", metavar="PATH"),
+    Opt("--sprout-suites", "sprout_suites", "folder (or one file) of suites: .yaml/.yml, .jsonl or .csv", "sprout_suites", "suites", metavar="PATH"),
     Opt("--sprout-system", "sprout_system", "the system under test as 'module:factory'", "sprout_system", metavar="MOD:FACTORY"),
+    Opt("--sprout-citations", "sprout_citations", "what a sentence without [k] markers is judged against: required "
+        "(nothing: it is unsupported) or retrieved (every passage retrieved for the answer); a suite's "
+        "defaults and a case's own 'citations:' win over it", "sprout_citations", "required", metavar="required|retrieved"),
     Opt("--sprout-report", "sprout_report", "write the results as JSON to PATH (repeatable: one file each)", kind="multi", metavar="PATH"),
     Opt(
         "--sprout-threshold", "sprout_threshold",
@@ -153,7 +157,7 @@ def get(config: pytest.Config, dest: str) -> Any:
 AT_LEAST_1 = ("sprout_concurrency", "nli_batch_size", "nli_max_length", "llm_concurrency")
 AT_LEAST_0 = ("sprout_retries", "sprout_md_failures", "nli_entail_label")
 SECONDS = ("sprout_timeout", "llm_timeout")
-CHOICES = {"nli_window": ("chunk", "off")}
+CHOICES = {"nli_window": ("chunk", "off"), "sprout_citations": CITATIONS}
 
 
 def name(dest: str) -> str:
@@ -182,9 +186,10 @@ def check_values(config: pytest.Config) -> None:
         if opt.dest in SECONDS and not value > 0:
             no_limit = " (leave it out for no limit)" if opt.default is None else ""
             raise pytest.UsageError(f"{name(opt.dest)} must be a positive number of seconds{no_limit}, got {value:g}")
-    window = get(config, "nli_window")
-    if window not in CHOICES["nli_window"]:
-        raise pytest.UsageError(f"{name('nli_window')} must be one of {', '.join(CHOICES['nli_window'])}, got {window!r}")
+    for dest, choices in CHOICES.items():
+        value = get(config, dest)
+        if value not in choices:
+            raise pytest.UsageError(f"{name(dest)} must be one of {', '.join(choices)}, got {value!r}")
 
 
 def get_all(config: pytest.Config, dest: str) -> list[str]:

@@ -67,6 +67,7 @@ class Settings:
     label_sample: int | None = None  # --sprout-label-sample
     shard_option: str | None = None  # --sprout-shard=K/N, else the environment's SPROUT_SHARD, as given
     shard_where: str = "--sprout-shard"  # which of the two it came from (error messages name it)
+    citations: str = "required"  # --sprout-citations / sprout_citations (core/citations.py; a case may override it)
     merging: bool = False  # python -m pytest_sprout.merge: the rows come from shard reports (cli/merge.py)
 
     @classmethod
@@ -111,6 +112,7 @@ class Settings:
             labels=path(_text(get("sprout_labels")) or None),
             label_sample=None if get("sprout_label_sample") is None else int(str(get("sprout_label_sample"))),
             **_shard_option(config),
+            citations=str(get("sprout_citations") or "required"),
             merging=any(getattr(p, "sprout_merge", False) is True for p in config.pluginmanager.get_plugins()),
         )
 

@@ -50,6 +50,7 @@ class Controller:
         self.tiers_run: set[str] = set()  # tiers with at least one item in this run
         self.written: dict[str, str] = {}  # report kind -> path, as given; for the terminal
         self.complete = True  # False after an interrupted run: its reports say so
+        self.stopped_early = 0  # selected items a run stopped early (-x, --maxfail) never ran
         self.write_problems: list[str] = []  # problems writing the reports, for the summary
         self.write_failed = False  # a requested report could not be written: the run fails
         self.written_paths: set[Path] = set()  # the report files this run wrote (the guard registers only these)
@@ -155,12 +156,19 @@ class Controller:
             extra=self._judging_extra(),
         )
         data["items"] = self.items  # the store: the writers read it row by row, sorted by node id
+        data["settings"] = self.settings_record()
         data["complete"] = self.complete
         data.update(self.selection().to_json())
         shard = self.shard_record()
         if shard is not None:
             data["shard"] = shard
         return data
+
+    def settings_record(self) -> dict[str, Any]:
+        """The report's ``settings``: the citations mode that ran (core/citations.py)."""
+        from ..core.citations import settings_record
+
+        return settings_record(self.settings.citations, self.suites().cases, self.items.citing)
 
     def selection(self) -> Any:
         """How many of the dataset's items this run selected (selection.Selection)."""
@@ -211,7 +219,7 @@ class Controller:
 
     def metric_rows(self) -> list[Any]:
         """The tally's rows, with the labels' correction on each labelled metric."""
-        rows = self.tally.rows()
+        rows = self.described(self.tally.rows())
         if self.labels is None:
             return rows
         from dataclasses import replace
@@ -225,6 +233,21 @@ class Controller:
             fix = self.label_fixes.get((row.tier, row.metric))
             out.append(row if fix is None else replace(row, **fix.to_json()))
         return out
+
+    def described(self, rows: list[Any]) -> list[Any]:
+        """The rows with what their metric measures, where its tier module says (``DESCRIPTIONS``)."""
+        from dataclasses import replace
+
+        out = []
+        for row in rows:
+            words = getattr(tier_module(row.tier), "DESCRIPTIONS", {}).get(row.metric) if row.tier in TIERS else None
+            out.append(replace(row, description=words) if words else row)
+        return out
+
+    def tier_notes(self, rows: list[Any]) -> list[str]:
+        """One line per tier in the table whose module has a ``SUMMARY_NOTE`` (what its metrics measure)."""
+        tiers = dict.fromkeys(r.tier for r in rows if r.tier in TIERS)
+        return [note for t in tiers if (note := getattr(tier_module(t), "SUMMARY_NOTE", None))]
 
     def write_label_sample(self) -> None:
         """--sprout-label-sample=N: the sentences to label, beside the reports; never over a file
@@ -309,8 +332,11 @@ class Controller:
         if self.settings.collect_only or exitstatus == pytest.ExitCode.USAGE_ERROR:
             return
         interrupted = exitstatus in (pytest.ExitCode.INTERRUPTED, pytest.ExitCode.INTERNAL_ERROR)
-        self.complete = self.complete and not interrupted  # a merge of an incomplete shard is incomplete
-        for row in self.ledger.unreported(interrupted):  # selected items that never reported
+        never_ran = self.ledger.unreported(interrupted)  # selected items that never reported
+        if not interrupted:  # -x / --maxfail stopped the run (or xdist lost a worker): incomplete too
+            self.stopped_early = len(never_ran)
+        self.complete = self.complete and not interrupted and not never_ran  # a merge of an incomplete shard is incomplete
+        for row in never_ran:
             self.add_row(row)
         rows = self.metric_rows()
         if self.gates is not None:
@@ -340,7 +366,10 @@ class Controller:
         if self.partial:  # the guard registers no partial report
             self.guard.partial_selection = self.selection()
         if not self.complete or self.partial:  # a frozen report is not replaced by a partial one: the chain stays whole
-            why = "this run was interrupted" if not self.complete else "this run judged only part of the dataset"
+            why = ("this run judged only part of the dataset" if self.complete else
+                   f"this run stopped before {self.stopped_early} of its items ran" if self.stopped_early else
+                   "this run was interrupted")
+            self.guard.incomplete = not self.complete
             frozen = self.guard.registered()
             for found in paths.values():
                 for path in [p for p in found if self.guard.rel(p) in frozen]:
@@ -377,6 +406,10 @@ class Controller:
         if not rows and not gate_lines and not self.items:
             return []
         lines = format_table(rows) if rows else ["no sprout metrics in this run"]
+        from ..core.citations import hint_line, mode_line
+
+        record = self.settings_record()
+        lines += self.tier_notes(rows) + [line for line in (mode_line(record), hint_line(record)) if line]
         errors = self.items.errors
         if errors:
             noun = "item" if len(errors) == 1 else "items"
@@ -385,7 +418,11 @@ class Controller:
                 lines.append(f"  {nodeid}: {error}")
             if len(errors) > 10:
                 lines.append(f"  ... and {len(errors) - 10} more (see --sprout-report)")
-        if not self.complete:
+        if not self.complete and self.stopped_early:
+            lines.append(f"the run stopped before {self.stopped_early} of its items ran (-x, --maxfail, or a lost "
+                         "xdist worker): the reports are marked incomplete (\"complete\": false) "
+                         "and are not registered in the snapshot")
+        elif not self.complete:
             lines.append("the run was interrupted: the reports are marked incomplete (\"complete\": false) "
                          "and are not registered in the snapshot")
         elif self.partial and any(self.report_paths().values()):

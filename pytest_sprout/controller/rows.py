@@ -20,6 +20,7 @@ from collections import Counter
 from typing import Iterator
 
 from .ledger import ERROR
+from ..core.citations import citing_kind
 from ..core.row import Row
 
 
@@ -32,6 +33,9 @@ class RowStore:
         self.unscored = False  # a row was unscored (--sprout-max-unscored reads the rows)
         self.mutated = False  # a row carries mutants, or says why it has none (--sprout-mutate)
         self.sentence_tiers: set[str] = set()  # tiers with a row judged sentence by sentence
+        # Judged sentence rows (every tier) that cite a passage, cite none, or cite none and were
+        # judged against the retrieved passages (--sprout-citations=retrieved): core/citations.py
+        self.citing: Counter[str] = Counter()
 
     def add(self, row: Row, raw: str | None = None) -> None:
         """Keep ``row`` (which has its ``nodeid`` and ``outcome``). ``raw``, when given, is the
@@ -48,6 +52,9 @@ class RowStore:
             self.mutated = True
         if row.sentences and all("supported" in s for s in row.sentences):
             self.sentence_tiers.add(str(row.tier))
+        for sentence in row.sentences or ():
+            if "supported" in sentence:
+                self.citing[citing_kind(sentence)] += 1
 
     def __len__(self) -> int:
         return len(self._rows)

@@ -103,7 +103,7 @@ class FailOnSummary:
         if self.mode == "gates":
             noun = "item failure does" if self.let_pass == 1 else "item failures do"
             return [f"--sprout-fail-on=gates: {self.let_pass} {noun} not fail the run (shown as xfailed); "
-                    "only the gates below and the unscored limit can"]
+                    "only the gates and the unscored limit can"]
         noun = "known failure" if len(self.known) == 1 else "known failures"
         lines = [f"--sprout-fail-on=new: {len(self.known)} {noun} (failed in {self.baseline} too; shown as xfailed, "
                  "still failures in every metric)"]

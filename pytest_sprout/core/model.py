@@ -8,6 +8,10 @@ from typing import Any, Iterable, Mapping, Sequence
 
 TIERS: tuple[str, ...] = ("groundedness", "alce", "ragas", "llm")
 EXPECTS: tuple[str, ...] = ("answer", "refuse")
+# What a sentence without [k] markers is judged against: "required" (nothing: it is unsupported) or
+# "retrieved" (every passage retrieved for the answer). A sentence with markers is always judged
+# against what it cites.
+CITATIONS: tuple[str, ...] = ("required", "retrieved")
 ID_PATTERN = re.compile(r"[A-Za-z0-9_.-]+\Z")
 
 
@@ -24,6 +28,8 @@ class Case:
     tags: tuple[str, ...] = ()
     # Per-case pass thresholds, ((tier, name), value) sorted; override --sprout-threshold for this case.
     thresholds: tuple[tuple[tuple[str, str], float], ...] = ()
+    # The case's own citations mode (CITATIONS; its suite's defaults included); None: the run's.
+    citations: str | None = None
     # Where the case was defined ("suites/care.yaml:12"); not part of its identity.
     source: str | None = field(default=None, compare=False, repr=False)
 
@@ -39,6 +45,7 @@ class Case:
             "tags": list(self.tags),
             # only when set: a case without thresholds keeps the hash it always had
             **({"thresholds": {f"{t}.{n}": v for (t, n), v in self.thresholds}} if self.thresholds else {}),
+            **({"citations": self.citations} if self.citations is not None else {}),
         }
 
     def threshold(self, tier: str, name: str, default: float) -> float:

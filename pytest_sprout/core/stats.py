@@ -175,12 +175,23 @@ class MetricRow:
     # --sprout-labels (core/ppi.py): the rate people would give, and the judge against the labels
     corrected: dict[str, Any] | None = None
     judge_vs_labels: dict[str, Any] | None = None
+    description: str | None = None  # what the metric measures, where its tier says (judges/ragas_tier.py)
+
+    @property
+    def saturated_at(self) -> str | None:
+        """Which side a saturated row sits on: "all passed" (every observation passed, or every
+        score is 1) or "all failed" (none passed, every score 0); None when not saturated."""
+        if not self.saturated or self.rate is None:
+            return None
+        return "all passed" if self.rate >= 0.5 else "all failed"
 
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)
+        if self.saturated_at is not None:  # only on saturated rows: which side they saturate at
+            out["saturated_at"] = self.saturated_at
         if self.clusters is None:  # the fields appear only where observations are nested
             del out["clusters"], out["effective_n"]
-        for key in ("corrected", "judge_vs_labels"):  # and only where labels were given
+        for key in ("corrected", "judge_vs_labels", "description"):  # and only where labels (a description) were given
             if out[key] is None:
                 del out[key]
         return out

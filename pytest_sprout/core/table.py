@@ -8,9 +8,15 @@ from typing import Iterable
 from .stats import MetricRow
 
 SATURATED_NOTE = (
-    "saturated: every observation passed (or none did); the number says the check held on this "
+    "saturated (all passed): every observation passed; the number says the check held on this "
     "set, not how good the system is, and the interval is all it can claim."
 )
+SATURATED_FAILED_NOTE = (
+    "saturated (all failed): every observation failed; the check never held on this set (read the "
+    "failures' reasons), and the interval is all it can claim."
+)
+# How a flag names the two sides of a saturated row (a kill-rate table says "all killed" instead).
+SIDES = {"all passed": "all passed", "all failed": "all failed"}
 UNDERPOWERED_NOTE = "underpowered: fewer than 30 observations; read the interval, not the rate."
 CLUSTERS_NOTE = (
     "clusters: the answers (or cases, or sentences) nested observations come from; their interval "
@@ -18,12 +24,12 @@ CLUSTERS_NOTE = (
 )
 
 
-def flags(row: MetricRow) -> str:
+def flags(row: MetricRow, sides: dict[str, str] = SIDES) -> str:
     out = []
     if row.underpowered:
         out.append("underpowered")
     if row.saturated:
-        out.append("saturated")
+        out.append(f"saturated ({sides[row.saturated_at]})" if row.saturated_at else "saturated")
     if row.unscored:
         out.append(f"{row.unscored} unscored")
     return ", ".join(out)
@@ -46,7 +52,15 @@ def corrected_cells(row: MetricRow, nested: bool = False) -> tuple[str, ...]:
     return (*cells[:3], "", *cells[3:]) if nested else cells
 
 
-def format_table(rows: Iterable[MetricRow], header: tuple[str, ...] = TABLE_HEADER) -> list[str]:
+def saturated_notes(rows: Iterable[MetricRow]) -> list[str]:
+    """The notes for the saturated rows among ``rows``: one per side that occurs."""
+    sides = {r.saturated_at for r in rows if r.saturated}
+    return [note for side, note in (("all passed", SATURATED_NOTE), ("all failed", SATURATED_FAILED_NOTE))
+            if side in sides]
+
+
+def format_table(rows: Iterable[MetricRow], header: tuple[str, ...] = TABLE_HEADER,
+                 sides: dict[str, str] = SIDES) -> list[str]:
     """The summary as aligned text lines: tier, metric, k/n, rate (or mean), 95% CI, flags; with
     a clusters column after k/n when a metric's observations are nested (sentences in answers)."""
     rows = list(rows)
@@ -56,7 +70,7 @@ def format_table(rows: Iterable[MetricRow], header: tuple[str, ...] = TABLE_HEAD
         count = f"{r.k}/{r.n}" if r.kind == "rate" else f"n={r.n}"
         value = num(r.rate) + ("" if r.kind == "rate" else " mean")
         ci = "-" if r.ci_low is None else f"[{r.ci_low:.3f}, {r.ci_high:.3f}]"
-        cells: tuple[str, ...] = (r.tier, r.metric, count, value, ci, flags(r))
+        cells: tuple[str, ...] = (r.tier, r.metric, count, value, ci, flags(r, sides))
         if nested:
             cells = (*cells[:3], "" if r.clusters is None else str(r.clusters), *cells[3:])
         body.append(cells)
@@ -71,8 +85,7 @@ def format_table(rows: Iterable[MetricRow], header: tuple[str, ...] = TABLE_HEAD
         return "  ".join(c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
 
     lines = [fmt(header)] + [fmt(b) for b in body]
-    if any(r.saturated for r in rows):
-        lines.append(SATURATED_NOTE)
+    lines += saturated_notes(rows)
     if any(r.underpowered for r in rows):
         lines.append(UNDERPOWERED_NOTE)
     if nested:

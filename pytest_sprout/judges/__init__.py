@@ -47,6 +47,8 @@ def describe_sentences(rows: list[dict[str, Any]], answer: Answer, limit: int = 
     for i, row in bad[:limit]:
         cites = ", ".join(f"[{index[c]}] {c}" if c in index else f"{c} (no such passage)" for c in row["citations"])
         lines.append(f"  x sentence {i + 1}: {clip(row['text'], 200)!r}")
+        if not cites and row.get("judged_against") == "retrieved":
+            cites = f"nothing ([k] markers); judged against the {len(answer.passages)} retrieved passages"
         lines.append(f"      cites: {cites or 'nothing'}")
         lines.append(f"      why: {row['reason']}" + (f" (score {row['score']:.2f})" if row.get("score") is not None else ""))
         if row.get("evidence"):

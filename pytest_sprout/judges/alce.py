@@ -24,6 +24,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
+from ..core.citations import DEFAULT as DEFAULT_CITATIONS, mode_of, retrieved_note, sources
 from ..core.errors import JudgeFailure, TierUnusable
 from ..core.model import Answer, GoldenItem, Passage, Verdict
 from ..core.tier import TierSettings
@@ -32,7 +33,7 @@ from . import TierResult, clip, describe_sentences, sentence_reasons, sentence_r
 JudgeMany = Callable[[list[tuple[str, list[Passage]]]], list[Verdict]]
 MAX_CITATIONS = 3  # ALCE's eval.py --at_most_citations default
 OPTIONS = ("nli_model", "nli_device", "nli_batch_size", "nli_max_length", "nli_window", "nli_no_cache",
-           "nli_entail_label", "nli_trust_remote_code")
+           "nli_entail_label", "nli_trust_remote_code", "sprout_citations")
 # Built after collection, before any test runs, when alce items are selected: a model that is not
 # found or has no entailment label is then one usage error rather than a failure per item (the
 # weights themselves load at the first pair that needs them).
@@ -73,6 +74,7 @@ class SentenceScore:
     used: list[str]  # the citations ALCE counts (at most max_citations), [] when the format fails
     relevant: list[bool] = field(default_factory=list)  # one per used citation (precision)
     ignored: list[str] = field(default_factory=list)  # citations past max_citations
+    retrieved: bool = False  # an uncited sentence whose citations are the retrieved set (--sprout-citations=retrieved)
 
     @property
     def entailed(self) -> bool:
@@ -91,8 +93,13 @@ class AnswerScore:
         return [ok for s in self.sentences for ok in s.relevant]
 
 
-def score_answers(answers: Sequence[Answer], judge_many: JudgeMany, max_citations: int = MAX_CITATIONS) -> list[AnswerScore | None]:
+def score_answers(answers: Sequence[Answer], judge_many: JudgeMany, max_citations: int = MAX_CITATIONS,
+                  modes: Sequence[str] | None = None) -> list[AnswerScore | None]:
     """ALCE citation recall and precision for each answer (None for an answer with no sentences).
+
+    ``modes`` gives each answer's citations mode (core/citations.py; default ``required``): in
+    ``retrieved`` mode a sentence without markers cites the whole retrieved set, for recall and
+    precision alike (``max_citations`` caps what a sentence cites itself, not the retrieved set).
 
     Batched across all the answers: one judge call for the joint premises, one for the single
     citations of jointly entailed multi-citation sentences, one for the leave-one-out premises of
@@ -103,22 +110,26 @@ def score_answers(answers: Sequence[Answer], judge_many: JudgeMany, max_citation
     where: list[tuple[int, int]] = []
     for a, answer in enumerate(answers):
         row: list[SentenceScore | None] = []
+        mode = modes[a] if modes is not None else DEFAULT_CITATIONS
         for s, sentence in enumerate(answer.sentences):
-            found, missing = answer.cited(sentence)
-            if not sentence.citations:
-                row.append(SentenceScore(Verdict(False, 0.0, None, "cites no passage", "no-citation"), []))
+            src = sources(answer, sentence, mode)
+            found, missing = src.passages, src.missing
+            if not found and not missing:
+                why = "cites no passage" + (", and the system retrieved none" if src.retrieved else "")
+                row.append(SentenceScore(Verdict(False, 0.0, None, why, "no-citation"), [], retrieved=src.retrieved))
             elif missing:
                 reason = f"cites {', '.join(missing)}, which is not among the {len(answer.passages)} retrieved passages"
                 row.append(SentenceScore(Verdict(False, 0.0, None, reason, "bad-citation"), []))
             else:
-                used = found if max_citations <= 0 else found[:max_citations]
+                used = found if max_citations <= 0 or src.retrieved else found[:max_citations]
                 row.append(None)
                 joint.append((sentence.text, used))
                 where.append((a, s))
         plans.append(row)
     for (a, s), verdict, (_, used) in zip(where, judge_many(joint), joint):
         ignored = [c for c in answers[a].sentences[s].citations if c not in {p.id for p in used}]
-        plans[a][s] = SentenceScore(verdict, [p.id for p in used], ignored=ignored)
+        wide = not answers[a].sentences[s].citations  # only the retrieved mode judges an uncited sentence
+        plans[a][s] = SentenceScore(verdict, [p.id for p in used], ignored=ignored, retrieved=wide)
 
     # Precision, condition A: does each citation alone entail the sentence?
     singles: list[tuple[str, list[Passage]]] = []
@@ -155,7 +166,12 @@ def score_answers(answers: Sequence[Answer], judge_many: JudgeMany, max_citation
             score.relevant = [relevant[(a, s, i)] for i in range(len(score.used))]
 
     results: list[AnswerScore | None] = []
-    for row in plans:
+    for a, row in enumerate(plans):
+        for score in row:
+            if score is not None and score.retrieved and answers[a].passages:
+                named = [pid for pid, ok in zip(score.used, score.relevant) if ok and score.entailed]
+                v = score.verdict
+                score.verdict = Verdict(v.supported, v.score, v.evidence, f"{v.reason}; {retrieved_note(answers[a], named)}", v.rule)
         sentences = [s for s in row if s is not None]
         if not sentences:
             results.append(None)
@@ -180,8 +196,9 @@ class ALCETier:
     name = "alce"
 
     def __init__(self, judge: Any, recall: float = 1.0, precision: float = 0.0,
-                 max_citations: int = MAX_CITATIONS) -> None:
+                 max_citations: int = MAX_CITATIONS, citations: str = DEFAULT_CITATIONS) -> None:
         self.judge = judge
+        self.citations = citations  # the run's mode; a case may have its own
         self.recall = recall
         self.precision = precision
         self.max_citations = max_citations
@@ -189,12 +206,12 @@ class ALCETier:
 
     def settings(self) -> dict[str, Any]:
         return {"judge": self.judge.settings(), "max_citations": self.max_citations,
-                "recall": self.recall, "precision": self.precision}
+                "recall": self.recall, "precision": self.precision, "citations": self.citations}
 
-    def warm(self, answers: list[Answer]) -> None:
+    def warm(self, answers: list[Answer], modes: Sequence[str] | None = None) -> None:
         """Score many answers at once so that their pairs share batches (results are memoised
         by the judge; evaluate() then reads them back)."""
-        score_answers(answers, self.judge.judge_many, self.max_citations)
+        score_answers(answers, self.judge.judge_many, self.max_citations, modes)
 
     def prepared(self, item: GoldenItem) -> bool:
         return id(item.answer) in self._warmed
@@ -203,9 +220,11 @@ class ALCETier:
         """Warm, in one batched pass, the answers of an item about to be judged and of those coming
         up after it in this process (the run layer gathers them: every selected one on a plain run,
         those the controller has already handed an xdist worker there)."""
-        batch = list({id(i.answer): i.answer for i in items if i.answer is not None and id(i.answer) not in self._warmed}.values())
+        fresh = list({id(i.answer): i for i in items if i.answer is not None and id(i.answer) not in self._warmed}.values())
+        batch = [i.answer for i in fresh if i.answer is not None]
+        modes = [mode_of(i.case, self.citations) for i in fresh]
         self._warmed.update(id(a) for a in batch)  # first: a load error is not retried per item
-        self._guarded(lambda: self.warm(batch))
+        self._guarded(lambda: self.warm(batch, modes))
 
     def evaluate(self, item: GoldenItem) -> TierResult:
         base = (self.recall, self.precision)
@@ -225,7 +244,8 @@ class ALCETier:
             asked.extend(pairs)
             return self.judge.judge_many(pairs)
 
-        score = self._guarded(lambda: score_answers([answer], judge_many, self.max_citations)[0])
+        modes = [mode_of(item.case, self.citations)]
+        score = self._guarded(lambda: score_answers([answer], judge_many, self.max_citations, modes)[0])
         if score is None:
             note = "the answer has no sentences (ALCE skips such answers)"
             return TierResult(None, {"citation_recall": [None], "citation_precision": [None]}, note=note)
@@ -306,7 +326,8 @@ def make_tier(settings: TierSettings) -> ALCETier:
         raise TierUnusable(f"--nli-model: {exc}") from None
     max_citations = int(settings.threshold("alce", "max_citations", MAX_CITATIONS))
     return ALCETier(judge, recall=settings.threshold("alce", "recall", 1.0),
-                    precision=settings.threshold("alce", "precision", 0.0), max_citations=max_citations)
+                    precision=settings.threshold("alce", "precision", 0.0), max_citations=max_citations,
+                    citations=settings.option("sprout_citations") or DEFAULT_CITATIONS)
 
 
 def threads_for(workers: int | None) -> int | None:
@@ -325,9 +346,12 @@ def citation_rows(answer: Answer, score: Any) -> list[dict[str, Any]]:
     for sentence, s in zip(answer.sentences, score.sentences):
         row = sentence_row(sentence, s.verdict, answer)
         irrelevant = [pid for pid, ok in zip(s.used, s.relevant) if not ok and s.entailed]
-        if irrelevant:
+        if irrelevant and not s.retrieved:  # the retrieved set stood in for markers: nothing was cited in vain
             row["irrelevant_citations"] = irrelevant
         if s.ignored:
             row["ignored_citations"] = s.ignored
+        if s.retrieved:
+            row["judged_against"] = "retrieved"
+            row["evidence_passages"] = [pid for pid, ok in zip(s.used, s.relevant) if ok and s.entailed]
         rows.append(row)
     return rows

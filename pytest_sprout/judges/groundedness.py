@@ -4,88 +4,68 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.model import Answer, GoldenItem, Verdict
+from ..core.citations import DEFAULT as DEFAULT_CITATIONS, mode_of, retrieved_note, sources
+from ..core.model import Answer, GoldenItem, Passage, Verdict
+from ..core.public_types import ClaimJudge
 from ..core.tier import TierSettings
 from . import TierResult, clip, describe_sentences, sentence_reasons, sentence_row
+from .facts import FACT_THRESHOLD, best_near_miss, fact_reasons, find_fact, found_by_lemma, match_fact
 from .lexical import LexicalJudge
 
-FACT_THRESHOLD = 85.0  # rapidfuzz partial_ratio, 0-100
+__all__ = ["FACT_THRESHOLD", "GroundednessTier", "best_near_miss", "find_fact", "judge_sentences", "make_tier"]
+
+OPTIONS = ("sprout_citations",)
 
 
 def unavailable(settings: TierSettings) -> str | None:
     return None  # needs nothing
 
 
-def find_fact(fact: str, text: str, threshold: float = FACT_THRESHOLD) -> bool:
-    """Whether an expected fact appears in the answer text, allowing small wording changes."""
-    from rapidfuzz import fuzz
-
-    fact_l, text_l = fact.lower().strip(), text.lower()
-    if not fact_l:
-        return True
-    if fact_l in text_l:
-        return True
-    return fuzz.partial_ratio(fact_l, text_l) >= threshold
-
-
-def best_near_miss(fact: str, text: str) -> tuple[str, float]:
-    """The stretch of the answer closest to an expected fact, and its rapidfuzz partial_ratio
-    score (0-100): what the fuzzy match came nearest to when the fact was not found."""
-    from rapidfuzz import fuzz
-
-    fact_l, text_l = fact.lower().strip(), text.lower()
-    if not fact_l or not text_l:
-        return "", 0.0
-    match = fuzz.partial_ratio_alignment(fact_l, text_l)
-    if match is None:
-        return "", 0.0
-    start, end = match.dest_start, match.dest_end
-    while start > 0 and text[start - 1].isalnum():  # widen to whole words, for reading
-        start -= 1
-    while end < len(text) and text[end].isalnum():
-        end += 1
-    return text[start:end].strip(" .,;:!?"), round(match.score, 1)
-
-
-def fact_reasons(missing: list[str], text: str, threshold: float) -> list[dict[str, Any]]:
-    out = []
-    for fact in missing:
-        near, score = best_near_miss(fact, text)
-        why = f"missing expected fact {fact!r}: " + (
-            f"best near miss {near!r} scores {score:.0f}/100 (needs {threshold:.0f})" if near else "the answer has no sentences to search"
-        )
-        out.append({"metric": "facts", "why": why, "fact": fact, "near_miss": near, "fuzzy_score": score,
-                    "threshold": threshold})
-    return out
-
-
-def judge_sentences(judge: LexicalJudge, answer: Answer) -> list[dict[str, Any]]:
+def judge_sentences(judge: ClaimJudge, answer: Answer, mode: str = DEFAULT_CITATIONS) -> list[dict[str, Any]]:
     """Judge every sentence against the passages it cites, in the answer's order (a fragment is
-    judged with the sentence before it; a sentence with no claim is unscored); a citation that
-    names no retrieved passage makes the sentence unsupported."""
-    pairs, rows = [], []
-    for sentence in answer.sentences:
-        found, _ = answer.cited(sentence)
-        pairs.append((sentence.text, found))
-    verdicts = judge.judge_answer(pairs)
-    for sentence, verdict in zip(answer.sentences, verdicts):
-        _, missing = answer.cited(sentence)
-        if missing:
+    judged with the sentence before it; a sentence with no claim is unscored); in ``retrieved``
+    mode a sentence without markers against every retrieved passage (core/citations.py), its reason
+    naming the passages the evidence came from. A citation that names no retrieved passage makes
+    the sentence unsupported."""
+    found = [sources(answer, sentence, mode) for sentence in answer.sentences]
+    pairs = [(sentence.text, src.passages) for sentence, src in zip(answer.sentences, found)]
+    sourced = getattr(judge, "judge_answer_sourced", None)
+    judged: list[tuple[Verdict, list[Any]]]
+    if any(src.retrieved for src in found) and sourced is not None:
+        judged = sourced(pairs)
+    else:
+        judge_answer = getattr(judge, "judge_answer", None) or judge.judge_many  # any judge_many judge (assert_grounded)
+        judged = [(v, []) for v in judge_answer(pairs)]
+    rows = []
+    for sentence, src, (verdict, held) in zip(answer.sentences, found, judged):
+        evidence_ids = [p.id for p in held if isinstance(p, Passage)]
+        if src.retrieved and verdict.rule == "uncited":
+            verdict = Verdict(False, 0.0, None, "the sentence cites no passage, and the system retrieved none", "uncited")
+        elif src.retrieved and verdict.supported is not None:
+            verdict = Verdict(verdict.supported, verdict.score, verdict.evidence,
+                              f"{verdict.reason}; {retrieved_note(answer, evidence_ids)}", verdict.rule)
+        if src.missing:
             verdict = Verdict(
                 False, verdict.score, verdict.evidence,
-                f"cites {', '.join(missing)}, which is not among the {len(answer.passages)} retrieved passages",
+                f"cites {', '.join(src.missing)}, which is not among the {len(answer.passages)} retrieved passages",
                 "bad-citation",
             )
-        rows.append(sentence_row(sentence, verdict, answer))
+        row = sentence_row(sentence, verdict, answer)
+        if src.retrieved:
+            row["judged_against"] = "retrieved"
+            row["evidence_passages"] = evidence_ids
+        rows.append(row)
     return rows
 
 
 class GroundednessTier:
     name = "groundedness"
 
-    def __init__(self, coverage: float = 0.6, fact_threshold: float = FACT_THRESHOLD) -> None:
+    def __init__(self, coverage: float = 0.6, fact_threshold: float = FACT_THRESHOLD,
+                 citations: str = DEFAULT_CITATIONS) -> None:
         self.judge = LexicalJudge(coverage=coverage)
         self.fact_threshold = fact_threshold
+        self.citations = citations  # the run's mode; a case may have its own
         self._judges = {self.judge.coverage: self.judge}  # per-case coverage thresholds
 
     def judge_for(self, coverage: float) -> LexicalJudge:
@@ -94,7 +74,7 @@ class GroundednessTier:
         return self._judges[coverage]
 
     def settings(self) -> dict[str, Any]:
-        return {"judge": self.judge.settings(), "facts": self.fact_threshold}
+        return {"judge": self.judge.settings(), "facts": self.fact_threshold, "citations": self.citations}
 
     def evaluate(self, item: GoldenItem) -> TierResult:
         case, answer = item.case, item.answer
@@ -116,7 +96,7 @@ class GroundednessTier:
         judge = self.judge_for(case.threshold("groundedness", "coverage", self.judge.coverage))
         fact_threshold = case.threshold("groundedness", "facts", self.fact_threshold / 100) * 100
         if not answer.refused:
-            rows = judge_sentences(judge, answer)
+            rows = judge_sentences(judge, answer, mode_of(case, self.citations))
             # A sentence with no claim ("Based on the given context [1],") is unscored: no entry.
             supported = [r["supported"] is True for r in rows if r["supported"] is not None]
             metrics["grounded_sentence"] = supported
@@ -128,13 +108,15 @@ class GroundednessTier:
                 problems.append(f"{supported.count(False)} of {len(supported)} sentences unsupported")
             reasons += sentence_reasons(rows, "grounded")
         text = " ".join(s.text for s in answer.sentences)
-        found = [find_fact(f, text, fact_threshold) for f in case.expected_facts]
+        matches = [match_fact(f, text, fact_threshold) for f in case.expected_facts]
+        found = [m.found for m in matches]
         if found:
             metrics["facts"] = found
-        missing = [f for f, ok in zip(case.expected_facts, found) if not ok]
+        missing = [m for m in matches if not m.found]
         if missing:
-            problems.append(f"missing expected facts: {', '.join(repr(f) for f in missing)} ({sum(found)} of {len(found)} found)")
+            problems.append(f"missing expected facts: {', '.join(repr(m.fact) for m in missing)} ({sum(found)} of {len(found)} found)")
             reasons += fact_reasons(missing, text, fact_threshold)
+        extra = {"facts_by_lemma": found_by_lemma(matches)} if any(m.by_lemma for m in matches) else {}
         passed: bool | None = not problems
         note = ""
         if passed and rows and not supported:  # nothing in the answer to check: unscored, not a pass
@@ -151,11 +133,13 @@ class GroundednessTier:
                 lines.append(f"  answer: {clip(answer.render(), 400)}")
             lines += [f"  - {r['why']}" for r in reasons if r["metric"] == "facts"]
             message = "\n".join(lines)
-        return TierResult(passed=passed, metrics=metrics, sentences=rows, message=message, note=note, reasons=reasons)
+        return TierResult(passed=passed, metrics=metrics, sentences=rows, message=message, note=note, reasons=reasons,
+                          extra=extra)
 
 
 def make_tier(settings: TierSettings) -> GroundednessTier:
     # The judge's own default: the tier runs the judge that the meta-evaluation measured.
     coverage = settings.threshold("groundedness", "coverage", LexicalJudge.DEFAULT_COVERAGE)
     facts = settings.threshold("groundedness", "facts", FACT_THRESHOLD / 100) * 100
-    return GroundednessTier(coverage=coverage, fact_threshold=facts)
+    return GroundednessTier(coverage=coverage, fact_threshold=facts,
+                            citations=settings.option("sprout_citations") or DEFAULT_CITATIONS)

@@ -56,7 +56,7 @@ DEFAULT_THRESHOLD = 0.5  # kept for importers; no metric uses it any more
 METRIC_KIND = "mean"  # every metric is a continuous score: with nothing scored it is a mean of n=0, never 0/0
 DIGITS = 9  # scores are rounded to 9 places: Ragas' 1e-10 epsilons (0.9999999999) go, nothing else
 MINICHECK = "minicheck"  # ALCE citation recall/precision by a grounding checker (judges/minicheck_llm.py)
-OPTIONS = ("llm_base_url", "llm_model", "llm_api_key", "llm_timeout", "llm_concurrency", "llm_metrics")
+OPTIONS = ("llm_base_url", "llm_model", "llm_api_key", "llm_timeout", "llm_concurrency", "llm_metrics", "sprout_citations")
 CACHE_DIR = "sprout-llm"
 
 
@@ -155,8 +155,10 @@ class LLMTier:
         thresholds: dict[str, float] | None = None,
         metrics: tuple[str, ...] = METRICS,
         minicheck: dict[str, float] | None = None,
+        citations: str = "required",
     ) -> None:
         self.client = client
+        self.citations = citations  # the run's mode (minicheck's citation recall/precision); a case may have its own
         self.thresholds = dict(DEFAULT_THRESHOLDS)
         self.thresholds.update(thresholds or {})
         self._results: dict[GoldenItem, TierResult] = {}
@@ -213,6 +215,7 @@ class LLMTier:
             extra["metrics"] = list(self.metrics)
         if self.minicheck is not None:
             extra["minicheck"] = self.minicheck.settings()
+            extra["citations"] = self.citations
         return {
             "base_url": self.client.base_url,
             "model": self.client.model,
@@ -271,7 +274,9 @@ class LLMTier:
                 calls[name] = self._ragas(name, question, response, contexts, reference)
             else:
                 calls[name] = self._deepeval(name, question, response, contexts, reference)
-        checked = self.minicheck.score(answer) if self.minicheck is not None else None
+        from ..core.citations import mode_of
+
+        checked = self.minicheck.score(answer, mode_of(item.case, self.citations)) if self.minicheck is not None else None
         outcomes = await asyncio.gather(*(self._guard(call) for call in calls.values()), *([checked] if checked else []))
         scored = dict(zip(calls, outcomes))
         for name, why in skipped.items():
@@ -387,7 +392,7 @@ def make_tier(settings: TierSettings) -> LLMTier:
 
     try:
         metrics = selected_metrics(settings.option("llm_metrics"), settings.option("llm_model"))
-        return LLMTier(client, thresholds, metrics, settings_from(settings))
+        return LLMTier(client, thresholds, metrics, settings_from(settings), settings.option("sprout_citations") or "required")
     except BaseException:  # the tier is not built: nothing else will close its client
         client.close()
         raise

@@ -137,7 +137,7 @@ class EndpointChecker:
                        f"not supported: p(yes) {score:.2f} < {self.threshold:.2f}{where}", "minicheck")
 
     # --- one answer, with ALCE's arithmetic -----------------------------------------------------
-    async def score(self, answer: Answer) -> Outcome:
+    async def score(self, answer: Answer, mode: str = "required") -> Outcome:
         """ALCE recall/precision for one answer: the arithmetic is run until every pair it asks
         about is judged (at most its three rounds), each round's pairs asked concurrently."""
         from ._llm_client import describe_error
@@ -162,7 +162,7 @@ class EndpointChecker:
         for _ in range(4):  # the arithmetic asks in at most three rounds
             missing.clear()
             try:
-                return Outcome(score_answers([answer], judge_many, self.max_citations)[0])
+                return Outcome(score_answers([answer], judge_many, self.max_citations, [mode])[0])
             except _Pending:
                 await asyncio.gather(*(self.check(p, c) for p, c in missing))
             except UnreadableAnswer as exc:

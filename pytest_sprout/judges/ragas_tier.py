@@ -22,11 +22,30 @@ import math
 import warnings
 from typing import Any, Awaitable
 
+from ..core.citations import DEFAULT as DEFAULT_CITATIONS, mode_of
 from ..core.model import Answer, GoldenItem
 from ..core.tier import TierSettings
 from . import TierResult, threshold_reasons, clip
 from ._deps import load, missing
 
+OPTIONS = ("sprout_citations",)
+# What each metric measures, in the report's metric rows (``description``) and the summary. The two
+# context metrics compare the passages the answer cites with the retrieved ones: they check the
+# citations, not the retriever (no reference says what should have been retrieved).
+DESCRIPTIONS: dict[str, str] = {
+    "context_precision": "citation rank: how near the top of the retrieved passages the cited ones rank "
+                         "(Ragas NonLLMContextPrecisionWithReference, cited passages as the reference); "
+                         "not retrieval precision",
+    "context_recall": "citations retrieved: the share of cited passages that are among the retrieved ones "
+                      "(Ragas NonLLMContextRecall); 1.0 by construction unless a marker names no retrieved "
+                      "passage; not retrieval recall",
+    "string_similarity": "expected facts: the Levenshtein similarity of each fact to the closest stretch of "
+                         "the answer (Ragas NonLLMStringSimilarity)",
+}
+SUMMARY_NOTE = ("ragas: context_precision and context_recall check the answer's citations against the retrieved "
+                "passages (cited passages ranked first; cited passages retrieved), not the retriever: no "
+                "reference says what should have been retrieved, so context_recall is 1.000 by construction "
+                "unless a marker names a passage that was not retrieved (docs/llm.md)")
 THRESHOLDS: dict[str, float] = {"context_precision": 0.5, "context_recall": 1.0, "string_similarity": 0.8}
 # Ragas adds 1e-10 to a denominator (a precision of 1/2 comes back as 0.49999999995): scores are
 # rounded to this many places, which removes that and nothing else.
@@ -58,12 +77,16 @@ def fact_windows(fact: str, text: str) -> list[str]:
     return list(dict.fromkeys(windows))
 
 
-def reference_contexts(answer: Answer) -> list[str]:
+def reference_contexts(answer: Answer, mode: str = DEFAULT_CITATIONS) -> list[str]:
     """The texts of the passages the answer cites, in first-cited order; a citation that names no
-    retrieved passage stands as its marker text."""
+    retrieved passage stands as its marker text. In ``retrieved`` mode (core/citations.py) a
+    sentence without markers cites every retrieved passage."""
     refs: dict[str, str] = {}
     for sentence in answer.sentences:
-        for cid in sentence.citations:
+        cites = sentence.citations
+        if mode == "retrieved" and not cites:
+            cites = tuple(p.id for p in answer.passages)
+        for cid in cites:
             if cid not in refs:
                 passage = answer.passage(cid)
                 refs[cid] = passage.text if passage is not None else cid
@@ -78,8 +101,9 @@ def answer_text(answer: Answer) -> str:
 class RagasTier:
     name = "ragas"
 
-    def __init__(self, thresholds: dict[str, float] | None = None) -> None:
+    def __init__(self, thresholds: dict[str, float] | None = None, citations: str = DEFAULT_CITATIONS) -> None:
         self.thresholds = {**THRESHOLDS, **(thresholds or {})}
+        self.citations = citations  # the run's mode; a case may have its own
         load("ragas", "ragas")
         with warnings.catch_warnings():  # 0.4 keeps these under ragas.metrics only, with a warning
             warnings.simplefilter("ignore", DeprecationWarning)
@@ -95,7 +119,8 @@ class RagasTier:
     def settings(self) -> dict[str, Any]:
         import ragas
 
-        return {"ragas": ragas.__version__, "thresholds": self.thresholds, "distance": "levenshtein"}
+        return {"ragas": ragas.__version__, "thresholds": self.thresholds, "distance": "levenshtein",
+                "citations": self.citations}
 
     # --- Ragas calls --------------------------------------------------------------------------
     async def _context(self, metric: Any, retrieved: list[str], refs: list[str]) -> float:
@@ -116,10 +141,11 @@ class RagasTier:
         answer = item.answer
         assert answer is not None
         retrieved = [p.text for p in answer.passages]
-        refs = reference_contexts(answer)
+        mode = mode_of(item.case, self.citations)
+        refs = reference_contexts(answer, mode)
         out: dict[str, Any] = {}
         if not refs:
-            why = "the answer cites no passage"
+            why = "the answer cites no passage" + (", and the system retrieved none" if mode == "retrieved" else "")
             out["context_precision"] = out["context_recall"] = (None, why)
         elif not retrieved:
             why = "the system retrieved no passage"
@@ -204,4 +230,5 @@ async def _guard(call: Awaitable[float]) -> tuple[float | None, str | None]:
 
 
 def make_tier(settings: TierSettings) -> RagasTier:
-    return RagasTier({name: settings.threshold("ragas", name, default) for name, default in THRESHOLDS.items()})
+    return RagasTier({name: settings.threshold("ragas", name, default) for name, default in THRESHOLDS.items()},
+                     settings.option("sprout_citations") or DEFAULT_CITATIONS)

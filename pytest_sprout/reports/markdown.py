@@ -6,15 +6,16 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
+from ..core.citations import hint_line, mode_line
 from ..core.row import Row, as_rows
 from ..core.stats import MetricRow, Tally
-from ..core.table import CLUSTERS_NOTE, SATURATED_NOTE, UNDERPOWERED_NOTE, corrected_cells, flags, num as _num
+from ..core.table import CLUSTERS_NOTE, UNDERPOWERED_NOTE, corrected_cells, flags, num as _num, saturated_notes
 from ..core.util import md_cell as _md, short_hash
 
 OUTCOME_ORDER = {"failed": 0, "unscored": 1, "skipped": 2, "passed": 3}
 
 INCOMPLETE_BANNER = (
-    "INCOMPLETE: the run was interrupted; items that did not finish are error rows, and the "
+    "INCOMPLETE: the run was interrupted or stopped early (-x, --maxfail); items that did not finish are error rows, and the "
     "numbers describe only the items that ran."
 )
 
@@ -71,7 +72,16 @@ def markdown_header(report: dict[str, Any]) -> list[str]:
     counts = outcome_counts(report.get("items") or [])
     parts = ", ".join(f"{n} {k}" for k, n in counts.items()) or "no items"
     dataset = report.get("dataset_hash") or "none"
-    return [f"**{parts}** · {_md(system_line(report))} · dataset `{short_hash(dataset)}`", ""]
+    settings = report.get("settings") or {}
+    mode = f" · citations `{_md(str(settings['citations']))}`" if "citations" in settings else ""
+    lines = [f"**{parts}** · {_md(system_line(report))} · dataset `{short_hash(dataset)}`{mode}", ""]
+    other = settings.get("citations_by_case") or {}
+    if other:
+        lines[-1:-1] = ["", _md(str(mode_line(settings)))]
+    hint = hint_line(settings)
+    if hint:
+        lines += [f"> {_md(hint)}", ""]
+    return lines
 
 
 def markdown_failures(report: dict[str, Any], limit: int) -> list[str]:
@@ -135,8 +145,8 @@ def format_markdown(rows: Iterable[MetricRow], extra: Iterable[str] = (), title:
             if r.corrected is not None:
                 lines.append("| " + " | ".join(_md(c.strip()) for c in corrected_cells(r, nested)) + " |")
         lines.append("")
-        if any(r.saturated for r in rows):
-            lines += [f"> {SATURATED_NOTE}", ""]
+        for note in saturated_notes(rows):
+            lines += [f"> {note}", ""]
         if any(r.underpowered for r in rows):
             lines += [f"> {UNDERPOWERED_NOTE}", ""]
         if nested:

@@ -350,7 +350,10 @@ class Run:
         if self.option("sprout_mutate"):  # mutants go in their own key, never in the metrics
             from ..checks.mutation import mutate_item
 
-            mutated = mutate_item(self.tier(tier), golden.answer, result.sentences)
+            from ..core.citations import mode_of
+
+            mode = mode_of(case, self.option("sprout_citations"))
+            mutated = mutate_item(self.tier(tier), golden.answer, result.sentences, mode)
             row.mutants, row.mutants_skipped = mutated.get("mutants"), mutated.get("mutants_skipped")
         if result.note:
             row.note = result.note

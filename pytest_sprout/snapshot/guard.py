@@ -38,6 +38,7 @@ class SnapshotGuard:
         self.golden_ref: dict[str, str] | None = None  # the golden set this run replayed or recorded
         self.golden_written = False
         self.written_paths: set[Path] = set()  # the report files this run wrote (set by the controller)
+        self.incomplete = False  # the controller's reports are marked incomplete (-x stopped the run): never registered
         self.partial_selection: Any = None  # controller/selection.Selection of a partial run (set by the controller)
         self.diverged: list[str] = []  # cases two xdist workers answered differently
         self._replay: Any = None
@@ -220,6 +221,10 @@ class SnapshotGuard:
             for p in [p for p, kind in written if kind == "report" and self.updating]:  # else kept as it was
                 self.lines.append(f"{self.rel(p)}: not registered: this run judged {selection.selected} "
                                   f"of the dataset's {selection.total} items (a partial report)")
+            written = [(p, kind) for p, kind in written if kind != "report"]
+        elif self.incomplete:  # a run stopped early (-x, --maxfail) never stands for the whole dataset
+            for p in [p for p, kind in written if kind == "report" and self.updating]:  # else kept as it was
+                self.lines.append(f"{self.rel(p)}: not registered: not every selected item ran (an incomplete report)")
             written = [(p, kind) for p, kind in written if kind != "report"]
         labels = self.labels_path()
         if labels is not None and labels.is_file():  # an input of the run, registered like a golden set

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 SUFFIXES = (".jsonl", ".csv")
-CASE_KEYS = ("id", "question", "expect", "expected_facts", "tiers", "tags", "thresholds")
+CASE_KEYS = ("id", "question", "expect", "expected_facts", "tiers", "tags", "thresholds", "citations")
 HEADER_KEYS = ("suite", "description", "defaults")
 LIST_KEYS = ("expected_facts", "tiers", "tags")
 

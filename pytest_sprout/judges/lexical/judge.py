@@ -141,6 +141,35 @@ class LexicalJudge:
         return [replace(v, reason=f"{v.reason}; a fragment, judged with the sentence before it") if j else v
                 for v, j in zip(self.judge_many(judged), joined)]
 
+    def judge_answer_sourced(self, pairs: Sequence[tuple[str, Sequence[Passage | str]]]
+                             ) -> list[tuple[Verdict, list[Passage | str]]]:
+        """``judge_answer``, with the sources (of those the pair was judged against: a fragment's
+        include the sentence's before it) that hold the sentences of each verdict's evidence: an
+        uncited sentence judged against every retrieved passage (--sprout-citations=retrieved)
+        names in its reason which passages the evidence came from."""
+        judged, joined = join_fragments(pairs)
+        out = []
+        for (claim, sources), j in zip(judged, joined):
+            verdict, found = self.assess(claim, sources)
+            if j:
+                verdict = replace(verdict, reason=f"{verdict.reason}; a fragment, judged with the sentence before it")
+            out.append((verdict, [sources[i] for i in self._holding(found, verdict.evidence, sources)]))
+        return out
+
+    def _holding(self, found: Evidence | None, evidence: str | None, sources: Sequence[Passage | str]) -> list[int]:
+        """The positions of the sources whose sentences make up the evidence (judge_answer_sourced)."""
+        prepared = [self._prepare(s if isinstance(s, str) else Passage.coerce(s, i).text) for i, s in enumerate(sources)]
+        if found is not None and found.window:
+            window = {id(w) for w in found.window}
+            hits = [i for i, p in enumerate(prepared) if any(id(s) in window for s in p.sentences)]
+            if not hits:  # the passage analysis was evicted from the cache since: match by text
+                hits = [i for i, p in enumerate(prepared) if any(w.text in p.by_text for w in found.window)]
+            if hits:
+                return hits
+        if evidence:  # a claim without content words: its evidence is one sentence's text
+            return [i for i, p in enumerate(prepared) if evidence in p.by_text][:1]
+        return []
+
     def judge(self, claim: str, sources: Sequence[Passage | str]) -> Verdict:
         """Whether the passages a claim cites support it; ``score`` is the calibrated probability."""
         return self.assess(claim, sources)[0]

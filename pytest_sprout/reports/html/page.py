@@ -143,8 +143,18 @@ def _header(report: dict[str, Any], items: list[Row]) -> str:
         "<header><h1>pytest-sprout report</h1>"
         f'<p class="meta">{len(items)} items: {", ".join(parts) or "none"} · system: {system_text} · '
         f'dataset <code>{esc(report.get("dataset_hash"))}</code> · pytest-sprout {esc(report.get("version"))}</p>'
-        + _answers_source(report) + "</header>"
+        + _answers_source(report) + _citations(report) + "</header>"
     )
+
+
+def _citations(report: dict[str, Any]) -> str:
+    """The citations mode that ran, and the hint when no sentence cites a passage (core/citations.py)."""
+    from ...core.citations import hint_line, mode_line
+
+    settings = report.get("settings")
+    line, hint = mode_line(settings), hint_line(settings)
+    out = f'<p class="meta" id="citations-mode">{esc(line)}</p>' if line else ""
+    return out + (f'<p class="meta warn" id="citations-hint">{esc(hint)}</p>' if hint else "")
 
 
 def _answers_source(report: dict[str, Any]) -> str:
@@ -194,8 +204,10 @@ def _plots_section(report: dict[str, Any]) -> str:
     out = ['<section id="metrics"><h2>Metrics</h2>',
            '<p class="note">Point: the rate (or mean); bar: its 95% interval (Wilson for rates). '
            '<span class="badge b-under">underpowered</span> fewer than 30 observations: read the interval, '
-           'not the rate (hollow point). <span class="badge b-sat">saturated</span> every observation passed, '
-           'or none did: the check held on this set, which says nothing about how good the system is.</p>']
+           'not the rate (hollow point). <span class="badge b-sat">saturated (all passed)</span> every observation '
+           'passed: the check held on this set, which says nothing about how good the system is. '
+           '<span class="badge b-sat">saturated (all failed)</span> every observation failed: the check never '
+           'held on this set; read the failures\' reasons.</p>']
     for tier, rows in tiers.items():
         out.append(f'<div class="tier" id="tier-{esc(tier)}"><h3>{esc(tier)}</h3>')
         out.append(forest_plot(tier, rows, gates.get(tier, {})))
@@ -233,7 +245,8 @@ def _detail(row: Row) -> str:
                    "<th>score</th><th>rule</th><th>reason</th><th>best evidence</th></tr></thead><tbody>")
         for i, s in enumerate(sentences, 1):
             cls, word = _verdict_word(s.get("supported"))
-            cites = ", ".join(str(c) for c in s.get("citations") or []) or "none"
+            cites = ", ".join(str(c) for c in s.get("citations") or []) or (
+                "none; judged against the retrieved passages" if s.get("judged_against") == "retrieved" else "none")
             missing = s.get("missing_citations")
             if missing:
                 cites += f" (not retrieved: {', '.join(str(c) for c in missing)})"

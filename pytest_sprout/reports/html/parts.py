@@ -48,8 +48,8 @@ def _x(value: float, low: float = 0.0) -> float:
 
 def forest_plot(tier: str, metrics: list[dict[str, Any]], gates: dict[str, float]) -> str:
     """An inline SVG: one line per metric, the point at the rate (or mean), the bar its 95%
-    interval, a hollow point and an 'underpowered' label when n < 30, a 'saturated' label when
-    every observation passed or none did, and a red tick at a --sprout-min bound."""
+    interval, a hollow point and an 'underpowered' label when n < 30, a 'saturated (all passed)' or
+    'saturated (all failed)' label when every observation passed or none did, and a red tick at a --sprout-min bound."""
     low = axis_low(metrics)
     height = TOP + ROW_H * len(metrics) + 24 + (14 if low else 0)
     width = PLOT_LEFT + PLOT_WIDTH + 250
@@ -95,7 +95,7 @@ def forest_plot(tier: str, metrics: list[dict[str, Any]], gates: dict[str, float
         if m.get("underpowered"):
             flags.append(("flag-under", "underpowered"))
         if m.get("saturated"):
-            flags.append(("flag-sat", "saturated"))
+            flags.append(("flag-sat", f"saturated ({m['saturated_at']})" if m.get("saturated_at") else "saturated"))
         if m.get("unscored"):
             flags.append(("muted", f"{m['unscored']} unscored"))
         if isinstance(rate, (int, float)) and not 0.0 <= rate <= 1.0:

@@ -94,7 +94,8 @@ def _flags(m: dict[str, Any]) -> str:
     if m.get("underpowered"):
         out.append('<span class="badge b-under">underpowered</span>')
     if m.get("saturated"):
-        out.append('<span class="badge b-sat">saturated</span>')
+        side = f" ({esc(m['saturated_at'])})" if m.get("saturated_at") else ""
+        out.append(f'<span class="badge b-sat">saturated{side}</span>')
     if m.get("unscored"):
         out.append(f'<span class="badge b-uns">{esc(m["unscored"])} unscored</span>')
     return "".join(out)
