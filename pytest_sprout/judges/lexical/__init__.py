@@ -13,6 +13,8 @@ The package, by role (each module imports only those above it):
 - ``claims``: sentences with no claim of their own (unscored, rule ``no-claim``) and fragments
   without a verb (judged with the sentence before them, ``LexicalJudge.judge_answer``);
 - ``evidence``: what the judge found for a claim, and the features of its calibrated score;
+- ``verdicts``: the verdict and its reason from what was found (the failed rule, the coverage, the
+  calibrated score, the notes), and the verdict on a claim without content words;
 - ``judge``: ``LexicalJudge``, which finds the evidence and combines coverage and rules into a
   calibrated probability.
 
