@@ -37,6 +37,8 @@ that the first three agree):
    ``bench/fit_lexical.py`` (the ``rule_failed`` feature changes) and write the new
    ``calibration.py``; compare the verdicts before and after with
    ``bench/bench_lexical.py --against`` on the labelled data.
+   (A sentence that should not be judged at all, having no claim of its own, is no rule: its
+   pattern goes in ``claims.no_claim`` and the judge leaves it unscored, rule ``no-claim``.)
 6. Describe the rule in ``judge.py``'s docstring (step 4 of the judging) and in
    docs/judging-the-judges.md; test it in tests/test_lexical*.py with a verdict that it fails and
    one it must not fail (the phenomenon, not one data set's sentence).
