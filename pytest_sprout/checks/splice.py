@@ -68,6 +68,7 @@ _STOP = frozenset(
     do does did can could will would should must may might not no its their his her it they this
     that these those""".split()
 )
+_MARKERS = re.compile(r"\s*\[\s*\d+(?:\s*[,;-]\s*\d+)*\s*\]")
 _MAX_SUBJECT = 6  # words; a longer subject is likely a misread clause
 
 
@@ -115,6 +116,10 @@ def _adverb(word: str) -> bool:
     return word in _ADVERBS or (word.endswith("ly") and len(word) > 4 and _categories(word) == frozenset({"ADV"}))
 
 
+def _is_aux(word: str) -> bool:
+    return word in _AUX or word.endswith(("n't", "n\u2019t"))
+
+
 def _verb_at(tokens: Sequence[re.Match[str]]) -> int | None:
     """The index of the main verb: the first word after the first that is an auxiliary or can only
     be a verb (never an -ing form), or any word that can be a verb right after an adverb that
@@ -134,20 +139,33 @@ def _verb_at(tokens: Sequence[re.Match[str]]) -> int | None:
             continue
         if _adverb(w):
             nxt = words[i + 1] if i + 1 < len(words) else ""
-            if nxt in _AUX or (nxt.isalpha() and not nxt.endswith("ing") and _could_be_verb(nxt)):
+            if _is_aux(nxt) or (nxt.isalpha() and not nxt.endswith("ing") and _could_be_verb(nxt)):
                 return i
             continue
-        if w in _AUX:
+        if _is_aux(w):
             return i
         if w.endswith("ing") or not _sure_verb(w):
             continue
-        for j in range(i + 1, len(words)):
-            if words[j] in _AUX:
-                return j if j <= _MAX_SUBJECT + 2 else None
-            if words[j] in _CLAUSE_WORDS or words[j] in ("and", "or", "but") or "," in tokens[j].string[tokens[j - 1].end(): tokens[j].start()]:
-                break
-        return i
+        return _past_the_relative(tokens, words, i)
     return None
+
+
+def _past_the_relative(tokens: Sequence[re.Match[str]], words: Sequence[str], i: int) -> int | None:
+    """The verb, given a candidate at ``i``: an auxiliary later in the same clause, or (after a
+    past form, which may be a participle: "Loans made to customers (and banks) provide") a later verb,
+    means the candidate opened a reduced relative and the later word is the verb. Words in brackets
+    are skipped; a comma, a clause word or a conjunction outside them ends the clause."""
+    text = tokens[i].string
+    past = not _base(words[i]) and not words[i].endswith("s")  # "made", "scored": maybe a participle
+    for j in range(i + 1, len(words)):
+        before = text[: tokens[j].start()]
+        if before.count("(") > before.count(")"):
+            continue
+        if _is_aux(words[j]) or (past and _sure_verb(words[j]) and not words[j].endswith("ing")):
+            return j if j <= _MAX_SUBJECT + 2 else None
+        if words[j] in _CLAUSE_WORDS or words[j] in ("and", "or", "but") or "," in text[tokens[j - 1].end(): tokens[j].start()]:
+            break
+    return i
 
 
 def _could_be_verb(word: str) -> bool:
@@ -196,8 +214,12 @@ def split_clause(sentence: str) -> tuple[str, str] | None:
     subject, predicate = sentence[: tokens[at].start()].strip(), sentence[tokens[at].start():].strip()
     if re.search(r"[,;:()\[\]\"\u201c\u201d]", subject) or not subject[:1].isalpha():
         return None
-    if not _plain_subject([t.group().lower() for t in tokens[:at]]) or not keys(subject):
+    words = [t.group().lower() for t in tokens[:at]]
+    if not _plain_subject(words) or not keys(subject):
         return None
+    if words[0] in _DEFINITE and len(keys(subject)) < 2:
+        return None  # "The word", "The system": one noun after "the" may name what another sentence does
+    predicate = _MARKERS.sub("", predicate).strip()
     if len(_TOKEN.findall(predicate)) < 2:
         return None
     return subject, predicate
