@@ -118,6 +118,18 @@ def test_entity_swap_exchanges_two_names_or_replaces_one_of_the_same_kind() -> N
     assert swap_entities("The Boston fern is safe.", [listed]) is None
 
 
+def test_entity_swap_uses_names_not_capitalised_words_and_keeps_kinds_and_whole_names() -> None:
+    """What real answers' documents gave: a title's "Image" or "Follow" taken for a name, a weekday
+    put in place of an organisation, one part of a product's name put in place of another."""
+    passage = "Image credit: Reuters. Follow the news on Thursday. The European Union met Japan."
+    assert swap_entities("The European Union has made it clear.", [passage])[0] == "The Japan has made it clear."
+    assert swap_entities("The European Union met on Thursday.", ["The European Union met on Thursday. Image."]) is None
+    assert swap_entities("It opened on Monday.", ["It opened on Monday. The European Union met on Friday."])[0] == "It opened on Friday."
+    product = "Drano Max Gel Clog Remover clears clogs. Max Gel Clog Remover is a thick gel."
+    assert swap_entities("Max Gel Clog Remover is a thick gel.", [product]) is None
+    assert swap_entities("It is a sequence of DNA.", ["It is a sequence of DNA. Cells copy RNA too."])[0] == "It is a sequence of RNA."
+
+
 def test_entity_swap_leaves_aliases_alone() -> None:
     passage = "Pothos (Epipremnum aureum) trails. The Marble Queen variety fades in low light."
     assert swap_entities("The Marble Queen variety fades in low light.", [passage]) is None

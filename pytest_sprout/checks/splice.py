@@ -73,7 +73,7 @@ _MAX_SUBJECT = 6  # words; a longer subject is likely a misread clause
 
 
 @lru_cache(maxsize=1 << 14)
-def _categories(word: str) -> frozenset[str] | None:
+def word_classes(word: str) -> frozenset[str] | None:
     """The word classes lemminflect's table lists for a lower-cased word ("NOUN", "VERB", "AUX",
     "ADJ", "ADV"; empty for a word it does not know), read from the table the judge's lexicon
     loads (on the first splice, not at import); None without the table."""
@@ -88,7 +88,7 @@ def _sure_verb(word: str) -> bool:
     """A word that can only be a verb or an auxiliary ("tolerate", "scored", "is"), never a noun or
     an adjective ("plants", "light", "water" can be either, so none of them marks the verb), or a
     past form that may also be an adjective ("scored", "dried")."""
-    kinds = _categories(word)
+    kinds = word_classes(word)
     if not kinds:
         return False
     if kinds <= {"VERB", "AUX"}:
@@ -113,7 +113,7 @@ _ADVERBS = frozenset("always never often usually sometimes rarely seldom general
 
 
 def _adverb(word: str) -> bool:
-    return word in _ADVERBS or (word.endswith("ly") and len(word) > 4 and _categories(word) == frozenset({"ADV"}))
+    return word in _ADVERBS or (word.endswith("ly") and len(word) > 4 and word_classes(word) == frozenset({"ADV"}))
 
 
 def _is_aux(word: str) -> bool:
@@ -169,7 +169,7 @@ def _past_the_relative(tokens: Sequence[re.Match[str]], words: Sequence[str], i:
 
 
 def _could_be_verb(word: str) -> bool:
-    kinds = _categories(word)
+    kinds = word_classes(word)
     return kinds is not None and bool(kinds & {"VERB", "AUX"})
 
 
@@ -375,4 +375,4 @@ def splice(text: str, passages: Sequence[str] = ()) -> tuple[str, str] | None:
     return None
 
 
-__all__ = ["keys", "splice", "split_clause", "stated"]
+__all__ = ["agree", "keys", "splice", "split_clause", "stated", "word_classes"]
