@@ -3,8 +3,8 @@ sources do not support. Text operators change the sentence and keep its citation
 operators keep the text and change what it cites. Every operator is a pure function of the sentence
 and the passages: the same answer always gives the same mutants. An operator that does not apply
 (no number to change, no second passage to move a citation to) gives no mutant. The number/unit
-operator lives in numbers.py, the citation operators in citations.py; judging mutants and the kill
-rates, in mutation.py.
+operator lives in numbers.py, the splice operator in splice.py, the citation operators in
+citations.py; judging mutants and the kill rates, in mutation.py.
 """
 
 from __future__ import annotations
@@ -19,13 +19,14 @@ from ..core.model import Answer, Sentence
 from .negation import negate
 from .citations import MOVE_MAX_OVERLAP, content_words, drop_citation, move_citation, overlap
 from .numbers import NUMBER_WORDS, change_number, downward
+from .splice import splice
 from .words import WORD, has_word, match_case, split_end
 
 OPERATORS: tuple[str, ...] = (
-    "negation", "number", "entity_swap", "antonym", "quantifier", "unsupported_clause",
+    "negation", "number", "entity_swap", "antonym", "quantifier", "unsupported_clause", "splice",
     "citation_move", "citation_drop",
 )
-TEXT_OPERATORS: tuple[str, ...] = OPERATORS[:6]
+TEXT_OPERATORS: tuple[str, ...] = OPERATORS[:7]
 # Operators that change what a sentence cites, not what it says. A judge that reads citations kills
 # them by construction (the lexical judge rejects an uncited sentence before judging it, and a moved
 # citation keeps at most a third of the sentence's words against its 0.6 coverage threshold): they
@@ -317,6 +318,7 @@ TEXT_OPS: dict[str, Callable[[str, Sequence[str]], tuple[str, str] | None]] = {
     "antonym": antonym,
     "quantifier": change_quantifier,
     "unsupported_clause": append_clause,
+    "splice": splice,
 }
 CITATION_OPS: dict[str, Callable[[Sentence, Answer], tuple[Sentence, str] | None]] = {
     "citation_move": move_citation,
