@@ -13,7 +13,10 @@ Workloads:
          or a sentence of another passage;
   ref    the same kinds of claims over the reference system's documents
          (pytest_sprout/reference/docs.jsonl), when that file exists;
-  long   passages of ~2,000 words (13 synthetic passages joined), the same kinds of claims.
+  long   passages of ~2,000 words (13 synthetic passages joined), the same kinds of claims;
+  news   SummEdits' news domain (--news, when the file exists): every sentence of every summary,
+         cited with its news article (25 articles of 250-900 words, 1,117 sentences, each
+         article cited by about 45 of them).
 In the synthetic workloads no claim repeats, so no claim is judged twice.
 
 Per workload it prints claims/s on one core (CPU time, best of --repeat runs, the three judges
@@ -21,13 +24,14 @@ taking turns) for:
   lexical    LexicalJudge as shipped, passages already analysed (cached by passage text),
              every claim analysed (claims are not cached; a claim that is a sentence of its
              passage reuses the passage's analysis of it, as it would in a test session),
-  uncached   the same judge analysing the cited passage again for every claim,
+  uncached   the same judge analysing the cited passage again for every claim (the cold path:
+             a passage not yet indexed),
   tokenset   a naive judge: share of the claim's words found anywhere in the passage, no rules,
 and the ratios lexical/uncached and lexical/tokenset, which are what to compare across machines:
 all three run in one process on the same claims. With --against PATH, a fourth judge takes its
 turn too: the LexicalJudge of another copy of the judge (a single file, for example an older one from
 `git show REV:pytest_sprout/judges/lexical.py > FILE`, or a package folder), with the ratio
-lexical/against; then both judges' verdicts (verdict, score, evidence, reason, rule) are compared on
+lexical/against (and its uncached judge, with the ratio uncached/against uncached); then both judges' verdicts (verdict, score, evidence, reason, rule) are compared on
 every claim of the workloads, the demo golden set's mutants and any --compare-data, at each of
 --compare-settings, and the script exits 1 if any differ. --verdicts-only skips the timing.
 Last, the share of each kind of claim judged supported, a check that the workload exercises the
@@ -297,6 +301,9 @@ def main() -> None:
                     help="with --against: labelled data files or folders (any format metaeval reads) whose claims"
                          " are compared too, e.g. ../shared/benchmarks/wice/claim_test.jsonl")
     ap.add_argument("--verdicts-only", action="store_true", help="with --against: compare verdicts, time nothing")
+    ap.add_argument("--news", metavar="PATH", default=str(ROOT.parent / "shared" / "benchmarks" / "summedits" / "summedits_news.json"),
+                    help="SummEdits' news file for the news workload (skipped when it does not exist)")
+    ap.add_argument("--only", nargs="*", default=[], metavar="WORKLOAD", help="time only these workloads")
     args = ap.parse_args()
     other = load_judge_module(args.against) if args.against else None
     rng = random.Random(args.seed)
@@ -313,6 +320,12 @@ def main() -> None:
         workloads["ref"] = workload(rng, docs, args.claims)
     long = [" ".join(make_passage(rng, 150) for _ in range(13)) for _ in range(20)]
     workloads["long"] = workload(rng, long, max(1000, args.claims // 5))
+    if Path(args.news).is_file():
+        from summedits_data import load_summaries, sentence_pairs
+
+        workloads["news"] = [(claim, sources, "news") for claim, sources in sentence_pairs(load_summaries(args.news))]
+    if args.only:
+        workloads = {name: triples for name, triples in workloads.items() if name in args.only}
 
     judge = LexicalJudge()
     if args.verdicts_only and other is None:
@@ -333,17 +346,22 @@ def main() -> None:
         runs = {"lexical": (judge, pairs), "uncached": (uncached_judge(), pairs), "tokenset": (TokenSetJudge(), pairs)}
         if other is not None:
             runs["against"] = (other.LexicalJudge(), pairs)
+            against_uncached = other.LexicalJudge()
+            against_uncached._prepare = against_uncached._prepare.__wrapped__
+            runs["against uncached"] = (against_uncached, pairs)
         got = rates(runs, args.repeat)
         fast, slow, naive = got["lexical"], got["uncached"], got["tokenset"]
         verdicts = judge.judge_many(pairs)
         supported = sum(v.supported for v in verdicts) / len(pairs)
         print(f"{name:8} {len(pairs):7d} {claim_words:11.1f} {passage_words:13.0f} {fast:8.0f} {slow:8.0f}"
               f" {naive:8.0f} {fast / slow:10.1f}x {fast / naive:10.2f}x {supported:9.1%}"
-              + (f"   against {got['against']:.0f}/s, lexical/against {fast / got['against']:.2f}x" if other else ""))
+              + (f"   against {got['against']:.0f}/s, lexical/against {fast / got['against']:.2f}x;"
+                 f" against uncached {got['against uncached']:.0f}/s,"
+                 f" uncached/against uncached {slow / got['against uncached']:.2f}x" if other else ""))
         by_kind: dict[str, list[bool]] = {}
         for (_, _, kind), v in zip(triples, verdicts):
             by_kind.setdefault(kind, []).append(bool(v.supported))
-        if name != "demo":  # the golden set has no kinds of claim
+        if name not in ("demo", "news"):  # the golden set and SummEdits have no kinds of claim
             agreement[name] = {k: sum(vs) / len(vs) for k, vs in by_kind.items()}
     if other is not None:
         from pytest_sprout.checks.metaeval import load

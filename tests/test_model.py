@@ -137,3 +137,50 @@ def test_bytes_answers_and_passages_are_decoded_not_judged_as_their_repr() -> No
     assert pair.passages[0].text == "Pothos trails." and pair.sentences[0].text == "Pothos trails."
     with pytest.raises(TypeError, match=r"passage 1's 'text' is bytes that are not UTF-8 \(byte 0xff at offset 0\)"):
         Answer.coerce({"text": "x [1].", "passages": [{"text": b"\xffoops"}]})
+
+
+def _split_by_characters(text: str) -> list[str]:
+    """split_sentences as it was written first, one character at a time: the oracle for the
+    version that jumps from one end mark or paragraph break to the next."""
+    from pytest_sprout.core.model import _MARKERS_RUN, _is_boundary
+
+    sentences: list[str] = []
+    start = i = 0
+    n = len(text)
+    while i < n:
+        ch = text[i]
+        if ch in ".!?":
+            j = i + 1
+            while j < n and text[j] in ".!?\"')\u201d\u2019":
+                j += 1
+            run = _MARKERS_RUN.match(text, j)
+            if run:
+                j = run.end()
+            if (j >= n or text[j].isspace()) and _is_boundary(text, i):
+                piece = text[start:j].strip()
+                if piece:
+                    sentences.append(piece)
+                start = i = j
+                continue
+            i = j
+            continue
+        if ch == "\n" and i + 1 < n and text[i + 1] == "\n":
+            piece = text[start:i].strip()
+            if piece:
+                sentences.append(piece)
+            start = i
+        i += 1
+    tail = text[start:].strip()
+    if tail:
+        sentences.append(tail)
+    return sentences
+
+
+_PIECES = st.sampled_from(["Snake plants", " ", "  ", "\n", "\n\n", "\n\n\n", ".", "..", "!", "?", "?!", '"', "'",
+                           ")", "\u201d", "\u2019", "[1]", " [2, 3]", "[ 4 ]", "e.g.", "Dr.", "U.S.", "J.", "2.5",
+                           "a.m.", "cm.", "(", "etc.", "Water it", "x"])
+
+
+@given(st.lists(_PIECES, max_size=40).map("".join))
+def test_split_sentences_is_the_character_scan(text: str) -> None:
+    assert split_sentences(text) == _split_by_characters(text)

@@ -145,6 +145,7 @@ def check_passage_ids(passages: Sequence[Passage]) -> None:
 
 _MARKER = re.compile(r"\[\s*(\d+(?:\s*,\s*\d+)*)\s*\]")
 _MARKERS_RUN = re.compile(r"(?:\s*\[\s*\d+(?:\s*,\s*\d+)*\s*\])+")
+_BREAK_AT = re.compile(r"[.!?]|\n(?=\n)")  # where split_sentences looks: an end mark or a paragraph break
 # Words that end with a full stop without ending a sentence. Not "fig" (a plant, in this domain),
 # "no" or "min": they end sentences far more often than they abbreviate.
 ABBREVIATIONS = frozenset(
@@ -193,32 +194,31 @@ def split_sentences(text: str) -> list[str]:
     """
     sentences: list[str] = []
     start = 0
-    i = 0
+    i = 0  # where the scan resumes: punctuation inside a run already read is not looked at again
     n = len(text)
-    while i < n:
-        ch = text[i]
-        if ch in ".!?":
-            j = i + 1
-            while j < n and text[j] in ".!?\"')\u201d\u2019":
-                j += 1
-            run = _MARKERS_RUN.match(text, j)
-            if run:
-                j = run.end()
-            if (j >= n or text[j].isspace()) and _is_boundary(text, i):
-                piece = text[start:j].strip()
-                if piece:
-                    sentences.append(piece)
-                start = j
-                i = j
-                continue
-            i = j if j > i else i + 1
+    for at in _BREAK_AT.finditer(text):  # each . ! ? and each newline followed by another
+        k = at.start()
+        if k < i:
             continue
-        if ch == "\n" and i + 1 < n and text[i + 1] == "\n":  # paragraph break
-            piece = text[start:i].strip()
+        if text[k] == "\n":  # paragraph break
+            piece = text[start:k].strip()
             if piece:
                 sentences.append(piece)
-            start = i
-        i += 1
+            start = k
+            i = k + 1
+            continue
+        j = k + 1
+        while j < n and text[j] in ".!?\"')\u201d\u2019":
+            j += 1
+        run = _MARKERS_RUN.match(text, j)
+        if run:
+            j = run.end()
+        if (j >= n or text[j].isspace()) and _is_boundary(text, k):
+            piece = text[start:j].strip()
+            if piece:
+                sentences.append(piece)
+            start = j
+        i = j
     tail = text[start:].strip()
     if tail:
         sentences.append(tail)

@@ -336,11 +336,15 @@ class _Prepared:
         for s in self.sentences:
             known(s.text, s)
         index: dict[str, list[int]] = {}
+        masks: dict[str, int] = {}
+        get = masks.get
         for i, s in enumerate(self.sentences):
+            bit = 1 << i
             for key in s.keys:
                 index.setdefault(key, []).append(i)
+                masks[key] = get(key, 0) | bit
         self.index = {key: tuple(where) for key, where in index.items()}
-        self.masks = {key: sum(1 << i for i in where) for key, where in index.items()}
+        self.masks = masks
         self.numbers = tuple(n for s in self.sentences for n in s.numbers)  # every number, for the number rule
         # Per sentence, its numbers that count nothing (a year, an amount in a unit): a claim may take
         # them from the sentence next to its evidence (``numbers_near``).
