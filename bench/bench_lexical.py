@@ -15,8 +15,8 @@ Workloads:
          (pytest_sprout/reference/docs.jsonl), when that file exists;
   long   passages of ~2,000 words (13 synthetic passages joined), the same kinds of claims;
   news   SummEdits' news domain (--news, when the file exists): every sentence of every summary,
-         cited with its news article (25 articles of 250-900 words, 1,117 sentences, each
-         article cited by about 45 of them).
+         cited with its news article (25 articles of 136-1,150 words, 524 on average; 1,117
+         sentences, each article cited by about 45 of them).
 In the synthetic workloads no claim repeats, so no claim is judged twice.
 
 Per workload it prints claims/s on one core (CPU time, best of --repeat runs, the three judges
