@@ -394,3 +394,19 @@ def test_xdist_workers_run_the_same_mode(pytester: pytest.Pytester) -> None:
     result = pytester.runpytest("-m", "groundedness", "--sprout-citations=retrieved", "-n", "2", "--sprout-report=b.json")
     result.assert_outcomes(passed=1, failed=2)
     assert report(pytester, "a.json") == report(pytester, "b.json")
+
+
+def test_a_merge_of_retrieved_mode_shards_says_retrieved(pytester: pytest.Pytester) -> None:
+    import sys
+
+    make_project(pytester, suite=UNCITED_SUITE + CITED_CASE, conftest=UNCITED_CONFTEST)
+    run = ("-m", "groundedness", "-p", "no:deepeval", "--sprout-citations=retrieved")
+    pytester.runpytest(*run, "--sprout-report=single.json")
+    for k in (1, 2):
+        pytester.runpytest(*run, f"--sprout-shard={k}/2", f"--sprout-report=s{k}.json")
+    merged = pytester.run(sys.executable, "-m", "pytest_sprout.merge", "s1.json", "s2.json", "-p", "no:deepeval",
+                          "--sprout-report=merged.json")
+    assert merged.ret == pytest.ExitCode.TESTS_FAILED
+    assert report(pytester, "merged.json") == report(pytester, "single.json")
+    assert report(pytester, "merged.json")["settings"]["citations"] == "retrieved"
+    merged.stdout.fnmatch_lines(["citations: retrieved*"])
