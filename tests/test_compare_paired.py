@@ -5,6 +5,7 @@ listed. Real runs of a stand-in system through pytester, and the pure pieces by 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -57,7 +58,8 @@ def unpaired(old_report: Path, new_report: Path) -> dict[str, gates.Delta]:
     baseline = gates.load_baseline(old_report, old_report.name)
     baseline.items = {}
     new = json.loads(new_report.read_text(encoding="utf-8"))
-    rows = [MetricRow(**m) for m in new["metrics"]]
+    names = {f.name for f in dataclasses.fields(MetricRow)}  # the JSON adds derived keys (saturated_at)
+    rows = [MetricRow(**{k: v for k, v in m.items() if k in names}) for m in new["metrics"]]
     return {d.metric: d for d in gates.compare_rows(baseline, rows, {})}
 
 
