@@ -151,7 +151,7 @@ class Settings:
             reuse_answers=bool(get("sprout_reuse_answers")),
             mutate=bool(get("sprout_mutate")),
             nli_no_cache=bool(get("nli_no_cache")),
-            explicit_tiers=frozenset(explicit_tiers(config.getoption("markexpr", ""))),
+            explicit_tiers=frozenset(explicit_tiers(str(getattr(config.option, "markexpr", "") or ""))),
             dist_arg=_text(getattr(getattr(config, "known_args_namespace", None), "dist", None)),
         )
 
