@@ -1,16 +1,22 @@
 """pytest-sprout: test whether a RAG system's answers are grounded in the passages they cite.
 
 Public API. The judges are imported on first use: this package is imported by every pytest
-session of every user, so it stays cheap.
+session of every user, so it stays cheap. A type checker sees them at once (the ``TYPE_CHECKING``
+imports below), so ``LexicalJudge().judge(...)`` is a ``Verdict`` to it, not ``Any``.
 """
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from .core.model import Answer, Case, GoldenItem, Passage, Sentence, Verdict
+from .core.public_types import AnswerLike, ClaimJudge, PassageLike
 from .core.stats import Tally, is_underpowered, wilson_interval
 from .core.version import __version__
+
+if TYPE_CHECKING:  # imported lazily at run time (module __getattr__ below): torch stays unimported
+    from .judges.lexical import LexicalJudge
+    from .judges.nli import NLIJudge
 
 
 __all__ = [
@@ -19,15 +25,16 @@ __all__ = [
 ]
 
 
-def assert_grounded(answer: Any, passages: Iterable[Any] | None = None, judge: Any = None,
-                    citations: str = "required") -> None:
+def assert_grounded(answer: AnswerLike, passages: Iterable[PassageLike] | None = None,
+                    judge: ClaimJudge | None = None, citations: str = "required") -> None:
     """Assert that every sentence of ``answer`` is supported by the passages it cites.
 
     ``citations="retrieved"`` judges a sentence without markers against every passage of the answer
     (the ``--sprout-citations`` modes).
 
     ``answer`` is an Answer, or text with ALCE markers (``[1]``) together with ``passages``.
-    ``judge`` defaults to a LexicalJudge. The AssertionError lists each unsupported sentence with
+    ``judge`` defaults to a LexicalJudge (any object with ``judge_many(pairs) -> list[Verdict]``
+    will do: an NLIJudge, or your own). The AssertionError lists each unsupported sentence with
     its citation, the best evidence and the rule that failed.
     """
     from .judges import describe_sentences

@@ -59,7 +59,7 @@ def test_one_bad_file_fails_alone_and_the_snapshot_check_exits_1(pytester: pytes
 def test_key_written_twice_in_a_case_names_the_key_and_both_lines(tmp_path: Path) -> None:
     errors = suite(tmp_path, "cases:\n  - id: a\n    question: first\n    tags: [x]\n    question: second\n"
                              "  - id: b\n    question: fine\n")
-    assert errors == ["s.yaml:2: case 'a': field 'question': key 'question' is written twice (lines 3 and 5); "
+    assert errors == ["s.yaml:5: case 'a': field 'question': key 'question' is written twice (lines 3 and 5); "
                       "YAML would silently keep only the last"]
     path = tmp_path / "s.yaml"
     assert [c.id for c in load_suite(path, "s.yaml").cases] == ["b"]  # the other case still loads
@@ -67,9 +67,9 @@ def test_key_written_twice_in_a_case_names_the_key_and_both_lines(tmp_path: Path
 
 def test_key_written_twice_at_the_top_level_or_deeper(tmp_path: Path) -> None:
     assert suite(tmp_path, "suite: a\ncases:\n  - id: x\n    question: q\nsuite: b\n") == [
-        "s.yaml: field 'suite': key 'suite' is written twice (lines 1 and 5); YAML would silently keep only the last"]
+        "s.yaml:5: field 'suite': key 'suite' is written twice (lines 1 and 5); YAML would silently keep only the last"]
     assert suite(tmp_path, "defaults: {tiers: [groundedness], tiers: [alce]}\ncases:\n  - id: x\n    question: q\n") == [
-        "s.yaml: field 'tiers': key 'tiers' is written twice (lines 1 and 1); YAML would silently keep only the last"]
+        "s.yaml:1: field 'tiers': key 'tiers' is written twice (lines 1 and 1); YAML would silently keep only the last"]
 
 
 def test_passages_with_one_id_twice_are_an_error_naming_the_id() -> None:

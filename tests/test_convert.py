@@ -57,21 +57,114 @@ def test_ragas_export_becomes_a_suite_and_a_golden_set(tmp_path: Path, kind: str
     assert "replay: pytest --sprout-suites=" in capsys.readouterr().out
 
 
-def test_deepeval_goldens_become_a_suite(tmp_path: Path) -> None:
+def deepeval_export(tmp_path: Path, kind: str, sourced: bool = False) -> Path:
+    """Goldens saved by DeepEval itself (save_as), as json, jsonl or csv; with ``sourced``, the
+    first golden's passage is a RetrievedContextData (a passage with its source)."""
     pytest.importorskip("deepeval", reason="the llm extra writes the goldens this test reads")
     from deepeval.dataset import EvaluationDataset, Golden
 
+    contexts = [list(r["retrieved_contexts"]) for r in ROWS]
+    if sourced:
+        from deepeval.test_case import RetrievedContextData
+
+        contexts[0] = [RetrievedContextData(source="plants.md", context=contexts[0][0])]
     goldens = [Golden(input=r["user_input"], actual_output=r["response"], expected_output=r["reference"],
-                      retrieval_context=r["retrieved_contexts"], name=name)
-               for r, name in zip(ROWS, ["snake-light", "pothos water", "taxes"])]
-    dataset = EvaluationDataset(goldens=goldens)
-    saved = Path(dataset.save_as(file_type="json", directory=str(tmp_path), file_name="goldens"))
-    out = tmp_path / "suites" / "de.jsonl"
-    assert main(["deepeval", str(saved), "--suite", "de", "--out", str(out), "--facts", "reference"]) == 0
+                      retrieval_context=c, name=name)
+               for r, c, name in zip(ROWS, contexts, ["snake-light", "pothos water", "taxes"])]
+    saved = EvaluationDataset(goldens=goldens).save_as(file_type=kind, directory=str(tmp_path), file_name="goldens")
+    return Path(saved)
+
+
+@pytest.mark.parametrize("kind", ["json", "jsonl", "csv"])
+def test_deepeval_goldens_become_a_suite_and_a_golden_set(tmp_path: Path, kind: str) -> None:
+    """Issue 24: DeepEval's CSV and JSON Lines exports were read as "malformed JSON"."""
+    saved = deepeval_export(tmp_path, kind, sourced=True)
+    assert saved.suffix == f".{kind}"
+    out, golden = tmp_path / "suites" / "de.jsonl", tmp_path / "golden.json"
+    assert main(["deepeval", str(saved), "--suite", "de", "--out", str(out), "--facts", "reference",
+                 "--golden", str(golden)]) == 0
     cases = load_suite(out).cases
     # a usable golden name is the id; "pothos water" has a space, so it gets a numbered id
     assert [c.id for c in cases] == ["snake-light", "de-002", "taxes"]
     assert cases[0].expected_facts == (ROWS[0]["reference"],) and cases[2].expected_facts == ()
+    assert [c.expect for c in cases] == ["answer", "answer", "refuse"]
+    answers = json.loads(golden.read_text())["answers"]
+    # the sourced passage is its text (not "deepeval_source=...,deepeval_context=..."), in every format
+    assert answers["snake-light"]["answer"]["passages"] == [{"id": "1", "text": ROWS[0]["retrieved_contexts"][0]}]
+    assert answers["de-002"]["answer"]["passages"] == [{"id": "1", "text": ROWS[1]["retrieved_contexts"][0]}]
+    assert answers["de-002"]["answer"]["sentences"] == [{"text": ROWS[1]["response"], "citations": ["1"]}]
+    assert answers["taxes"]["answer"]["passages"] == [] and answers["taxes"]["answer"]["refused"] is True
+
+
+def test_deepeval_csv_and_jsonl_split_the_context_as_deepeval_reads_it_back(tmp_path: Path) -> None:
+    """CSV and JSON Lines join the passages with '|'; the converter splits them where DeepEval's
+    own loader does, so both see the same passages."""
+    pytest.importorskip("deepeval", reason="the llm extra writes the goldens this test reads")
+    from deepeval.dataset import EvaluationDataset, Golden
+
+    two = ["Snake plants tolerate low light.", "They grow faster in bright, indirect light."]
+    golden = Golden(input="How much light?", actual_output="Low light is fine.", retrieval_context=two)
+    for kind in ("csv", "jsonl"):
+        saved = EvaluationDataset(goldens=[golden]).save_as(file_type=kind, directory=str(tmp_path), file_name=kind)
+        out, recorded = tmp_path / f"{kind}.yaml", tmp_path / f"{kind}-golden.json"
+        assert main(["deepeval", saved, "--suite", kind, "--out", str(out), "--golden", str(recorded)]) == 0
+        reread = EvaluationDataset()
+        (reread.add_goldens_from_csv_file if kind == "csv" else reread.add_goldens_from_jsonl_file)(saved)
+        passages = json.loads(recorded.read_text())["answers"][f"{kind}-001"]["answer"]["passages"]
+        assert [p["text"] for p in passages] == reread.goldens[0].retrieval_context == two
+
+
+def test_a_json_lines_file_named_json_is_read_as_json_lines(tmp_path: Path) -> None:
+    source = tmp_path / "goldens.json"
+    source.write_text("".join(json.dumps({"input": r["user_input"], "expected_output": r["reference"]}) + "\n"
+                              for r in ROWS), encoding="utf-8")
+    out = tmp_path / "s.yaml"
+    assert main(["deepeval", str(source), "--suite", "s", "--out", str(out)]) == 0
+    assert [c.question for c in load_suite(out).cases] == [r["user_input"] for r in ROWS]
+
+
+@pytest.mark.parametrize("name, text, message", [
+    ("g.csv", "input,scenario\n,Plan a trip\n", "g.csv:2: a conversational golden"),
+    ("g.csv", "actual_output\nsomething\n", "g.csv:2: field 'input' is missing or empty"),
+    ("g.jsonl", '{"input": "Q?"}\n{"input": \n', "g.jsonl:2: malformed JSON"),
+    ("g.jsonl", '{"input": "Q?", "retrieval_context": 3}\n', "g.jsonl:1: field 'retrieval_context': expected a list of strings"),
+    ("g.json", '[{"input": "Q?"}, 7]', "g.json: golden #2: expected an object with 'input'"),
+])
+def test_a_bad_deepeval_file_names_file_row_and_field(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                      name: str, text: str, message: str) -> None:
+    source = tmp_path / name
+    source.write_text(text, encoding="utf-8")
+    assert main(["deepeval", str(source), "--suite", "s", "--out", str(tmp_path / "s.yaml")]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def test_facts_reference_sentences_makes_one_fact_per_sentence(tmp_path: Path) -> None:
+    """Issue 24: --facts reference made a whole reference one fact, which only a near verbatim
+    answer contains; reference-sentences makes each sentence a fact."""
+    source = tmp_path / "export.jsonl"
+    rows = [{"user_input": "How do I care for a pothos?",
+             "reference": "Water it every 1 to 2 weeks. Keep it out of direct sun! Wipe the leaves, e.g. monthly."},
+            {"user_input": "Taxes?", "reference": "I don't know; the documents do not cover taxes."}]
+    source.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    out = tmp_path / "s.yaml"
+    assert main(["ragas", str(source), "--suite", "s", "--out", str(out), "--facts", "reference-sentences"]) == 0
+    cases = load_suite(out).cases
+    assert cases[0].expected_facts == ("Water it every 1 to 2 weeks", "Keep it out of direct sun!",
+                                       "Wipe the leaves, e.g. monthly")
+    assert cases[1].expect == "refuse" and cases[1].expected_facts == ()
+
+
+def test_help_states_every_sentence_whole(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 24: --help ended mid-sentence (the first line of a wrapped docstring paragraph)."""
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--help"])
+    assert exit_info.value.code == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert ("Turn datasets a team already has into pytest-sprout suites, and their recorded answers into a "
+            "golden set that pytest-sprout replays.") in text
+    assert "reference-sentences: each sentence of the reference, one fact each" in text
+    assert "(.json, .jsonl or .csv)" in text
 
 
 def test_replaying_the_converted_answers(pytester: pytest.Pytester) -> None:

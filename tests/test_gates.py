@@ -51,6 +51,8 @@ def test_parse_min_reads_assignments_and_rejects_bad_ones() -> None:
     ]
     with pytest.raises(pytest.UsageError, match="unknown tier 'grounded'"):
         gates.parse_min(["grounded.x=0.5"])
+    with pytest.raises(pytest.UsageError, match=r"unknown tier 'nli' in nli.citation_recall \(the NLI tier is called 'alce'"):
+        gates.parse_min(["nli.citation_recall=0.5"])
     with pytest.raises(pytest.UsageError, match="between 0 and 1"):
         gates.parse_min(["groundedness.grounded=80"])
     with pytest.raises(pytest.UsageError, match="expected TIER.NAME=VALUE"):

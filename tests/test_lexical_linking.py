@@ -44,5 +44,5 @@ def test_the_calibration_is_fitted_on_wice_dev_and_lfqa_only() -> None:
     (bench/fit_lexical.py names its fitting data in the version it writes)."""
     from pytest_sprout.judges.lexical import calibration
 
-    assert calibration.VERSION.startswith("wicedev349+lfqa3857-")
+    assert calibration.VERSION.startswith("wicedev349+lfqa3844-")
     assert LexicalJudge().settings()["calibration"] == calibration.VERSION

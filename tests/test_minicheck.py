@@ -227,7 +227,7 @@ def test_an_unnamed_two_label_model_needs_its_label(checkers: dict[str, Path]) -
 def test_the_t5_answer_tokens_are_t5s_209_and_3(checkers: dict[str, Path]) -> None:
     judge = NLIJudge(str(checkers["MiniCheck-t5-yes"]))
     judge.load()
-    assert judge._label_ids == (tiny_models.T5_UNSUPPORTED, tiny_models.T5_SUPPORTED) == (3, 209)
+    assert judge.runtime.label_ids == (tiny_models.T5_UNSUPPORTED, tiny_models.T5_SUPPORTED) == (3, 209)
 
 
 def direct_support(folder: Path, chunks: list[str], claim: str, seq2seq: bool) -> list[float]:
@@ -272,12 +272,31 @@ def test_score_is_the_max_over_reference_chunks(checkers: dict[str, Path], name:
     assert judge.counts["model_inputs"] == len(expected)
 
 
+def test_a_checkpoint_downloaded_from_the_hub_loads_with_its_family_format(
+        checkers: dict[str, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    # A hub id that is not cached yet: the judge downloads it before it can read its config, so it
+    # loads the model before it knows the family; the family's input format is set up after.
+    from pytest_sprout.judges import nli
+    from pytest_sprout.judges.nli_model import ModelSource
+
+    folder = checkers["MiniCheck-t5-yes"]
+    name = "lytang/MiniCheck-Flan-T5-Large"
+    monkeypatch.setattr(nli, "resolve_model", lambda n: ModelSource(n, str(folder), None, False))
+    monkeypatch.setattr(nli, "_hub_folder", lambda n: folder)
+    judge = NLIJudge(name)
+    local = NLIJudge(str(folder))
+    assert judge.minicheck is not None and judge.minicheck == local.minicheck
+    assert judge.runtime.label_ids == local.runtime.label_ids == (3, 209)
+    assert judge.runtime.overhead == local.runtime.overhead
+    assert judge.judge(CLAIM, ["Paris is the capital of France."]) == local.judge(CLAIM, ["Paris is the capital of France."])
+
+
 def test_remote_code_loads_only_when_trusted(checkers: dict[str, Path]) -> None:
     with pytest.raises(NLIModelError, match="--nli-trust-remote-code"):
         NLIJudge(str(checkers["remote-code"]))
     judge = NLIJudge(str(checkers["remote-code"]), trust_remote_code=True)
     assert judge.judge(CLAIM, ["Paris is the capital of France."]).supported is True
-    assert type(judge._model).__name__ == "SproutCustomModel"  # its own class, from its own file
+    assert type(judge.runtime.model).__name__ == "SproutCustomModel"  # its own class, from its own file
 
 
 # --- through pytest -----------------------------------------------------------------------------------

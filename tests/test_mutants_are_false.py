@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from pytest_sprout.core.model import Answer, Passage, Sentence
 from pytest_sprout.checks.numbers import change_number
+from pytest_sprout.checks.splice import splice
 from pytest_sprout.checks.operators import (
     CLAUSES, antonym, append_clause, change_quantifier, drop_citation, move_citation, negate, overlap, swap_entities,
 )
@@ -176,6 +177,60 @@ def test_a_clause_the_passage_may_support_is_never_appended(index, form, text) -
     passage = f"Notes: {form.format(k=keys[0].lower(), K=keys[0].capitalize())} here."
     made = append_clause(text, [passage])
     assert made is None or clause not in made[0]
+
+
+# --- splice: never a predicate the passage gives the subject, by name, by pronoun or by kind ---------
+
+PREDICATES = ("repaints the old fences", "feeds the hens at dawn", "won the county prize", "moved to Harrow in May",
+              "sells honey at the market", "keeps bees behind the mill")
+
+
+@settings(max_examples=300, deadline=None)
+@given(names=st.permutations(NAMES), predicates=st.permutations(PREDICATES), shape=st.lists(
+    st.sampled_from(("name", "pronoun", "repeat", "generic", "definite")), min_size=1, max_size=5))
+def test_a_splice_never_pairs_a_subject_with_what_the_passage_says_of_it(names, predicates, shape) -> None:
+    """A passage of facts, each said of a name, of the name before it again ("repeat"), by a
+    pronoun ("He" after a name), of everyone ("Everyone ..."), or of a definite description ("The
+    farmer ..."). The model, written apart from the operator: what the passage says of each name,
+    the pronoun read as the name before it, "Everyone" as every name, "The farmer" as possibly any.
+    The splice of the first sentence must give its name a predicate the model does not."""
+    said: dict[str, set[str]] = {names[0]: {predicates[0]}}
+    sentences = [f"{names[0]} {predicates[0]}."]
+    last, anyone = names[0], set()
+    for k, kind in enumerate(shape, start=1):
+        predicate = predicates[k % len(predicates)]
+        if kind == "name":
+            last = names[k % len(names)]
+            sentences.append(f"{last} {predicate}.")
+            said.setdefault(last, set()).add(predicate)
+        elif kind == "repeat":
+            sentences.append(f"{last} {predicate}.")
+            said.setdefault(last, set()).add(predicate)
+        elif kind == "pronoun":
+            sentences.append(f"He {predicate}.")
+            said.setdefault(last, set()).add(predicate)
+        else:
+            sentences.append(f"{'Everyone' if kind == 'generic' else 'The farmer'} {predicate}.")
+            anyone.add(predicate)
+    made = splice(sentences[0], [" ".join(sentences)])
+    if made is None:
+        return
+    name, predicate = made[0].rstrip(".").split(" ", 1)
+    assert name == names[0], made
+    assert predicate not in said[names[0]] | anyone, (sentences, made)
+
+
+def test_a_splice_never_takes_a_predicate_from_a_subject_that_may_cover_or_contain_its_own() -> None:
+    """A kind that includes the subject ("houseplants" for "plants"), a part of it ("The gel
+    inside the leaves" of aloe vera), or a generic one ("A leaf laid on soil")."""
+    for passage in (
+        "Snake plants tolerate low light. Houseplants need drainage holes.",
+        "Aloe vera is toxic to cats. The clear gel inside the leaves is used on burns.",
+        "Jade plants are toxic to cats. A single leaf laid on dry soil will root within weeks.",
+        "Snake plants tolerate low light. Most plants need drainage holes.",
+        "Snake plants tolerate low light. Plantlets root in water.",
+    ):
+        assert splice(passage.split(". ")[0] + ".", [passage]) is None, passage
 
 
 # --- citations -------------------------------------------------------------------------------------

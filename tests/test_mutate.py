@@ -22,6 +22,7 @@ from pytest_sprout.checks.operators import (
     ANTONYMS, CLAUSES, OPERATORS, QUANTIFIER_CHANGES, TEXT_OPERATORS, append_clause, change_quantifier, entities,
     move_citation, mutate_sentence, mutate_text, overlap, swap_entities,
 )
+from pytest_sprout.checks.splice import split_clause
 from pytest_sprout.core.stats import MetricRow, wilson_interval
 from pytest_sprout.strategies import mutated_claims
 
@@ -117,6 +118,18 @@ def test_entity_swap_exchanges_two_names_or_replaces_one_of_the_same_kind() -> N
     assert swap_entities("The Boston fern is safe.", [listed]) is None
 
 
+def test_entity_swap_uses_names_not_capitalised_words_and_keeps_kinds_and_whole_names() -> None:
+    """What real answers' documents gave: a title's "Image" or "Follow" taken for a name, a weekday
+    put in place of an organisation, one part of a product's name put in place of another."""
+    passage = "Image credit: Reuters. Follow the news on Thursday. The European Union met Japan."
+    assert swap_entities("The European Union has made it clear.", [passage])[0] == "The Japan has made it clear."
+    assert swap_entities("The European Union met on Thursday.", ["The European Union met on Thursday. Image."]) is None
+    assert swap_entities("It opened on Monday.", ["It opened on Monday. The European Union met on Friday."])[0] == "It opened on Friday."
+    product = "Drano Max Gel Clog Remover clears clogs. Max Gel Clog Remover is a thick gel."
+    assert swap_entities("Max Gel Clog Remover is a thick gel.", [product]) is None
+    assert swap_entities("It is a sequence of DNA.", ["It is a sequence of DNA. Cells copy RNA too."])[0] == "It is a sequence of RNA."
+
+
 def test_entity_swap_leaves_aliases_alone() -> None:
     passage = "Pothos (Epipremnum aureum) trails. The Marble Queen variety fades in low light."
     assert swap_entities("The Marble Queen variety fades in low light.", [passage]) is None
@@ -168,6 +181,59 @@ def test_unsupported_clause_rotates_named_and_plain_clauses_the_passages_never_m
     assert other == f"Ferns like humidity, {CLAUSES[(i + 1) % len(CLAUSES)][0]}."
     every_key = " ".join(k for _, ks in CLAUSES for k in ks)
     assert append_clause(text, [every_key]) is None
+
+
+# --- splice: the subject of one sentence with the predicate of another ------------------------------
+
+STITCHED = ("Kevin Sinfield announced his retirement from rugby league. "
+            "Joel Moon scored his first try of the season against Leeds.")
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Kevin Sinfield announced his retirement from rugby league.", ("Kevin Sinfield", "announced his retirement from rugby league.")),
+    ("Snake plants tolerate low light.", ("Snake plants", "tolerate low light.")),
+    ("Brown tips usually mean dry air.", ("Brown tips", "usually mean dry air.")),
+    ("A single leaf laid on dry soil will root within weeks.", ("A single leaf laid on dry soil", "will root within weeks.")),
+    ("They grow faster in bright light.", None),  # a pronoun: which thing is not said here
+    ("Remove the leaves from the cutting.", None),  # an imperative
+    ("Cacti, succulents and ZZ plants need little water.", None),  # a list in the subject
+    ("Drooping leaves mean the plant is thirsty.", None),  # "mean" may be a noun: the verb is unclear
+])
+def test_split_clause_finds_the_subject_before_the_main_verb_or_gives_up(text: str, expected: tuple[str, str] | None) -> None:
+    assert split_clause(text) == expected
+
+
+def test_splice_gives_one_sentences_subject_the_predicate_of_another() -> None:
+    made = mutate_text("splice", "Kevin Sinfield announced his retirement from rugby league.", [STITCHED])
+    assert made == "Kevin Sinfield scored his first try of the season against Leeds."
+    # the verb agrees with its new subject
+    lilies = "Peace lilies are toxic to cats. Pothos tolerates low light."
+    assert mutate_text("splice", "Peace lilies are toxic to cats.", [lilies]) == "Peace lilies tolerate low light."
+    assert mutate_text("splice", "Pothos tolerates low light.", [lilies]) == "Pothos is toxic to cats."
+
+
+@pytest.mark.parametrize("passage", [
+    "Kevin Sinfield announced his retirement from rugby league.",  # one sentence: nothing to splice
+    # the passage pairs them itself, by name or by a pronoun after the name
+    "Kevin Sinfield announced his retirement from rugby league. Joel Moon scored his first try. Kevin Sinfield scored his first try too.",
+    "Kevin Sinfield announced his retirement from rugby league. He scored his first try of the season.",
+    # a donor whose subject may be the same thing, a part of it, or all things of its kind
+    "Kevin Sinfield announced his retirement from rugby league. The captain scored his first try of the season.",
+    "Kevin Sinfield announced his retirement from rugby league. All players scored a try this season.",
+    "Kevin Sinfield announced his retirement from rugby league. A player scored his first try of the season.",
+    "Kevin Sinfield announced his retirement from rugby league. Sinfield scored his first try of the season.",
+])
+def test_splice_skips_when_no_safe_donor_exists(passage: str) -> None:
+    assert mutate_text("splice", "Kevin Sinfield announced his retirement from rugby league.", [passage]) is None
+
+
+def test_splice_needs_the_subject_in_the_cited_passage_and_is_deterministic() -> None:
+    assert mutate_text("splice", "Ramsey announced his retirement from rugby league.", [STITCHED]) is None
+    answer = Answer((Sentence("Kevin Sinfield announced his retirement from rugby league.", ("a",)),),
+                    (Passage("a", STITCHED), Passage("b", "The museum opens at noon.")))
+    first = mutate_sentence(answer, 0, ["splice"])
+    assert first == mutate_sentence(answer, 0, ["splice"]) and first[0].sentence.citations == ("a",)
+    assert first[0].change == "'Kevin Sinfield' given the predicate of 'Joel Moon'"
 
 
 def answer_of(*passages: str, cites: str = "a") -> Answer:
@@ -226,6 +292,12 @@ def test_every_text_mutant_adds_something_the_passage_lacks(case: tuple[str, str
         # the claim now pairs its fact with a place that belongs to another fact of the passage
         named = [n for n in entities(passage) if n in claim]
         assert len(named) == 1 and not any(claim.split(" near ")[0] in s and named[0] in s for s in sentences)
+    elif operator == "splice":
+        # one fact's name with another fact's predicate: no sentence of the passage pairs them
+        name, predicate = claim.split(" ", 1)
+        donors = [s for s in sentences if s.endswith(" " + predicate)]
+        assert donors and not donors[0].startswith(name + " ")
+        assert any(s.startswith(name + " ") for s in sentences)
     elif operator == "unsupported_clause":
         body, clause = claim.split(", ", 1)
         assert body + "." in sentences

@@ -20,6 +20,7 @@ def usage_error(result: pytest.RunResult, *lines: str) -> None:
 @pytest.mark.parametrize("value, message", [
     ("groundedness.coverge=0.7", "*unknown setting groundedness.coverge; valid names: groundedness.coverage, groundedness.facts"),
     ("grounded.coverage=0.7", "*unknown tier 'grounded' in grounded.coverage; known tiers: groundedness, alce, ragas, llm"),
+    ("nli.recall=0.7", "*unknown tier 'nli' in nli.recall (the NLI tier is called 'alce'*; known tiers: groundedness, alce, ragas, llm"),
     ("groundedness.coverage=7", "*groundedness.coverage=7 is out of range; it must be from 0 to 1"),
     ("groundedness.coverage=nan", "*groundedness.coverage=nan is out of range*"),
     ("alce.max_citations=0", "*alce.max_citations=0 is out of range; it must be from 1 to 1000"),

@@ -166,9 +166,17 @@ def test_thresholds_change_the_judge(pytester: pytest.Pytester) -> None:
 def test_assert_grounded_in_users_own_tests(pytester: pytest.Pytester) -> None:
     pytester.makepyfile('''
         import pytest
-        from pytest_sprout import assert_grounded, LexicalJudge
+        from pytest_sprout import assert_grounded, LexicalJudge, Verdict
 
         PASSAGES = ["Snake plants tolerate low light. Water them every 2 to 3 weeks."]
+
+        class Doubter:  # a judge of the user's own: judge_many only
+            def judge_many(self, pairs):
+                return [Verdict(False, 0.1, None, "the doubter doubts", "doubt") for _ in pairs]
+
+        def test_own_judge():
+            with pytest.raises(AssertionError, match="(?s)1 of 1 sentences.*the doubter doubts"):
+                assert_grounded("Snake plants tolerate low light [1].", PASSAGES, judge=Doubter())
 
         def test_ok():
             assert_grounded("Snake plants tolerate low light [1].", PASSAGES)
@@ -180,7 +188,7 @@ def test_assert_grounded_in_users_own_tests(pytester: pytest.Pytester) -> None:
             assert isinstance(lexical_judge, LexicalJudge)
     ''')
     result = pytester.runpytest()
-    result.assert_outcomes(passed=2, failed=1)
+    result.assert_outcomes(passed=3, failed=1)
     result.stdout.fnmatch_lines(["*1 of 1 sentences are not grounded*", "*sentence 1: 'Water snake plants every 5 weeks.'*"])
 
 

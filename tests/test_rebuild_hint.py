@@ -28,6 +28,15 @@ def test_hint_paths_are_shell_quoted() -> None:
     assert "'--sprout-report=out/my report $(touch pwned).json'" in line
 
 
+def test_hint_keeps_the_marker_expression_quoted() -> None:
+    art = Artifact("r.json", "report", "0" * 64, "1" * 64)
+    snap = Snapshot("1" * 64, {"s": 1}, {}, "0", {art.path: art})
+    line = rebuild_hint(snap, "groundedness and not slow")[1]
+    assert shlex.split(line) == ["pytest", "-m", "groundedness and not slow", "--sprout-update-snapshot", "--sprout-report=r.json"]
+    assert shlex.split(rebuild_hint(snap, "$(touch pwned)")[1])[1:3] == ["-m", "$(touch pwned)"]
+    assert "-m" not in rebuild_hint(snap)[1] and "-m" not in rebuild_hint(snap, "  ")[1]
+
+
 @pytest.mark.parametrize("path", ["../outside.json", "/etc/passwd", "a/../../b.json", "C:\\\\x.json", "..\\\\x.json"])
 def test_snapshot_naming_a_path_outside_the_rootdir_is_an_error_naming_the_field(path: str) -> None:
     data = {"pytest_sprout": "snapshot", "format": 1, "dataset_hash": "x", "suites": {}, "cases": {},
@@ -59,13 +68,16 @@ def test_two_registered_reports_are_both_rebuilt_by_the_printed_command(pytester
     # The dataset changes: the check fails and prints the rebuild command.
     suite = pytester.path / "suites" / "care.yaml"
     suite.write_text(suite.read_text().replace('expected_facts: ["toxic to cats"]', 'expected_facts: ["toxic"]'))
-    stale = pytester.runpytest(*RUN)
+    stale = pytester.runpytest(*RUN, "-k", "not unrelated")
     assert stale.ret == pytest.ExitCode.TESTS_FAILED
     command = hint_command(stale)
     assert command[0] == "pytest" and command.count("--sprout-update-snapshot") == 1
     assert "--sprout-report=a.json" in command and "--sprout-report=out dir/b.json" in command
-    # Pasting it (plus the marker selection of this project) rebuilds the whole chain, once.
-    rebuilt = pytester.runpytest(*RUN, *command[1:])
+    # issue 24: the run's -m is kept (it picks the sprout items); its -k is not (a part of the
+    # dataset registers no report, so a -k rebuild would leave the chain stale)
+    assert command[1:3] == ["-m", "groundedness"] and "-k" not in command
+    # Pasting it as printed rebuilds the whole chain, once.
+    rebuilt = pytester.runpytest("-p", "no:deepeval", *command[1:])
     assert rebuilt.ret == 0, rebuilt.stdout.str()
     after = pytester.runpytest("--sprout-check-snapshot", "-p", "no:deepeval")
     assert after.ret == 0, after.stdout.str()

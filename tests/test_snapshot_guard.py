@@ -99,7 +99,7 @@ def test_reformatting_the_yaml_keeps_the_snapshot_current(pytester: pytest.Pytes
     broken.stdout.fnmatch_lines([
         "  removed (1): lily-cats",
         "the suites have errors; their cases are not part of the dataset (1):",
-        "  suites/care.yaml:4: case 'lily cats': field 'id': *",
+        "  suites/care.yaml:5: case 'lily cats': field 'id': *",  # the id key's own line (issue 24)
     ])
 
 

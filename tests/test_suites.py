@@ -97,3 +97,45 @@ def test_other_files_and_suffixes(tmp_path: Path) -> None:
     (tmp_path / "notes.txt").write_text("not a suite")
     suites = load_suites(tmp_path)
     assert [c.id for c in suites.cases] == ["snake-light"] and not suites.errors
+
+
+KEY_LINES = [  # issue 24: an error about a key is located at that key's line, not at its case's first line
+    ("cases:\n  - id: a\n    question: Q?\n    tags: [x]\n    tiers: [vibes]\n", "s.yaml:5: case 'a': field 'tiers': unknown tier 'vibes'"),
+    ("cases:\n  - id: a\n    question: Q?\n\n    colour: red\n", "s.yaml:5: case 'a': field 'colour': unknown key in a case"),
+    ("cases:\n  - id: a\n    question: Q?\n    expected_facts:\n      - low light\n      - 3\n",
+     "s.yaml:4: case 'a': field 'expected_facts': item 2 must be a non-empty string"),
+    ("cases:\n  - id: a\n    question: Q?\n    thresholds:\n      groundedness.coverage: 0.5\n      groundedness.cover: 0.5\n",
+     "s.yaml:6: case 'a': field 'thresholds.groundedness.cover': unknown setting groundedness.cover"),
+    ("cases:\n  - id: a\n    tags: [x]\n", "s.yaml:2: case 'a': field 'question': missing"),  # no key: the case's line
+    ("suite: s\ndefaults:\n  expect: answer\n  tiers: [nope]\ncases:\n  - id: a\n    question: Q?\n",
+     "s.yaml:4: field 'defaults.tiers': unknown tier 'nope'"),
+    ("suite: s\n\ncase:\n  - id: a\n", "s.yaml:3: field 'case': unknown key in the suite"),
+    ("cases:\n  - {id: a, question: Q, tiers: [vibes]}\n", "s.yaml:2: case 'a': field 'tiers': unknown tier 'vibes'"),
+]
+
+
+@pytest.mark.parametrize("text, message", KEY_LINES, ids=[m.split(": ", 1)[1][:40] for _, m in KEY_LINES])
+def test_a_key_error_names_the_keys_own_line(tmp_path: Path, text: str, message: str) -> None:
+    path = tmp_path / "s.yaml"
+    path.write_text(text, encoding="utf-8")
+    errors = [str(e) for e in load_suite(path, "s.yaml").errors]
+    assert len(errors) == 1 and errors[0].startswith(message), errors
+
+
+@pytest.mark.parametrize("tiers, hint", [
+    ("[nli]", "unknown tier 'nli' (the NLI tier is called 'alce': the [nli] extra and the --nli-* options are its); "
+              "known tiers: groundedness, alce, ragas, llm"),
+    ("[groundedness, Ragas]", "unknown tier 'Ragas' (did you mean 'ragas'?); known tiers: groundedness, alce, ragas, llm"),
+])
+def test_an_unknown_tier_names_the_tier_meant(tmp_path: Path, tiers: str, hint: str) -> None:
+    """Issue 24: `tiers: [nli]` said only "unknown tier 'nli'": the extra is [nli], the option
+    --nli-model, the tier alce."""
+    path = tmp_path / "s.yaml"
+    path.write_text(f"cases:\n  - id: a\n    question: Q?\n    tiers: {tiers}\n", encoding="utf-8")
+    assert [str(e) for e in load_suite(path, "s.yaml").errors] == [f"s.yaml:4: case 'a': field 'tiers': {hint}"]
+
+
+def test_the_suites_option_help_names_every_format(pytester: pytest.Pytester) -> None:
+    result = pytester.runpytest("--help")
+    text = " ".join(result.stdout.str().split())
+    assert "--sprout-suites=PATH folder (or one file) of suites: .yaml/.yml, .jsonl or .csv" in text

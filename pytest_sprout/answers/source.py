@@ -30,7 +30,6 @@ Plain Python, no pytest import: the session wires it to pytest (options, the cac
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import inspect
 import queue
 import threading
@@ -40,7 +39,8 @@ from concurrent.futures import Future, InvalidStateError
 from typing import Any, Callable, Iterable, Sequence
 
 from ..core.model import Answer, Case, GoldenItem
-from .jobs import (MAX_BACKOFF, NEVER_RETRIED, _Job, _NoThread, _Raised, _settle, _TimedOut, is_async_callable,
+from .event_loop import LoopThread
+from .jobs import (MAX_BACKOFF, NEVER_RETRIED, _Job, _NoThread, _settle, _TimedOut, is_async_callable,
                    retry_delay, retry_exceptions, system_traceback)
 
 __all__ = ["AnswerSource", "MAX_BACKOFF", "NEVER_RETRIED", "is_async_callable", "retry_delay", "retry_exceptions",
@@ -96,8 +96,7 @@ class AnswerSource:
         self._started = False
         self._closer: Callable[[], Any] | None = None
         self._async = False
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._loop_thread: threading.Thread | None = None
+        self._events = LoopThread()
         self._semaphore: asyncio.Semaphore | None = None
         self._queue: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
         self._threads: list[threading.Thread] = []
@@ -168,7 +167,7 @@ class AnswerSource:
             try:
                 result = closer()
                 if inspect.isawaitable(result):
-                    self._on_loop(result, self.timeout)  # a loop blocked by the system is not waited on forever
+                    self._events.wait(result, self.timeout)  # a loop blocked by the system is not waited on forever
             except KeyboardInterrupt:
                 raise
             except TimeoutError:
@@ -179,9 +178,7 @@ class AnswerSource:
         for _ in self._threads:
             self._queue.put(None)
         self._threads = []
-        if self._loop is not None:
-            self._loop.call_soon_threadsafe(self._loop.stop)
-            self._loop = None
+        self._events.stop()
         return problem
 
     # --- the system ---------------------------------------------------------------------------
@@ -212,7 +209,7 @@ class AnswerSource:
     def _open(self, system: Any) -> Any:
         """Run the system's setup once: setup()/close(), or a context manager (sync or async)."""
         if hasattr(system, "__aenter__") and hasattr(system, "__aexit__"):
-            entered = self._on_loop(system.__aenter__())
+            entered = self._events.wait(system.__aenter__())
             self._closer = lambda: system.__aexit__(None, None, None)
             return entered if callable(entered) else system
         if hasattr(system, "__enter__") and hasattr(system, "__exit__") and not callable(getattr(system, "setup", None)):
@@ -223,51 +220,11 @@ class AnswerSource:
         if callable(setup):
             result = setup()
             if inspect.isawaitable(result):
-                self._on_loop(result)
+                self._events.wait(result)
         close = getattr(system, "close", None)
         if callable(close):
             self._closer = close
         return system
-
-    def _ensure_loop(self) -> asyncio.AbstractEventLoop:
-        with self._lock:
-            if self._loop is None:
-                loop = asyncio.new_event_loop()
-                ready = threading.Event()
-
-                def run() -> None:
-                    asyncio.set_event_loop(loop)
-                    ready.set()
-                    loop.run_forever()
-
-                self._loop_thread = threading.Thread(target=run, name="sprout-answers-loop", daemon=True)
-                self._loop_thread.start()
-                ready.wait()
-                self._loop = loop
-            return self._loop
-
-    def _run_on_loop(self, awaitable: Any) -> Future[Any]:
-        async def wrap() -> Any:
-            try:
-                return await awaitable
-            except Exception:
-                raise
-            except BaseException as exc:  # raised on the loop it would stop the loop's thread
-                raise _Raised(exc) from None
-
-        return asyncio.run_coroutine_threadsafe(wrap(), self._ensure_loop())
-
-    def _on_loop(self, awaitable: Any, timeout: float | None = None) -> Any:
-        """Run an awaitable on the answers' loop and wait for it in this thread: its result, or
-        what it raised (sys.exit too) raised here. TimeoutError past ``timeout`` seconds."""
-        future = self._run_on_loop(awaitable)
-        try:
-            return future.result(timeout)
-        except _Raised as raised:
-            raise raised.exc from None
-        except concurrent.futures.TimeoutError:
-            future.cancel()
-            raise TimeoutError(f"no result within {timeout} s") from None
 
     # --- asking -------------------------------------------------------------------------------
     def _retryable(self, exc: BaseException, attempt: int) -> bool:
@@ -292,7 +249,7 @@ class AnswerSource:
                     self._timed += 1
                     self._timed_total += time.perf_counter() - started
                 if inspect.isawaitable(result):
-                    result = self._on_loop(result)
+                    result = self._events.wait(result)
                 return result
             except Exception as exc:
                 if not self._retryable(exc, attempt):
@@ -329,8 +286,7 @@ class AnswerSource:
             return job
         job = self._jobs[case.id] = _Job(case)
         if self._async:
-            loop = self._ensure_loop()
-            job.task = asyncio.run_coroutine_threadsafe(self._run_async(job), loop)
+            job.task = asyncio.run_coroutine_threadsafe(self._run_async(job), self._events.ensure())
         else:
             self._queue.put(job)
             self._ensure_threads()
@@ -458,8 +414,7 @@ class AnswerSource:
         if self._async:
             if job.task is not None:
                 job.task.cancel()
-            if self._loop is not None:
-                self._loop.call_soon_threadsafe(self._free_slot, job)
+            self._events.call_soon(self._free_slot, job)
             return
         self._replace(job)
 

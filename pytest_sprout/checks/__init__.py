@@ -1,6 +1,6 @@
 """Checks on the judges: how far a judge's verdicts can be trusted.
 
-- ``operators``, ``numbers``, ``words``: the mutation operators, which turn a supported sentence
+- ``operators``, ``numbers``, ``negation``, ``splice``, ``words``: the mutation operators, which turn a supported sentence
   into one its sources do not support;
 - ``mutation``: judging those mutants with a tier's own judge during a run, and the kill rates;
 - ``agreement``: how two tiers' verdicts on the same sentences compare (Cohen's kappa);

@@ -30,6 +30,7 @@ PLURALS: dict[str, str] = {
     "antonym": "antonym swaps",
     "quantifier": "quantifier/modal changes",
     "unsupported_clause": "unsupported clauses",
+    "splice": "splices",
     "citation_move": "moved citations",
     "citation_drop": "dropped citations",
 }

@@ -42,6 +42,15 @@ _LOWER_FIRST = frozenset(
 )
 
 
+# A sentence-opening connective and its comma: "Additionally, ", "In addition, ", "As a result, ".
+_CONNECTIVE = re.compile(
+    r"^\s*(?:additionally|also|moreover|furthermore|however|therefore|thus|hence|overall|ultimately|finally|"
+    r"instead|meanwhile|consequently|similarly|likewise|in addition|in fact|as a result|for example|for instance|"
+    r"in general|in short|in summary|in conclusion),\s+",
+    re.IGNORECASE,
+)
+
+
 def _base_form(verb: str) -> str:
     """'tolerates' -> 'tolerate', 'carries' -> 'carry', 'watches' -> 'watch'."""
     if verb.endswith("ies") and len(verb) > 4:
@@ -107,9 +116,11 @@ def negate(text: str, passages: Sequence[str] = ()) -> tuple[str, str] | None:
         return None
     first = words[0].group()
     second = words[1].group() if len(words) > 1 else ""
+    # "Therefore, it is ...": a connective and a comma, not an imperative's verb and its object.
+    adjacent = len(words) > 1 and not text[words[0].end(): words[1].start()].strip()
     if (
         words[0].start() == 0 and first[:1].isupper() and first not in _LOWER_FIRST
-        and second in _IMPERATIVE_NEXT and first.lower() not in _AUXILIARIES
+        and second in _IMPERATIVE_NEXT and first.lower() not in _AUXILIARIES and adjacent
     ):
         return "Do not " + first.lower() + text[words[0].end():], "imperative: prefixed 'Do not'"
     # "Some plants can X" -> "Some plants cannot X" could both be true: negate the whole claim.
@@ -117,8 +128,17 @@ def negate(text: str, passages: Sequence[str] = ()) -> tuple[str, str] | None:
     whether = re.search(r"\bwhether\b", text, re.IGNORECASE)
     if whether:
         words = [w for w in words if w.end() <= whether.start()]
-    found = None if first in _QUANTIFIED_SUBJECTS or text.startswith("A few ") else _insert_not(text, words)
+    lead = _CONNECTIVE.match(text)
+    rest = text[lead.end():] if lead else text
+    opener = WORD.match(rest)
+    quantified = opener is not None and opener.group().capitalize() in _QUANTIFIED_SUBJECTS
+    found = None if quantified or rest.lower().startswith("a few ") else _insert_not(text, words)
     if found is not None:
         return found
+    # A connective that opens the sentence ("Additionally, research found ...") stays in front.
+    if lead:
+        lower = opener is not None and opener.group() in _LOWER_FIRST
+        body = rest[:1].lower() + rest[1:] if lower else rest
+        return f"{text[: lead.end()]}it is not true that {body}", "prefixed 'It is not true that'"
     body = text[:1].lower() + text[1:] if first in _LOWER_FIRST else text
     return "It is not true that " + body, "prefixed 'It is not true that'"

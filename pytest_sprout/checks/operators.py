@@ -3,8 +3,8 @@ sources do not support. Text operators change the sentence and keep its citation
 operators keep the text and change what it cites. Every operator is a pure function of the sentence
 and the passages: the same answer always gives the same mutants. An operator that does not apply
 (no number to change, no second passage to move a citation to) gives no mutant. The number/unit
-operator lives in numbers.py, the citation operators in citations.py; judging mutants and the kill
-rates, in mutation.py.
+operator lives in numbers.py, the splice operator in splice.py, the citation operators in
+citations.py; judging mutants and the kill rates, in mutation.py.
 """
 
 from __future__ import annotations
@@ -19,13 +19,14 @@ from ..core.model import Answer, Sentence
 from .negation import negate
 from .citations import MOVE_MAX_OVERLAP, content_words, drop_citation, move_citation, overlap
 from .numbers import NUMBER_WORDS, change_number, downward
+from .splice import splice
 from .words import WORD, has_word, match_case, split_end
 
 OPERATORS: tuple[str, ...] = (
-    "negation", "number", "entity_swap", "antonym", "quantifier", "unsupported_clause",
+    "negation", "number", "entity_swap", "antonym", "quantifier", "unsupported_clause", "splice",
     "citation_move", "citation_drop",
 )
-TEXT_OPERATORS: tuple[str, ...] = OPERATORS[:6]
+TEXT_OPERATORS: tuple[str, ...] = OPERATORS[:7]
 # Operators that change what a sentence cites, not what it says. A judge that reads citations kills
 # them by construction (the lexical judge rejects an uncited sentence before judging it, and a moved
 # citation keeps at most a third of the sentence's words against its 0.6 coverage threshold): they
@@ -99,10 +100,16 @@ def _entities(text: str) -> tuple[str, ...]:
     return tuple(seen)
 
 
+_WEEKDAYS = frozenset("Monday Tuesday Wednesday Thursday Friday Saturday Sunday".split())
+
+
 def _kind(name: str) -> str:
-    """A coarse type, so that a month is replaced by a month and an acronym by an acronym."""
+    """A coarse type, so that a month is replaced by a month, a weekday by a weekday and an acronym
+    by an acronym."""
     if name in _MONTH_NAMES:
         return "month"
+    if name in _WEEKDAYS:
+        return "weekday"
     if name.replace(" ", "").isupper():
         return "acronym"
     return "name"
@@ -125,13 +132,30 @@ def _occurrences(name: str, text: str) -> tuple[re.Match[str], ...]:
     return tuple(re.finditer(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text))
 
 
+def _a_name(name: str) -> bool:
+    """Whether a capitalised word is a name, not a common word written with a capital (a title's
+    "Image", "Follow", "State", "Windows"): a one-word name that lemminflect's table lists as an
+    English word is not one, unless it is an acronym ("DNA", "US")."""
+    if " " in name or (name.isupper() and len(name) > 1) or name in _WEEKDAYS or name in _MONTH_NAMES:
+        return True
+    from .splice import word_classes
+
+    return not word_classes(name.lower().replace("\u2019", "'"))
+
+
+def _one_name(passage: str, a: str, b: str) -> bool:
+    """Whether the passage writes the two as parts of one longer name ("Drano Max Gel Clog
+    Remover" holds "Drano" and "Max Gel Clog Remover"): one may stand for the other."""
+    return any(a in n and b in n and n not in (a, b) for n in entities(passage))
+
+
 def swap_entities(text: str, passages: Sequence[str] = ()) -> tuple[str, str] | None:
     """Swap two entities of the cited passage: when the sentence names two of them (not in a plain
     list like "A and B", nor in a symmetric relation like "A is as hardy as B"), exchange their
     places; otherwise replace the one it names by another entity of the same passage that is
     neither an alias of it nor listed with it ("A and B are toxic": "B" may do for "A")."""
     for passage in passages:
-        names = entities(passage)
+        names = [n for n in entities(passage) if _a_name(n)]
         present = [n for n in names if _occurrences(n, text)]
         present = [n for n in present if not any(n != o and n in o for o in present)]
         # A name in parentheses is an aside or an alias ("Pothos (Epipremnum aureum)"): leave it.
@@ -140,7 +164,7 @@ def swap_entities(text: str, passages: Sequence[str] = ()) -> tuple[str, str] | 
         for (m1, n1), (m2, n2) in zip(spans, spans[1:]):
             if m2.start() < m1.end() or _LIST_LIKE.search(text[m1.end(): m2.start()]):
                 continue
-            if _aliases(passage, n1, n2):
+            if _aliases(passage, n1, n2) or _kind(n1) != _kind(n2):
                 continue
             new = text[: m1.start()] + n2 + text[m1.end(): m2.start()] + n1 + text[m2.end():]
             return new, f"swapped {n1!r} and {n2!r}"
@@ -151,6 +175,8 @@ def swap_entities(text: str, passages: Sequence[str] = ()) -> tuple[str, str] | 
                 if all(passage[o.start() - 1 : o.start()] == "(" for o in _occurrences(other, passage)):
                     continue  # only ever an alias in parentheses
                 if _aliases(passage, name, other) or _listed_together(passage, name, other):
+                    continue
+                if _one_name(passage, name, other):
                     continue
                 if has_word(other, [text]):
                     continue
@@ -317,6 +343,7 @@ TEXT_OPS: dict[str, Callable[[str, Sequence[str]], tuple[str, str] | None]] = {
     "antonym": antonym,
     "quantifier": change_quantifier,
     "unsupported_clause": append_clause,
+    "splice": splice,
 }
 CITATION_OPS: dict[str, Callable[[Sentence, Answer], tuple[Sentence, str] | None]] = {
     "citation_move": move_citation,

@@ -1,22 +1,27 @@
 """Turn datasets a team already has into pytest-sprout suites, and their recorded answers into a
 golden set that pytest-sprout replays.
 
-    python -m pytest_sprout.convert ragas  DATA.jsonl|DATA.csv --suite NAME --out suites/NAME.yaml [--golden G.json]
-    python -m pytest_sprout.convert deepeval GOLDENS.json      --suite NAME --out suites/NAME.yaml [--golden G.json]
+    python -m pytest_sprout.convert ragas    DATA.jsonl|DATA.csv            --suite NAME --out suites/NAME.yaml [--golden G.json]
+    python -m pytest_sprout.convert deepeval GOLDENS.json|.jsonl|.csv      --suite NAME --out suites/NAME.yaml [--golden G.json]
 
 Inputs:
 
 - ``ragas``: an ``EvaluationDataset`` written with ``to_jsonl`` or ``to_csv`` (single-turn samples:
   ``user_input``, ``retrieved_contexts``, ``response``, ``reference``; in the CSV the context list is
   a Python or JSON list literal, as ``csv.DictWriter`` writes it).
-- ``deepeval``: goldens saved with ``EvaluationDataset.save_as(file_type="json")``: a list of objects
-  with ``input``, ``actual_output``, ``expected_output``, ``retrieval_context`` and ``name``.
+- ``deepeval``: goldens saved with ``EvaluationDataset.save_as(file_type="json"|"jsonl"|"csv")``
+  (``input``, ``actual_output``, ``expected_output``, ``retrieval_context``, ``name``; the other
+  columns are not read). The format is the file's extension (a ``.json`` file of one object a line
+  reads as JSON Lines). In the JSON the retrieval context is a list; in the JSON Lines and the CSV
+  it is one text with the passages joined by ``|``, split as DeepEval's own loaders split it.
 
 Each row becomes a case: the question is ``user_input``/``input``; the id is the golden's ``name``
 when it is a valid id, else ``NAME-001`` and so on. A reference that reads as a refusal ("I don't
 know ...") makes the case ``expect: refuse``. A reference is a whole answer, not a short fact, so it
-becomes an expected fact only with ``--facts reference`` (it is then matched fuzzily, and only near
-verbatim answers contain it).
+becomes expected facts only with ``--facts``: ``reference`` makes the whole reference one fact (it
+is matched fuzzily, so only near verbatim answers contain it); ``reference-sentences`` makes each
+of its sentences one fact (their final full stop dropped), so an answer that says part of the
+reference is credited with that part.
 
 With ``--golden``, every row that has a response (``response``/``actual_output``) becomes a
 recorded answer, with its retrieved contexts as passages. When a response carries no citation
@@ -35,11 +40,12 @@ import argparse
 import ast
 import csv
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any, Iterable
 
-from ..core.model import ID_PATTERN, Answer, Case, GoldenItem, Sentence, looks_like_refusal
+from ..core.model import ID_PATTERN, Answer, Case, GoldenItem, Sentence, looks_like_refusal, split_sentences
 from ..core.util import UNSAFE_TEXT, short_hash
 
 
@@ -159,27 +165,62 @@ def read_ragas(path: Path) -> list[dict[str, Any]]:
     return out
 
 
-def read_deepeval(path: Path) -> list[dict[str, Any]]:
-    """Goldens saved by DeepEval's EvaluationDataset.save_as(file_type="json")."""
-    data = _json(_read_text(path), str(path))
+DEEPEVAL_DELIMITER = "|"  # deepeval.dataset.utils.DELIMITER: how save_as joins a list into one CSV/JSON Lines cell
+# deepeval.dataset.utils: a RetrievedContextData (a passage with its source) saved as one string
+_DEEPEVAL_SOURCED = re.compile(r"deepeval_source=(?P<source>.*?),deepeval_context=(?P<context>.*)\Z", re.DOTALL)
+
+
+def _deepeval_rows(path: Path) -> Iterable[tuple[str, Any]]:
+    """(where, row) for every golden of a save_as file: JSON (a list, or {"goldens": [...]}),
+    JSON Lines or CSV, by extension; a .json file of one object a line is JSON Lines."""
+    if path.suffix == ".csv":
+        yield from ((f"{path}:{line}", row) for line, row in _rows_csv(path))
+        return
+    if path.suffix == ".jsonl":
+        yield from ((f"{path}:{line}", row) for line, row in _rows_jsonl(path))
+        return
+    text = _read_text(path)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        if exc.msg == "Extra data" and text.lstrip().startswith("{"):  # JSON Lines in a .json file
+            yield from ((f"{path}:{line}", row) for line, row in _rows_jsonl(path))
+            return
+        data = _json(text, str(path))  # the same error, worded as every other malformed input
+    except (RecursionError, ValueError):
+        data = _json(text, str(path))
     if isinstance(data, dict) and isinstance(data.get("goldens"), list):
         data = data["goldens"]
     if not isinstance(data, list):
         raise ConvertError(f"{path}: expected a list of goldens (objects with 'input'), got {type(data).__name__}")
+    yield from ((f"{path}: golden #{index + 1}", row) for index, row in enumerate(data))
+
+
+def _deepeval_contexts(value: Any, where: str) -> list[str] | None:
+    """A golden's retrieval_context: a list (JSON), or the passages joined by '|' (CSV, JSON
+    Lines), each passage saved with its source read back as its text."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        value = value.split(DEEPEVAL_DELIMITER) if value else []
+    passages = _list_literal(value, where)
+    return [m.group("context") if (m := _DEEPEVAL_SOURCED.match(p)) else p for p in passages]
+
+
+def read_deepeval(path: Path) -> list[dict[str, Any]]:
+    """Goldens saved by DeepEval's EvaluationDataset.save_as (json, jsonl or csv)."""
     out = []
-    for index, row in enumerate(data):
-        where = f"{path}: golden #{index + 1}"
+    for where, row in _deepeval_rows(path):
         if not isinstance(row, dict):
             raise ConvertError(f"{where}: expected an object with 'input', got {type(row).__name__}")
         if row.get("turns") is not None or row.get("scenario") is not None:
             raise ConvertError(f"{where}: a conversational golden; only single-turn goldens convert")
-        contexts = row.get("retrieval_context")
         out.append({
             "line": None, "name": _text(row, "name", where),
             "question": _text(row, "input", where, required=True),
             "reference": _text(row, "expected_output", where),
             "response": _text(row, "actual_output", where),
-            "contexts": None if contexts is None else _list_literal(contexts, f"{where}: field 'retrieval_context'"),
+            "contexts": _deepeval_contexts(row.get("retrieval_context"), f"{where}: field 'retrieval_context'"),
         })
     return out
 
@@ -201,10 +242,24 @@ def build_cases(rows: list[dict[str, Any]], suite: str, facts: str = "none") -> 
         seen.add(case_id)
         reference = row.get("reference")
         refuse = bool(reference and looks_like_refusal(reference))
-        expected = (reference,) if facts == "reference" and reference and not refuse else ()
+        expected = reference_facts(reference, facts) if reference and not refuse else ()
         cases.append(Case(id=case_id, suite=suite, question=row["question"],
                           expect="refuse" if refuse else "answer", expected_facts=expected))
     return cases
+
+
+FACTS = ("none", "reference", "reference-sentences")
+
+
+def reference_facts(reference: str, facts: str) -> tuple[str, ...]:
+    """The expected facts a reference gives under ``--facts``: none, the whole reference, or each
+    of its sentences (split as answers are, the final full stop dropped, repeats once)."""
+    if facts == "reference":
+        return (reference,)
+    if facts == "reference-sentences":
+        sentences = (s.rstrip().rstrip(".").strip() for s in split_sentences(reference))
+        return tuple(dict.fromkeys(s for s in sentences if s))
+    return ()
 
 
 def recorded_answer(response: str, contexts: list[str] | None) -> Answer:
@@ -291,14 +346,20 @@ def convert(tool: str, source: Path, suite: str, out: Path, golden: Path | None 
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m pytest_sprout.convert", description=__doc__.splitlines()[0])
+    summary = " ".join((__doc__ or "").split("\n\n", 1)[0].split())  # the docstring's first paragraph, whole
+    parser = argparse.ArgumentParser(
+        prog="python -m pytest_sprout.convert", description=summary,
+        epilog="Rows, ids, refusals and the golden set: docs/guide.md, \"Converting Ragas and DeepEval datasets\".")
     parser.add_argument("tool", choices=("ragas", "deepeval"), help="the format of the input")
-    parser.add_argument("source", type=Path, help="ragas: .jsonl or .csv export; deepeval: goldens .json")
+    parser.add_argument("source", type=Path,
+                        help="ragas: a to_jsonl (.jsonl) or to_csv (.csv) export; deepeval: goldens saved by save_as "
+                             "(.json, .jsonl or .csv)")
     parser.add_argument("--suite", required=True, help="the suite name (and id prefix) of the new cases")
     parser.add_argument("--out", type=Path, required=True, help="the suite file to write (.yaml, .yml or .jsonl)")
     parser.add_argument("--golden", type=Path, help="also write the recorded responses as a golden set")
-    parser.add_argument("--facts", choices=("none", "reference"), default="none",
-                        help="reference: the reference answer becomes the case's one expected fact")
+    parser.add_argument("--facts", choices=FACTS, default="none",
+                        help="what becomes the case's expected facts: none (the default); reference: the whole "
+                             "reference answer, one fact; reference-sentences: each sentence of the reference, one fact each")
     parser.add_argument("--force", action="store_true",
                         help="replace an existing --out (or --golden) file; without it, one is never overwritten")
     args = parser.parse_args(argv)

@@ -31,7 +31,7 @@ class Opt:
 
 OPTIONS: tuple[Opt, ...] = (
     # --- suites, system, report ------------------------------------------------------------
-    Opt("--sprout-suites", "sprout_suites", "folder (or file) of YAML suites", "sprout_suites", "suites", metavar="PATH"),
+    Opt("--sprout-suites", "sprout_suites", "folder (or one file) of suites: .yaml/.yml, .jsonl or .csv", "sprout_suites", "suites", metavar="PATH"),
     Opt("--sprout-system", "sprout_system", "the system under test as 'module:factory'", "sprout_system", metavar="MOD:FACTORY"),
     Opt("--sprout-citations", "sprout_citations", "what a sentence without [k] markers is judged against: required "
         "(nothing: it is unsupported) or retrieved (every passage retrieved for the answer); a suite's "

@@ -49,6 +49,7 @@ class Settings:
     snapshot: Path = Path("sprout.snapshot.json")
     check_snapshot: bool = False
     collect_only: bool = False  # pytest --co: nothing runs, nothing is written
+    markexpr: str = ""  # pytest -m, as given (the snapshot's rebuild command keeps it)
     update_snapshot: bool = False
     record: Path | None = None
     golden_option: str | None = None  # --sprout-golden as given (the views say where answers came from)
@@ -91,6 +92,7 @@ class Settings:
             snapshot=Path(root, str(get("sprout_snapshot") or "sprout.snapshot.json")),
             check_snapshot=bool(get("sprout_check_snapshot")),
             collect_only=bool(getattr(config.option, "collectonly", False)),
+            markexpr=str(getattr(config.option, "markexpr", "") or ""),
             update_snapshot=bool(get("sprout_update_snapshot")),
             record=path(_text(get("sprout_record")) or None),  # an empty value records nothing
             golden_option=_text(golden),

@@ -29,6 +29,7 @@ from typing import Any, Callable, Iterable, Mapping
 import pytest
 
 from ..core.model import TIERS
+from ..core.tier import unknown_tier
 from ..config.options import parse_assignments
 from ..config.settings import Settings
 from ..core.fail_on import FAILING, FailOn, FailOnSummary
@@ -153,7 +154,7 @@ def parse_min(values: Iterable[str]) -> list[MinGate]:
     gates = []
     for (tier, metric), value in parse_assignments(list(values), "--sprout-min / sprout_min").items():
         if tier not in TIERS:
-            raise pytest.UsageError(f"--sprout-min: unknown tier {tier!r} in {tier}.{metric}; known tiers: {', '.join(TIERS)}")
+            raise pytest.UsageError(f"--sprout-min: {unknown_tier(tier, f' in {tier}.{metric}')}")
         if not 0.0 <= value <= 1.0:
             raise pytest.UsageError(f"--sprout-min: {tier}.{metric}={value:g}: the bound is a rate, between 0 and 1")
         gates.append(MinGate(tier, metric, value))

@@ -48,7 +48,9 @@ def tier_settings() -> dict[str, dict[str, tuple[float, float]]]:
 def threshold_problem(tier: str, name: str, value: Any, per_case: bool = False) -> str | None:
     """Why ``tier.name = value`` is not a valid threshold, or None when it is."""
     if tier not in THRESHOLD_NAMES:
-        return f"unknown tier {tier!r} in {tier}.{name}; known tiers: {', '.join(THRESHOLD_NAMES)}"
+        from .tier import unknown_tier
+
+        return unknown_tier(tier, f" in {tier}.{name}")
     if name not in THRESHOLD_NAMES[tier]:
         valid = ", ".join(f"{tier}.{n}" for n in THRESHOLD_NAMES[tier])
         return f"unknown setting {tier}.{name}; valid names: {valid}"

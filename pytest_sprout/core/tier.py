@@ -37,6 +37,24 @@ TIER_SPECS: dict[str, TierSpec] = {spec.name: spec for spec in (
 if tuple(TIER_SPECS) != TIERS:
     raise AssertionError(f"core/tier.py TIER_SPECS {tuple(TIER_SPECS)} and model.TIERS {TIERS} must name the same tiers")
 
+
+def unknown_tier(tier: str, where: str = "") -> str:
+    """The words for a tier name that is not one, naming the tier meant when the name is that of
+    an extra or an option family (``nli``: the ``[nli]`` extra and ``--nli-model`` are the
+    ``alce`` tier's) or differs from one only in case or spaces, then every known tier. ``where`` follows the name
+    (" in nli.recall")."""
+    known = f"known tiers: {', '.join(TIER_SPECS)}"
+    wanted = str(tier).strip().lower()
+    for spec in TIER_SPECS.values():
+        if wanted == spec.name:
+            return f"unknown tier {tier!r}{where} (did you mean {spec.name!r}?); {known}"
+    for spec in TIER_SPECS.values():
+        if spec.extra and wanted == spec.extra.lower() and spec.extra != spec.name:
+            return (f"unknown tier {tier!r}{where} (the {spec.extra.upper()} tier is called {spec.name!r}: "
+                    f"the [{spec.extra}] extra and the --{spec.extra}-* options are its); {known}")
+    return f"unknown tier {tier!r}{where}; {known}"
+
+
 # A tier module (judges/<tier>.py) defines:
 #
 # - ``OPTIONS`` (when it reads any): the option names (config dests) it reads from

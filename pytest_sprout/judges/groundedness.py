@@ -6,6 +6,7 @@ from typing import Any
 
 from ..core.citations import DEFAULT as DEFAULT_CITATIONS, mode_of, retrieved_note, sources
 from ..core.model import Answer, GoldenItem, Passage, Verdict
+from ..core.public_types import ClaimJudge
 from ..core.tier import TierSettings
 from . import TierResult, clip, describe_sentences, sentence_reasons, sentence_row
 from .facts import FACT_THRESHOLD, best_near_miss, fact_reasons, find_fact, found_by_lemma, match_fact
@@ -20,7 +21,7 @@ def unavailable(settings: TierSettings) -> str | None:
     return None  # needs nothing
 
 
-def judge_sentences(judge: LexicalJudge, answer: Answer, mode: str = DEFAULT_CITATIONS) -> list[dict[str, Any]]:
+def judge_sentences(judge: ClaimJudge, answer: Answer, mode: str = DEFAULT_CITATIONS) -> list[dict[str, Any]]:
     """Judge every sentence against the passages it cites, in the answer's order (a fragment is
     judged with the sentence before it; a sentence with no claim is unscored); in ``retrieved``
     mode a sentence without markers against every retrieved passage (core/citations.py), its reason

@@ -22,85 +22,34 @@ fingerprint is the SHA-256 of every weight, config and tokenizer file in the mod
 file's digest is itself cached by (path, size, mtime), so a large weights file is read in full once
 per version of the file, not once per run.
 
-torch and transformers are imported only when a judge is built.
+torch and transformers are imported only when a judge is built. The premises (formatting,
+sentence spans, the verbatim short-circuit, chunk packing) are nli_premise.py's; loading the model
+and the forward passes are nli_runtime.py's; finding and reading a model without torch, and the
+disk cache, nli_model.py's. Their public names stay importable from here.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import re
-import warnings
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
-from ..core.model import Passage, Verdict, split_sentences
+from ..core.model import Passage, Verdict
 from .minicheck import Family
 from .nli_model import ModelSource, NLIModelError, VerdictCache, _hub_folder, model_meta, nli_extra_missing, resolve_model
+from .nli_premise import format_source, is_verbatim, normalise, pack_chunks, premise_of, sentence_spans, token_units
+
+if TYPE_CHECKING:
+    from .nli_runtime import Runtime
+
+__all__ = ["NLIJudge", "NLIModelError", "Entailment", "Plan", "WINDOWS", "format_source", "is_verbatim", "model_meta",
+           "nli_extra_missing", "normalise", "premise_of", "resolve_model", "sentence_spans"]
 
 WINDOWS = ("chunk", "off")
 MIN_CHUNK_TOKENS = 16  # below this, the claim leaves no room for its premise: truncate instead
 _HASHED_SUFFIXES = (".safetensors", ".bin", ".json", ".model", ".txt", ".pt", ".pth", ".py")
-
-
-# --- premises ---------------------------------------------------------------------------------
-
-def format_source(source: Passage | str) -> str:
-    """A passage as ALCE formats it for its NLI judge: ``"Title: t\\ntext"`` (plain text when the
-    passage has no title; ALCE's data always has one)."""
-    if isinstance(source, Passage):
-        return f"Title: {source.title}\n{source.text}" if source.title else source.text
-    return str(source)
-
-
-def premise_of(sources: Sequence[Passage | str]) -> str:
-    """The premise for a set of cited passages: each formatted, joined with newlines (ALCE)."""
-    return "\n".join(format_source(s) for s in sources)
-
-
-def normalise(text: str) -> str:
-    """Lower-case words only, single-spaced: the form the verbatim short-circuit compares."""
-    return " ".join(re.findall(r"\w+", text.casefold()))
-
-
-def sentence_spans(text: str) -> list[tuple[int, int]]:
-    """Character spans of the premise's units: each line, split into sentences."""
-    spans: list[tuple[int, int]] = []
-    pos = 0
-    for line in text.split("\n"):
-        cursor = pos
-        for sentence in split_sentences(line):
-            start = text.find(sentence, cursor)
-            if start < 0:  # split_sentences only strips; cannot happen, but never lose text
-                start, sentence = cursor, text[cursor:pos + len(line)]
-            spans.append((start, start + len(sentence)))
-            cursor = start + len(sentence)
-        pos += len(line) + 1
-    return spans
-
-
-def is_verbatim(claim: str, premise: str, spans: list[tuple[int, int]] | None = None) -> bool:
-    """Whether the claim, normalised, is one or more consecutive whole sentences of the premise.
-
-    Whole sentences only: "snake plants need water" inside "it is false that snake plants need
-    water" is not a match, so negations and conditionals around a copied clause still go to the
-    model.
-    """
-    target = normalise(claim)
-    if not target:
-        return False
-    units = [normalise(premise[a:b]) for a, b in (spans if spans is not None else sentence_spans(premise))]
-    units = [u for u in units if u]
-    for i in range(len(units)):
-        joined = units[i]
-        j = i
-        while len(joined) < len(target) and j + 1 < len(units):
-            j += 1
-            joined = f"{joined} {units[j]}"
-        if joined == target:
-            return True
-    return False
 
 
 # --- the judge --------------------------------------------------------------------------------
@@ -186,11 +135,12 @@ class NLIJudge:
         self.threshold = threshold
         self._device_name, self._threads = device, threads
         self.trust_remote_code = trust_remote_code
-        self._model: Any = None
+        self._runtime: Runtime | None = None
         self._load_error: str | None = None
+        self._fetched: tuple[Any, Any, Any] | None = None  # a downloaded model's (config, model, tokenizer)
         self.source = resolve_model(model)
         if self.source.folder is None:  # a hub id to download: fetch it now, its config is needed
-            self.load()
+            self._fetched = self._fetch()
             self.source = ModelSource(model, model, _hub_folder(model), True)
         if self.source.folder is None:
             raise NLIModelError(f"{model!r} was loaded, but its files are not in the Hugging Face cache")
@@ -209,98 +159,55 @@ class NLIJudge:
     @property
     def loaded(self) -> bool:
         """Whether torch, transformers and the weights are in memory (they load on first need)."""
-        return self._model is not None
+        return self._runtime is not None
 
     def load(self) -> None:
         """Import torch and transformers and load the model and tokenizer (once; a failure is
         remembered and raised again, never retried)."""
-        if self._model is not None:
+        if self._runtime is not None:
             return
         if self._load_error is not None:
             raise NLIModelError(self._load_error)
         try:
-            self._load()
+            self._runtime = self._load()
         except NLIModelError as exc:
             self._load_error = str(exc)
             raise
 
-    def _load(self) -> None:
+    @property
+    def runtime(self) -> Runtime:
+        """The loaded model, its tokenizer and input format (nli_runtime.py); loads them."""
+        self.load()
+        assert self._runtime is not None
+        return self._runtime
+
+    @property
+    def tokenizer(self) -> Any:
+        """The model's (fast) tokenizer; loads the model."""
+        return self.runtime.tokenizer
+
+    def _fetch(self) -> tuple[Any, Any, Any]:
+        """Download a hub model's files (once the device is known to exist): its config, then,
+        says which kind of model it is; the loaded weights wait for the first ``load``."""
         import torch
-        import transformers
-        from transformers import AutoConfig, AutoModelForSeq2SeqLM, AutoModelForSequenceClassification, AutoTokenizer
+
+        from .nli_runtime import load_transformers, pick_device
+
+        pick_device(torch, self._device_name)
+        return load_transformers(self.source, self.name, self.trust_remote_code)
+
+    def _load(self) -> Runtime:
+        import torch
+
+        from .nli_runtime import Runtime, load_transformers, pick_device
 
         if self._threads:
             torch.set_num_threads(self._threads)
-        self.device = self._device(torch, self._device_name)
-        local: dict[str, Any] = {"local_files_only": True} if self.source.local_only else {}
-        if self.trust_remote_code:
-            local["trust_remote_code"] = True
-        logging = transformers.utils.logging
-        verbosity, bars = logging.get_verbosity(), logging.is_progress_bar_enabled()
-        logging.set_verbosity_error()
-        logging.disable_progress_bar()
-        try:
-            with warnings.catch_warnings():  # transformers' model code warns on import: not ours to show
-                warnings.filterwarnings("ignore", message=r".*torch\.jit\.script.*deprecated", category=DeprecationWarning)
-                config = AutoConfig.from_pretrained(self.source.path, **local)
-                if getattr(config, "is_encoder_decoder", False):
-                    model = AutoModelForSeq2SeqLM.from_pretrained(self.source.path, **local)
-                else:
-                    model = AutoModelForSequenceClassification.from_pretrained(self.source.path, **local)
-                tokenizer = AutoTokenizer.from_pretrained(self.source.path, **local)
-        except Exception as exc:  # whatever transformers or safetensors raise: the model cannot be used
-            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            raise NLIModelError(f"cannot load {self.name!r}: {first}") from None
-        finally:
-            logging.set_verbosity(verbosity)
-            if bars:
-                logging.enable_progress_bar()
-        if not getattr(tokenizer, "is_fast", False):
-            raise NLIModelError(f"{self.name!r}: the tokenizer has no fast (Rust) version; chunking needs its offsets")
-        self.tokenizer = tokenizer
-        if self.minicheck is not None:
-            self._load_minicheck(config, tokenizer)
-        elif getattr(config, "is_encoder_decoder", False):
-            yes = tokenizer("1", add_special_tokens=False).input_ids
-            no = tokenizer("0", add_special_tokens=False).input_ids
-            if not yes or not no or yes == no:
-                raise NLIModelError(f"{self.name!r}: the tokenizer cannot spell the TRUE labels '1' and '0'")
-            self._answers = (yes, no)
-            start = config.decoder_start_token_id
-            self._start = start if start is not None else config.pad_token_id
-            self._overhead = len(tokenizer("premise: hypothesis:").input_ids)
-        else:
-            self._overhead = tokenizer.num_special_tokens_to_add(pair=True)
-        self._model = model.to(self.device).eval()
-
-    def _load_minicheck(self, config: Any, tokenizer: Any) -> None:
-        """MiniCheck's input format: the chunk and the claim joined by the tokenizer's end-of-sequence
-        token; Flan-T5 answers with the first piece of "1" (supported) or of "0" (T5's 209 and 3)."""
-        if not tokenizer.eos_token:
-            raise NLIModelError(f"{self.name!r}: MiniCheck joins chunk and claim with the tokenizer's eos token, and it has none")
-        if self.kind == "seq2seq":
-            yes = tokenizer("1", add_special_tokens=False).input_ids
-            no = tokenizer("0", add_special_tokens=False).input_ids
-            if not yes or not no or yes[0] == no[0]:
-                raise NLIModelError(f"{self.name!r}: the tokenizer cannot tell MiniCheck's answers '1' and '0' apart")
-            self._label_ids = (no[0], yes[0])
-            start = config.decoder_start_token_id
-            self._start = start if start is not None else config.pad_token_id
-            self._overhead = len(tokenizer(f"predict: {tokenizer.eos_token}").input_ids)
-        else:
-            self._overhead = tokenizer.num_special_tokens_to_add(pair=False) + 1
-
-    @staticmethod
-    def _device(torch: Any, device: str) -> Any:
-        if device in (None, "", "auto"):
-            return torch.device("cuda" if torch.cuda.is_available() else "cpu")
-        try:
-            dev = torch.device(device)
-        except RuntimeError:
-            raise NLIModelError(f"unknown device {device!r}; use cpu, cuda or auto") from None
-        if dev.type == "cuda" and not torch.cuda.is_available():
-            raise NLIModelError("device 'cuda' asked for, but torch sees no CUDA device; use cpu or auto")
-        return dev
+        device = pick_device(torch, self._device_name)
+        fetched, self._fetched = self._fetched, None
+        config, model, tokenizer = fetched or load_transformers(self.source, self.name, self.trust_remote_code)
+        return Runtime(self.name, config, model, tokenizer, device, kind=self.kind, entail_index=self.entail_index,
+                       minicheck=self.minicheck, limit=self.limit)
 
     def settings(self) -> dict[str, Any]:
         """What the verdicts depend on; with a disk cache, the model files' fingerprint too."""
@@ -362,7 +269,7 @@ class NLIJudge:
         where = {
             "whole": "",
             "chunked": " (best of the premise's chunks)",
-            "truncated": f" (premise truncated to {self.max_length if self.window == 'chunk' else self.limit} tokens)",
+            "truncated": f" (premise truncated to {self._input_limit()} tokens)",
         }[result.how]
         if supported:
             return Verdict(True, score, evidence, f"entailed: p(entailment) {score:.2f}{where}")
@@ -447,9 +354,13 @@ class NLIJudge:
     # --- planning: chunks and truncation ------------------------------------------------------
     def _room(self, claim: str) -> tuple[int, int]:
         """(premise tokens that fit next to the claim, claim tokens)."""
+        overhead = self.runtime.overhead
         claim_len = len(self.tokenizer(claim, add_special_tokens=False).input_ids)
-        limit = self.max_length if self.window == "chunk" else self.limit
-        return limit - claim_len - self._overhead, claim_len + self._overhead
+        return self._input_limit() - claim_len - overhead, claim_len + overhead
+
+    def _input_limit(self) -> int:
+        """Tokens per model input: ``max_length`` when chunking, else the model's own limit."""
+        return self.max_length if self.window == "chunk" else self.limit
 
     def plan(self, premise: str, claim: str, spans: list[tuple[int, int]] | None = None) -> Plan:
         """The model inputs a (premise, claim) pair needs: the whole premise, its truncation
@@ -467,19 +378,7 @@ class NLIJudge:
         if self.window == "off" or room < MIN_CHUNK_TOKENS:
             cut = offsets[max(room, 1) - 1][1] if room > 0 else 0
             return Plan(premise, claim, "truncated", [(0, cut)], [max(room, 0) + fixed])
-        units = _token_units(spans, offsets, room)
-        chunks, tokens = [], []
-        i = 0
-        while i < len(units):
-            j, used = i, 0
-            while j < len(units) and used + units[j][2] <= room:
-                used += units[j][2]
-                j += 1
-            chunks.append((units[i][0], units[j - 1][1]))
-            tokens.append(used + fixed)
-            if j >= len(units):
-                break
-            i = j - 1 if j - 1 > i else j  # the next chunk repeats this chunk's last sentence
+        chunks, tokens = pack_chunks(token_units(spans, offsets, room), room, fixed)
         return Plan(premise, claim, "chunked", chunks, tokens)
 
     def _minicheck_plan(self, premise: str, claim: str) -> Plan:
@@ -491,7 +390,7 @@ class NLIJudge:
         count = None if self.minicheck.unit == "words" else self._unit_tokens
         chunks = chunk_document(premise, self.chunk_size, count)
         if not chunks:  # a premise with no text: the reference scores the claim against ""
-            return Plan(premise, claim, "whole", [(0, len(premise))], [self._overhead], [""])
+            return Plan(premise, claim, "whole", [(0, len(premise))], [self.runtime.overhead], [""])
         how = "whole" if len(chunks) == 1 else "chunked"
         return Plan(premise, claim, how, [(c.start, c.end) for c in chunks], [len(c.text) for c in chunks],
                     [c.text for c in chunks])
@@ -507,13 +406,14 @@ class NLIJudge:
     def _score(self, plans: list[Plan]) -> list[Entailment]:
         inputs = [(k, c) for k, plan in enumerate(plans) for c in range(len(plan.chunks))]
         order = sorted(inputs, key=lambda kc: -plans[kc[0]].tokens[kc[1]])
+        runtime, limit = self.runtime, self._input_limit()
         probs: dict[tuple[int, int], float] = {}
         for start in range(0, len(order), self.batch_size):
             batch = order[start:start + self.batch_size]
             texts = []
             for k, c in batch:
                 texts.append((plans[k].text(c), plans[k].claim))
-            for kc, p in zip(batch, self._forward(texts)):
+            for kc, p in zip(batch, runtime.forward(texts, limit)):
                 probs[kc] = p
             self.counts["batches"] += 1
         self.counts["model_inputs"] += len(inputs)
@@ -523,74 +423,6 @@ class NLIJudge:
             best = max(range(len(scores)), key=scores.__getitem__)
             results.append(Entailment(scores[best], plan.how, plan.chunks[best] if plan.how == "chunked" else None))
         return results
-
-    def _forward(self, texts: list[tuple[str, str]]) -> list[float]:
-        import torch
-
-        limit = self.max_length if self.window == "chunk" else self.limit
-        with torch.inference_mode():
-            if self.minicheck is not None:
-                return self._minicheck_forward(torch, texts)
-            if self.kind == "classifier":
-                enc = self.tokenizer(
-                    [p for p, _ in texts], [c for _, c in texts], padding=True, truncation=True,
-                    max_length=limit, return_tensors="pt",
-                ).to(self.device)
-                logits = self._model(**enc).logits.float()
-                return torch.softmax(logits, dim=-1)[:, self.entail_index].tolist()
-            enc = self.tokenizer(
-                [f"premise: {p} hypothesis: {c}" for p, c in texts], padding=True, truncation=True,
-                max_length=limit, return_tensors="pt",
-            ).to(self.device)
-            encoded = self._model.get_encoder()(input_ids=enc.input_ids, attention_mask=enc.attention_mask)
-            scores = [self._sequence_logprob(torch, encoded, enc.attention_mask, ids) for ids in self._answers]
-            return torch.sigmoid(scores[0] - scores[1]).tolist()
-
-    def _minicheck_forward(self, torch: Any, texts: list[tuple[str, str]]) -> list[float]:
-        """P(supported) as the reference computes it: one sequence ``chunk <eos> claim`` (Flan-T5:
-        prefixed "predict: ") truncated at the model's input length; class 1 of the classifier's
-        softmax, or the softmax over the two answer tokens at the decoder's first step."""
-        eos = self.tokenizer.eos_token
-        prefix = "predict: " if self.kind == "seq2seq" else ""
-        enc = self.tokenizer([f"{prefix}{p}{eos}{c}" for p, c in texts], padding=True, truncation=True,
-                             max_length=self.limit, return_tensors="pt").to(self.device)
-        if self.kind == "classifier":
-            logits = self._model(**enc).logits.float()
-            return torch.softmax(logits, dim=-1)[:, self.entail_index].tolist()
-        start = torch.full((enc.input_ids.shape[0], 1), self._start, dtype=torch.long, device=self.device)
-        logits = self._model(input_ids=enc.input_ids, attention_mask=enc.attention_mask, decoder_input_ids=start).logits
-        pair = logits[:, 0, list(self._label_ids)].float()  # (unsupported, supported)
-        return torch.softmax(pair, dim=-1)[:, 1].tolist()
-
-    def _sequence_logprob(self, torch: Any, encoded: Any, mask: Any, ids: list[int]) -> Any:
-        """log P(ids) as the first tokens the decoder writes, for every row of the batch."""
-        rows = mask.shape[0]
-        decoder_in = torch.tensor([[self._start] + ids[:-1]] * rows, device=self.device)
-        logits = self._model(encoder_outputs=encoded, attention_mask=mask, decoder_input_ids=decoder_in).logits.float()
-        logp = torch.log_softmax(logits, dim=-1)
-        target = torch.tensor(ids, device=self.device)
-        return logp[:, torch.arange(len(ids)), target].sum(dim=-1)
-
-
-
-def _token_units(spans: list[tuple[int, int]], offsets: list[tuple[int, int]], room: int) -> list[tuple[int, int, int]]:
-    """Sentence spans as (start, end, tokens); a sentence longer than ``room`` tokens is cut into
-    token windows so that no text is lost."""
-    units = []
-    t = 0
-    for a, b in spans:
-        first = t
-        while t < len(offsets) and offsets[t][0] < b:
-            t += 1
-        count = t - first
-        if count <= room:
-            if count:
-                units.append((a, b, count))
-            continue
-        for s in range(first, t, room):
-            e = min(s + room, t)
-            units.append((offsets[s][0], offsets[e - 1][1], e - s))
-    return units
 
 
 def _splitter() -> str:

@@ -302,14 +302,17 @@ def update(
     return new, lines
 
 
-def rebuild_hint(snap: Snapshot | None) -> list[str]:
+def rebuild_hint(snap: Snapshot | None, markexpr: str = "") -> list[str]:
     """How to rebuild everything the snapshot pins, in one run: a command people paste, so every
     path is shell-quoted (and was checked to lie inside the rootdir when the snapshot was read).
-    --sprout-report is repeatable: every registered report is rebuilt by the same run."""
+    --sprout-report is repeatable: every registered report is rebuilt by the same run. The run's
+    ``-m`` expression is kept (quoted): it is how a project picks its sprout items out of its
+    other tests. ``-k`` is not: a name filter picks part of the dataset, and a run over part of it
+    registers no report, so the command would leave the chain stale."""
     import shlex
 
     flags = {"golden": "--sprout-record", "report": "--sprout-report", "labels": "--sprout-labels"}
-    args = ["--sprout-update-snapshot"] + [
+    args = (["-m", shlex.quote(markexpr)] if markexpr.strip() else []) + ["--sprout-update-snapshot"] + [
         shlex.quote(f"{flags[a.kind]}={a.path}")
         for a in sorted((snap.artifacts if snap else {}).values(), key=lambda a: (a.kind, a.path))
     ]

@@ -132,7 +132,7 @@ class SnapshotGuard:
                 self.lines = result.lines()
                 self.blocked = True
             return self.blocked
-        hint = [] if result.error or result.ok else rebuild_hint(result.snapshot)
+        hint = [] if result.error or result.ok else rebuild_hint(result.snapshot, self.settings.markexpr)
         return self._stop((result.lines() if not result.ok else []) + broken + hint)
 
     def _stop(self, lines: list[str]) -> bool:
@@ -256,7 +256,7 @@ class SnapshotGuard:
             self.failed = True
             self.lines.append(f"{label}: the registered artifacts do not form one chain:")
             self.lines.extend(f"  {p}" for p in problems)
-            self.lines.extend(rebuild_hint(snap))
+            self.lines.extend(rebuild_hint(snap, self.settings.markexpr))
             return failed(exitstatus)
         return exitstatus
 

@@ -8,7 +8,8 @@ from typing import Any, Iterable
 
 from .formats import BadLine
 from ..core.model import EXPECTS, ID_PATTERN, TIERS, Case
-from .yaml_lines import describe, duplicate_key, plain_data
+from ..core.tier import unknown_tier
+from .yaml_lines import describe, duplicate_key, key_line, plain_data
 from ..core.util import UNSAFE_TEXT as _UNSAFE
 
 SUITE_KEYS = ("suite", "description", "defaults", "cases")
@@ -66,10 +67,11 @@ def _type_name(value: Any) -> str:
 
 
 class _Invalid(Exception):
-    def __init__(self, field_name: str | None, message: str) -> None:
+    def __init__(self, field_name: str | None, message: str, line: int | None = None) -> None:
         super().__init__(message)
         self.field = field_name
         self.message = message
+        self.line = line  # where, when known better than the field's key (a key written twice: the second)
 
 
 def _text(value: str, name: str) -> str:
@@ -103,7 +105,7 @@ def _tiers(value: Any, name: str = "tiers") -> tuple[str, ...]:
     tiers = _str_list(value, name)
     for tier in tiers:
         if tier not in TIERS:
-            raise _Invalid(name, f"unknown tier {tier!r}; known tiers: {', '.join(TIERS)}")
+            raise _Invalid(name, unknown_tier(tier))
     if not tiers:
         raise _Invalid(name, "must name at least one tier")
     return tuple(dict.fromkeys(tiers))
@@ -276,9 +278,9 @@ def load_suite(path: Path, rel: str | None = None) -> SuiteFile:
             raise _Invalid("cases", f"must be a non-empty list of cases, got {_type_name(cases)}")
         dup = duplicate_key(node, skip=_cases_node(node)) if node is not None else None
         if dup is not None:
-            raise _Invalid(dup[0], describe(dup))
+            raise _Invalid(dup[0], describe(dup), line=dup[2])
     except _Invalid as exc:
-        suite_file.fatal = SuiteError(rel, exc.message, field=exc.field)
+        suite_file.fatal = SuiteError(rel, exc.message, field=exc.field, line=exc.line or key_line(node, exc.field))
         return suite_file
 
     for index, raw in enumerate(cases):
@@ -290,14 +292,16 @@ def load_suite(path: Path, rel: str | None = None) -> SuiteFile:
             label = repr(raw.case) if raw.case else label
             suite_file.entries.append(SuiteError(rel, raw.message, case=label, field=raw.field, line=line))
             continue
-        dup = duplicate_key(case_nodes[index]) if index < len(case_nodes) else None
-        if dup is not None:
-            suite_file.entries.append(SuiteError(rel, describe(dup), case=label, field=dup[0], line=line))
+        case_node = case_nodes[index] if index < len(case_nodes) else None
+        dup = duplicate_key(case_node) if case_node is not None else None
+        if dup is not None:  # located at the second key, the one YAML would keep
+            suite_file.entries.append(SuiteError(rel, describe(dup), case=label, field=dup[0], line=dup[2]))
             continue
         try:
             suite_file.entries.append(_build_case(raw, suite_file.name, defaults, f"{rel}:{line}"))
-        except _Invalid as exc:
-            suite_file.entries.append(SuiteError(rel, exc.message, case=label, field=exc.field, line=line))
+        except _Invalid as exc:  # at the key's own line when the case writes it, else at the case's
+            at = key_line(case_node, exc.field) if case_node is not None else None
+            suite_file.entries.append(SuiteError(rel, exc.message, case=label, field=exc.field, line=at or line))
     return suite_file
 
 

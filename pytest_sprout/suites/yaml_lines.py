@@ -32,6 +32,27 @@ def duplicate_key(node: Any, skip: Any = None) -> tuple[str, int, int] | None:
     return None
 
 
+def key_line(node: Any, field: str | None) -> int | None:
+    """The line of the key a field names under a mapping node: ``question``, ``defaults.tiers``,
+    ``thresholds.groundedness.coverage`` (a key may hold dots: the longest key written wins), or
+    None when the mapping has no such key (a missing field is located by its mapping instead)."""
+    import yaml
+
+    line = None
+    while field and isinstance(node, yaml.MappingNode):
+        keys = {key.value: (key, value) for key, value in node.value if isinstance(key, yaml.ScalarNode)}
+        parts = field.split(".")
+        for cut in range(len(parts), 0, -1):
+            name = ".".join(parts[:cut])
+            if name in keys:
+                key, node = keys[name]
+                line, field = key.start_mark.line + 1, ".".join(parts[cut:])
+                break
+        else:
+            return line
+    return line
+
+
 def describe(dup: tuple[str, int, int]) -> str:
     key, first, second = dup
     return f"key {key!r} is written twice (lines {first} and {second}); YAML would silently keep only the last"

@@ -13,6 +13,8 @@ The package, by role (each module imports only those above it):
 - ``claims``: sentences with no claim of their own (unscored, rule ``no-claim``) and fragments
   without a verb (judged with the sentence before them, ``LexicalJudge.judge_answer``);
 - ``evidence``: what the judge found for a claim, and the features of its calibrated score;
+- ``verdicts``: the verdict and its reason from what was found (the failed rule, the coverage, the
+  calibrated score, the notes), and the verdict on a claim without content words;
 - ``judge``: ``LexicalJudge``, which finds the evidence and combines coverage and rules into a
   calibrated probability.
 
@@ -37,6 +39,8 @@ that the first three agree):
    ``bench/fit_lexical.py`` (the ``rule_failed`` feature changes) and write the new
    ``calibration.py``; compare the verdicts before and after with
    ``bench/bench_lexical.py --against`` on the labelled data.
+   (A sentence that should not be judged at all, having no claim of its own, is no rule: its
+   pattern goes in ``claims.no_claim`` and the judge leaves it unscored, rule ``no-claim``.)
 6. Describe the rule in ``judge.py``'s docstring (step 4 of the judging) and in
    docs/judging-the-judges.md; test it in tests/test_lexical*.py with a verdict that it fails and
    one it must not fail (the phenomenon, not one data set's sentence).

@@ -9,7 +9,7 @@ from weakref import WeakValueDictionary
 
 from pytest_sprout.core.model import split_sentences
 
-from .dates import _ISO_DATE, _MONTH_TOKENS, ORDINAL_SUFFIXES, find_dates, month_name
+from .dates import _ISO_DATE, _MONTH_TOKENS, ORDINAL_SUFFIXES, Date, find_dates, month_name
 from .numbers import Number, dimension_of, find_numbers
 
 from .text import (
@@ -64,107 +64,10 @@ class Sentence:
     def __init__(self, text: str) -> None:
         self.text = text
         words = words_of(text)
-        numerals: list[int] = []
-        periods: list[int] = []
-        content: list[tuple[str, int]] = []
-        starts: list[int] = []  # where each clause's content begins in ``content``; clause k is starts[k]
-        cues: list[tuple[int, str, int, int]] = []  # (kind, word, clause, token index)
-        clause = 0
-        filled = False  # the clause has content words
-        cue_seen = cue_open = False  # "and" ends a clause once a cue has been followed by content
-        has_negation = has_quantifier = False
-        lexicon = _LEXICON
-        after_number = False  # units right after a number are the number rule's, not content
         dates = find_dates(words) if not _MONTH_TOKENS.isdisjoint(words) or (
             "-" in words and _ISO_DATE.search(text)) else ()
-        in_date: dict[int, str] = {}  # token index -> "" (the date rule's) or the month key of "2011-03-03"
-        for start, end, iso_month, date in dates:
-            for k in range(start, end):
-                if words[k] not in _MONTH_TOKENS:
-                    in_date[k] = ""
-            if iso_month is not None:
-                in_date[iso_month] = (lexicon.get(month_name(date.month)) or _classify(month_name(date.month)))[1]
-        dated = bool(in_date)
-        special = dated  # after a number, or in a sentence with dates: the two checks below
-        add = content.append
-        for idx, w, (kind, key) in zip(count(), words, map(lexicon.__getitem__, words)):  # _LEXICON classifies a new word
-            if special:
-                if after_number:
-                    if w in _UNIT_TOKENS or w in ORDINAL_SUFFIXES:  # "10 cm", "3rd"
-                        continue
-                    after_number = False
-                    special = dated
-                if dated and idx in in_date:
-                    month_key = in_date[idx]
-                    if month_key:  # "2011-03-03" says "March" too
-                        if not filled:
-                            starts.append(len(content))
-                            filled = True
-                        add((month_key, idx))
-                    continue
-            if w in _EVERY_NTH and idx and words[idx - 1] in ("every", "each") and idx + 1 < len(words) and (
-                    _LEXICON.get(words[idx + 1]) or _classify(words[idx + 1]))[0] == PERIOD:
-                continue  # "every second week": the ordinal of a frequency is the number rule's, not content
-            if not kind:  # CONTENT (0), the commonest kind
-                if cue_seen and not filled and w in _TRUTH_WORDS and words[idx + 1 : idx + 2] == ["that"]:
-                    continue  # "it is not true that X": the negation is X's
-                if not filled:  # a clause ends only once it has content, so clause k starts starts[k]
-                    starts.append(len(content))
-                    filled = True
-                add((key, idx))
-                cue_open = cue_seen  # (cue_open implies cue_seen)
-            elif kind in (STOP, OTHER):
-                if w in _OPENERS and filled and idx + 1 < len(words) and words[idx + 1] in _SUBJECTS:
-                    clause += 1  # "... before he won the race": a clause of its own, with its own polarity
-                    filled = cue_seen = cue_open = False
-                continue
-            elif kind == NUMERAL:
-                numerals.append(idx)
-                after_number = special = True
-            elif kind == PERIOD:  # content, and maybe an amount: "every week", "weekly"
-                if not filled:
-                    starts.append(len(content))
-                    filled = True
-                content.append((key, idx))
-                prev = words[idx - 1] if idx else ""
-                if prev == "-" and idx >= 2:  # a tokenised "per - year"
-                    prev = words[idx - 2]
-                if w in _PERIOD_ADVERBS or prev in _PERIOD_WORDS_BEFORE or prev in _VAGUE or (
-                        prev in _BARE_PERIOD_AFTER and w[-1] == "s") or (
-                        prev in _EVERY_NTH and words[idx - 2 : idx - 1] in (["every"], ["each"])):
-                    periods.append(idx)
-            elif kind == BREAK or (kind == AND and (cue_open or (idx + 1 < len(words) and words[idx + 1] in _SUBJECTS))):
-                if filled:  # a clause without content words hands its cues to the next one
-                    clause += 1
-                    filled = cue_seen = cue_open = False
-            elif kind == NEG:
-                if w == "without" and filled:  # "without X" negates X, not the clause before it
-                    clause += 1
-                    filled = cue_seen = cue_open = False
-                nxt = words[idx + 1] if idx + 1 < len(words) else ""
-                if w == "no" and nxt[:1].isdecimal():  # "the no 1 jersey", "No. 10": an abbreviated "number"
-                    continue
-                if not (nxt in _NEGATION_EXEMPT_NEXT or (nxt.startswith(("un", "non")) and len(nxt) > 5) or (
-                        nxt in _COMPARATIVES and words[idx + 2 : idx + 3] == ["than"])):  # "no more than 3": a bound
-                    cues.append((NEG, w, clause, idx))
-                    has_negation = True
-                    cue_seen = True
-                if w in QUANTIFIERS:
-                    cues.append((QUANT, w, clause, idx))
-                    has_quantifier = True
-            elif kind == QUANT:
-                prev = words[idx - 1] if idx else ""
-                if w == "may" and (prev[:1].isdecimal() or prev in _MONTH_BEFORE or (
-                        idx + 1 < len(words) and words[idx + 1][:1].isdecimal())):
-                    if not filled:
-                        starts.append(len(content))
-                        filled = True
-                    content.append((stem(w), idx))  # the month: "May 2021", "3 May"
-                elif not ((w == "most" and prev in ("the", "at")) or (w == "all" and (prev in _ALL_IDIOM_PREV or (
-                        idx + 1 < len(words) and words[idx + 1] in _ALL_IDIOM_NEXT)))):  # superlative, bound, idiom
-                    cues.append((QUANT, "a few" if w == "few" and prev == "a" else w, clause, idx))
-                    has_quantifier = True
-                    cue_seen = True
+        content, starts, cues, numerals, periods, has_negation, has_quantifier = _scan(
+            words, _date_tokens(words, dates) if dates else {})
         # Tuples, not lists: tuples of strings and ints drop out of the garbage collector's walks.
         self.words = tuple(words)
         self.numbers = tuple(find_numbers(words, numerals, periods, dates)) if numerals or periods or dates else ()
@@ -270,6 +173,150 @@ class Sentence:
         """Every word and number of the sentence: what a claim without content words is matched on."""
         return frozenset(w for w in self.words if w[0].isalpha()) | {n.key for n in self.numbers}
 
+
+
+def _date_tokens(words: list[str], dates: Sequence[tuple[int, int, int | None, Date]]) -> dict[int, str]:
+    """The tokens of a sentence's dates: token index -> "" (the date rule's, not content), or the
+    month's key for the month of an ISO date ("2011-03-03" says "March" too)."""
+    in_date: dict[int, str] = {}
+    for start, end, iso_month, date in dates:
+        for k in range(start, end):
+            if words[k] not in _MONTH_TOKENS:
+                in_date[k] = ""
+        if iso_month is not None:
+            in_date[iso_month] = (_LEXICON.get(month_name(date.month)) or _classify(month_name(date.month)))[1]
+    return in_date
+
+
+def _scan(words: list[str], in_date: dict[int, str]) -> tuple[
+        list[tuple[str, int]], list[int], list[tuple[int, str, int, int]], list[int], list[int], bool, bool]:
+    """One pass over a sentence's tokens, the lexical judge's hot loop: its content (key, token index),
+    where each clause's content begins, its cues (kind, word, clause, token index), its numerals and
+    amount-stating period words, whether it has a negation, a quantifier (``in_date``: ``_date_tokens``)."""
+    numerals: list[int] = []
+    periods: list[int] = []
+    content: list[tuple[str, int]] = []
+    starts: list[int] = []  # where each clause's content begins in ``content``; clause k is starts[k]
+    cues: list[tuple[int, str, int, int]] = []  # (kind, word, clause, token index)
+    clause = 0
+    filled = False  # the clause has content words
+    cue_seen = cue_open = False  # "and" ends a clause once a cue has been followed by content
+    has_negation = has_quantifier = after_number = False  # after a number, units are the number rule's
+    special = dated = bool(in_date)  # after a number, or in a sentence with dates: the two checks below
+    add = content.append
+    for idx, w, (kind, key) in zip(count(), words, map(_LEXICON.__getitem__, words)):  # _LEXICON classifies a new word
+        if special:
+            if after_number:
+                if w in _UNIT_TOKENS or w in ORDINAL_SUFFIXES:  # "10 cm", "3rd"
+                    continue
+                after_number = False
+                special = dated
+            if dated and idx in in_date:
+                month_key = in_date[idx]
+                if month_key:  # "2011-03-03" says "March" too
+                    filled = _opened(starts, content, filled)
+                    add((month_key, idx))
+                continue
+        if w in _EVERY_NTH and _ordinal_of_frequency(words, idx):
+            continue  # "every second week": the ordinal of a frequency is the number rule's, not content
+        if not kind:  # CONTENT (0), the commonest kind
+            if cue_seen and not filled and w in _TRUTH_WORDS and words[idx + 1 : idx + 2] == ["that"]:
+                continue  # "it is not true that X": the negation is X's
+            if not filled:  # a clause ends only once it has content, so clause k starts starts[k]
+                starts.append(len(content))
+                filled = True
+            add((key, idx))
+            cue_open = cue_seen  # (cue_open implies cue_seen)
+        elif kind in (STOP, OTHER):
+            if w in _OPENERS and filled and _subject_follows(words, idx):
+                clause += 1  # "... before he won the race": a clause of its own, with its own polarity
+                filled = cue_seen = cue_open = False
+            continue
+        elif kind == NUMERAL:
+            numerals.append(idx)
+            after_number = special = True
+        elif kind == PERIOD:  # content, and maybe an amount: "every week", "weekly"
+            filled = _opened(starts, content, filled)
+            content.append((key, idx))
+            if _states_an_amount(words, idx, w):
+                periods.append(idx)
+        elif kind == BREAK or (kind == AND and (cue_open or _subject_follows(words, idx))):
+            if filled:  # a clause without content words hands its cues to the next one
+                clause += 1
+                filled = cue_seen = cue_open = False
+        elif kind == NEG:
+            if w == "without" and filled:  # "without X" negates X, not the clause before it
+                clause += 1
+                filled = cue_seen = cue_open = False
+            if w == "no" and words[idx + 1 : idx + 2] and words[idx + 1][:1].isdecimal():
+                continue  # "the no 1 jersey", "No. 10": an abbreviated "number"
+            if _negates(words, idx):
+                cues.append((NEG, w, clause, idx))
+                has_negation = True
+                cue_seen = True
+            if w in QUANTIFIERS:
+                cues.append((QUANT, w, clause, idx))
+                has_quantifier = True
+        elif kind == QUANT:
+            prev = words[idx - 1] if idx else ""
+            if w == "may" and _may_is_the_month(words, idx, prev):
+                filled = _opened(starts, content, filled)
+                content.append((stem(w), idx))  # the month: "May 2021", "3 May"
+            elif not _quantifies_nothing(words, idx, w, prev):
+                cues.append((QUANT, "a few" if w == "few" and prev == "a" else w, clause, idx))
+                has_quantifier = True
+                cue_seen = True
+    return content, starts, cues, numerals, periods, has_negation, has_quantifier
+
+
+def _opened(starts: list[int], content: list[tuple[str, int]], filled: bool) -> bool:
+    """A clause is about to get a content word: if it had none, it starts here. Returns True (the
+    clause is filled). The commonest kind of content inlines this test in ``_scan``."""
+    if not filled:
+        starts.append(len(content))
+    return True
+
+
+def _subject_follows(words: list[str], idx: int) -> bool:
+    """Whether a subject pronoun or "that" follows ``idx`` ("and he", "before they", "and that")."""
+    return idx + 1 < len(words) and words[idx + 1] in _SUBJECTS
+
+
+def _ordinal_of_frequency(words: list[str], idx: int) -> bool:
+    """Whether the ordinal at ``idx`` counts a frequency: "every second week", "each third day"."""
+    return bool(idx) and words[idx - 1] in ("every", "each") and idx + 1 < len(words) and (
+        _LEXICON.get(words[idx + 1]) or _classify(words[idx + 1]))[0] == PERIOD
+
+
+def _states_an_amount(words: list[str], idx: int, w: str) -> bool:
+    """Whether the period word ``w`` at ``idx`` states an amount without a numeral: "weekly",
+    "every week", "a day", "a few days", "for years", "every other day"."""
+    prev = words[idx - 1] if idx else ""
+    if prev == "-" and idx >= 2:  # a tokenised "per - year"
+        prev = words[idx - 2]
+    return w in _PERIOD_ADVERBS or prev in _PERIOD_WORDS_BEFORE or prev in _VAGUE or (
+        prev in _BARE_PERIOD_AFTER and w[-1] == "s") or (
+        prev in _EVERY_NTH and words[idx - 2 : idx - 1] in (["every"], ["each"]))
+
+
+def _negates(words: list[str], idx: int) -> bool:
+    """Whether the negation word at ``idx`` is a cue: not before an exempt word, an "un-"/"non-"
+    word, or a bound ("no more than 3")."""
+    nxt = words[idx + 1] if idx + 1 < len(words) else ""
+    return not (nxt in _NEGATION_EXEMPT_NEXT or (nxt.startswith(("un", "non")) and len(nxt) > 5) or (
+        nxt in _COMPARATIVES and words[idx + 2 : idx + 3] == ["than"]))
+
+
+def _may_is_the_month(words: list[str], idx: int, prev: str) -> bool:
+    """Whether "may" at ``idx`` is the month: "May 2021", "3 May", "in May"."""
+    return prev[:1].isdecimal() or prev in _MONTH_BEFORE or (idx + 1 < len(words) and words[idx + 1][:1].isdecimal())
+
+
+def _quantifies_nothing(words: list[str], idx: int, w: str, prev: str) -> bool:
+    """Whether the quantifier ``w`` at ``idx`` is no quantifier here: a superlative or a bound
+    ("the most", "at most"), or "all" in an idiom."""
+    return (w == "most" and prev in ("the", "at")) or (w == "all" and (prev in _ALL_IDIOM_PREV or (
+        idx + 1 < len(words) and words[idx + 1] in _ALL_IDIOM_NEXT)))
 
 class _Prepared:
     """A passage split into analysed sentences.

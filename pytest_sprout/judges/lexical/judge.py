@@ -42,7 +42,6 @@ never touches it.
 
 from __future__ import annotations
 
-import math
 from dataclasses import replace
 from functools import reduce
 from itertools import repeat
@@ -55,12 +54,13 @@ from . import calibration
 from .claims import join_fragments, no_claim
 from .evidence import Evidence, _add_synonyms, _best_single, _closer, _uncovered_tail, _union
 from .framing import strip_boilerplate
-from .index import Sentence, _bits, _Prepared, _prepare_passage, _text, analyse, number_facts, numbers_near
+from .index import Sentence, _bits, _Prepared, _prepare_passage, analyse, number_facts, numbers_near
 from .rules import (
     _RULE_RANK, Failure, align, check_antonyms, check_displaced_name, check_negated_clause_stated, check_negation,
     check_numbers_in, check_quantifiers, check_swap,
 )
-from .text import rejoin_numbers, stem, synonym_keys, weight
+from .text import rejoin_numbers, stem, weight
+from .verdicts import sigmoid, verdict, wordless
 
 RULES_VERSION = 10  # bump when a rule changes what it decides: it is part of settings()
 
@@ -68,24 +68,6 @@ _ZEROS = repeat(0)  # the default of each dict.get mapped over a claim's keys
 
 # Rules whose failure on evidence that lacks some of the claim's words is weighed, not decisive.
 _SOFT = frozenset({"negation", "quantifier"})
-
-
-def _sigmoid(x: float) -> float:
-    return 1.0 / (1.0 + math.exp(-x)) if x > -500 else 0.0
-
-
-class _TwoDecimals(dict):
-    """A number to its text with two decimals ("0.50"), memoised: the judge's coverage and threshold
-    and the coverage fractions of claims (k of n words) recur, so most reasons format only the score."""
-
-    def __missing__(self, x: float) -> str:
-        text = f"{x:.2f}"
-        if x and len(self) < 4096:  # not zero: 0.0 and -0.0 are one key but print differently
-            self[x] = text
-        return text
-
-
-_TWO = _TwoDecimals()
 
 
 class LexicalJudge:
@@ -175,7 +157,7 @@ class LexicalJudge:
         return self.assess(claim, sources)[0]
 
     def probability(self, features: Sequence[float]) -> float:
-        return _sigmoid(calibration.INTERCEPT + sum(map(mul, calibration.COEFFICIENTS, features)))
+        return sigmoid(calibration.INTERCEPT + sum(map(mul, calibration.COEFFICIENTS, features)))
 
     def assess(self, claim: str, sources: Sequence[Passage | str]) -> tuple[Verdict, Evidence | None]:
         """The verdict and what it was based on (None for a claim that cites nothing or has no words)."""
@@ -203,7 +185,7 @@ class LexicalJudge:
         text, boilerplate = strip_boilerplate(claim)
         ours = analyse(text)
         if not ours.keys:
-            return self._wordless(claim, ours, prepared), None
+            return wordless(claim, ours, prepared, self.coverage), None
         found = self._search(ours, prepared)
         found.boilerplate = boilerplate
         found.dated = ours.has_date
@@ -414,92 +396,8 @@ class LexicalJudge:
             failure = check_antonyms(ours, window, uncovered)
         return failure or check_swap(ours, window)
 
-    # --- verdicts ---------------------------------------------------------------------------------
-
     def _verdict(self, found: Evidence) -> Verdict:
-        p = self.probability(found.features())
-        evidence = _text(found.window) if found.window else None
-        notes = []
-        if found.boilerplate:
-            notes.append(f"boilerplate '{found.boilerplate}' set aside")
-        if found.synonyms:  # WordNet synonyms, then derivationally related forms ("explanation"~"explain")
-            same = [(a, b) for a, b in found.synonyms if stem(b) in synonym_keys(a)]
-            forms = [pair for pair in found.synonyms if pair not in same]
-            if same:
-                notes.append("synonyms " + ", ".join(f"'{a}'~'{b}'" for a, b in same[:3]))
-            if forms:
-                notes.append("related forms " + ", ".join(f"'{a}'~'{b}'" for a, b in forms[:3]))
-        if found.passages > 1:
-            notes.append(f"evidence from {found.passages} cited passages")
-        where = f" over {len(found.window)} sentences" if len(found.window) > 1 else ""
-        extra = ("; " + "; ".join(notes)) if notes else ""
-        if found.failure is not None:
-            rule, reason = found.failure
-            return Verdict(False, p, evidence, reason + extra, rule)
-        for soft in (found.name_failure, found.cue_conflict):
-            if soft is not None and p < self.threshold:
-                rule, reason = soft
-                return Verdict(False, p, evidence,
-                                   f"{reason} (calibrated score {p:.2f} < {_TWO[self.threshold]}){extra}", rule)
-        if found.cue_conflict is not None:
-            notes.append(f"{found.cue_conflict[1]}, weighed: the evidence does not hold the whole claim")
-            extra = "; " + "; ".join(notes)
-        if not found.window:
-            return Verdict(False, 0.0, None,
-                               f"coverage 0.00 < {_TWO[self.coverage]}; the cited passages are empty", "coverage")
-        if found.coverage < self.coverage - 1e-9:
-            missing = self._missing(found)
-            return Verdict(False, p, evidence,
-                               f"coverage {_TWO[found.coverage]} < {_TWO[self.coverage]}{where}; "
-                               f"missing: {missing}{extra}", "coverage")
-        if p < self.threshold:
-            missing = self._missing(found)
-            return Verdict(False, p, evidence,
-                               f"calibrated score {p:.2f} < {_TWO[self.threshold]} "
-                               f"(coverage {_TWO[found.coverage]}{where}, "
-                               f"weighted {found.weighted:.2f}"
-                               + (", a whole clause uncovered" if found.clause else "")
-                               + f"); missing: {missing}{extra}", "calibrated")
-        return Verdict(
-            True, p, evidence,
-            f"coverage {_TWO[found.coverage]} >= {_TWO[self.coverage]}{where}, calibrated score {p:.2f}; "
-            f"names{', numbers and dates (by day, month and year)' if found.dated else ' and numbers'} are in the "
-            f"cited passages; quantifiers, negation agree{extra}",
-        )
-
-    @staticmethod
-    def _missing(found: Evidence) -> str:
-        shown = found.missing[:6]
-        more = len(found.missing) - len(shown)
-        return (", ".join(shown) + (f" (+{more} more)" if more > 0 else "")) or "none"
-
-    def _wordless(self, claim: str, ours: Sentence, prepared: list[_Prepared]) -> Verdict:
-        """A claim without content words ("10-15 cm.", "* * *"): matched on all its words and numbers."""
-        keys = ours.allkeys()
-        if not keys:
-            for p in prepared:
-                found = next((s.text for s in p.sentences if claim.strip() in s.text), None)
-                if found is not None and claim.strip():
-                    return Verdict(True, 1.0, found, "the claim has no words; its text is in the evidence")
-            return Verdict(False, 0.0, None, "the claim has no words to check", "coverage")
-        best, where = -1, None
-        for p in prepared:
-            for s in p.sentences:
-                hits = len(keys & s.allkeys())
-                if hits > best:
-                    best, where = hits, s
-        if where is None:
-            return Verdict(False, 0.0, None, f"coverage 0.00 < {self.coverage:.2f}; the cited passages are empty",
-                           "coverage")
-        score = best / len(keys)
-        failure = check_numbers_in(ours, [n for p in prepared for n in p.numbers])
-        if failure is not None:
-            return Verdict(False, score, where.text, failure[1], failure[0])
-        if score < self.coverage - 1e-9:
-            missing = ", ".join(k.lstrip("#") for k in sorted(keys - where.allkeys()))
-            return Verdict(False, score, where.text, f"coverage {score:.2f} < {self.coverage:.2f}; missing: {missing}",
-                           "coverage")
-        return Verdict(True, score, where.text, f"coverage {score:.2f} >= {self.coverage:.2f}; numbers agree")
+        return verdict(found, self.probability(found.features()), self.coverage, self.threshold)
 
 
 def _pair_key(claim: str, sources: Sequence[Passage | str]) -> tuple[str, ...] | None:

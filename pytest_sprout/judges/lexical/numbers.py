@@ -407,14 +407,7 @@ def find_numbers(words: list[str], starts: Sequence[int] | None = None, periods:
             lo, j = found
         hi = lo
         if j + 1 < n and (words[j] in _RANGE_WORDS or (words[j] == "and" and i > 0 and words[i - 1] == "between")):
-            skip = 3 if words[j] == "-" and words[j + 1 : j + 3] == ["to", "-"] else 1  # "5-to-4"
-            second = _number_at(words, j + skip) if j + skip < n else None
-            if second is not None:
-                hi, j = second
-                if hi < lo and 1000 <= lo < 3000 and len(words[j - 1]) == 2 and words[j - 1].isdecimal():
-                    hi += lo // 100 * 100  # "2018-19" is 2018 to 2019, "1999-00" 1999 to 2000
-                    if hi <= lo:
-                        hi += 100
+            hi, j = _range_end(words, lo, j)
         unit, after = _unit_at(words, j)
         if unit is not None and lo == hi and after + 1 < n and words[after] in _RANGE_WORDS:
             second = _number_at(words, after + 1)  # "10 cm to 15 cm"
@@ -440,7 +433,32 @@ def find_numbers(words: list[str], starts: Sequence[int] | None = None, periods:
             consumed.update(range(first, done))
     if pending:
         numbers.extend(number for _, number in pending)
-    for i in periods:  # "a day", "a few hours", "for years"
+    if periods:
+        numbers.extend(_amounts_of_periods(words, periods, consumed, in_rate))
+    return numbers
+
+
+def _range_end(words: list[str], lo: float, j: int) -> tuple[float, int]:
+    """The upper end of a range whose range word is ``words[j]`` ("5 to 10", "5-to-4", "between 2
+    and 3", "2018-19"), and the token after it; ``(lo, j)`` when no number follows."""
+    n = len(words)
+    skip = 3 if words[j] == "-" and words[j + 1 : j + 3] == ["to", "-"] else 1  # "5-to-4"
+    second = _number_at(words, j + skip) if j + skip < n else None
+    if second is None:
+        return lo, j
+    hi, j = second
+    if hi < lo and 1000 <= lo < 3000 and len(words[j - 1]) == 2 and words[j - 1].isdecimal():
+        hi += lo // 100 * 100  # "2018-19" is 2018 to 2019, "1999-00" 1999 to 2000
+        if hi <= lo:
+            hi += 100
+    return hi, j
+
+
+def _amounts_of_periods(words: list[str], periods: Sequence[int], consumed: set[int], in_rate: set[int]) -> list[Number]:
+    """The amounts stated by period words without a numeral, those read with a number
+    (``consumed``) or a frequency (``in_rate``) aside: "a day" (1 day), "a few hours", "for years"."""
+    numbers = []
+    for i in periods:
         if i in consumed or i in in_rate:
             continue
         w = words[i]
@@ -458,4 +476,3 @@ def find_numbers(words: list[str], starts: Sequence[int] | None = None, periods:
         per = "/" + UNITS[w] if value == 1.0 and UNITS[w] in _PERIOD_UNITS else None
         numbers.append(Number(value, value, UNITS[w], tuple(words[first : i + 1]), bound, per=per))
     return numbers
-
