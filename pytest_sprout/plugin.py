@@ -12,7 +12,6 @@ from .answers.wiring import retry_on
 from .core.tier import TIER_SPECS
 from .controller.controller import Controller
 from .session import SESSION_KEY, SproutSession, get_session, is_controller
-from .core.option_values import explicit_tiers
 from .core.util import safe_text
 
 
@@ -35,8 +34,8 @@ def pytest_configure(config: pytest.Config) -> None:
         config.pluginmanager.register(Aggregator(sprout.controller, config), "sprout-aggregator")
         if sprout.engaged and sprout.guard.check():  # the snapshot check stops this run: start no xdist workers
             config.option.dist = "no"
-    retry_on(config)  # a bad sprout_retry_on is a usage error now, not one per item
-    for tier in sorted(explicit_tiers(config.getoption("markexpr", ""))):
+    retry_on(sprout.settings.retry_on)  # a bad sprout_retry_on is a usage error now, not one per item
+    for tier in sorted(sprout.settings.explicit_tiers):
         reason = sprout.tier_unavailable(tier)
         if reason:
             raise pytest.UsageError(f"-m {tier}: {reason}")

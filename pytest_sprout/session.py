@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from .config import options
-from .config.settings import Settings
+from .config.settings import SETTINGS_KEY, Settings
 from .suites.loader import SuiteFile, SuiteSet, load_suites
 from .core.model import Case, GoldenItem
 from .controller.controller import Controller
@@ -40,20 +40,20 @@ def is_controller(config: pytest.Config) -> bool:
 class SproutSession:
     def __init__(self, config: pytest.Config) -> None:
         self.config = config
-        self.settings = settings = Settings.from_config(config)  # the options, read once
+        self.settings = settings = config.stash[SETTINGS_KEY] = Settings.from_config(config)  # the options, read once
         self._suites: SuiteSet | None = None
         self.thresholds = options.parse_thresholds(options.get(config, "sprout_threshold"))
         # snapshot check, golden-set record/replay
         self.guard = SnapshotGuard(settings, self.suites, controller=is_controller(config))
         # The worker half (run.py): the system, the answers, the tiers, running an item.
         self.run = config.stash[RUN_STASH_KEY] = Run(
-            config, self.thresholds, suites=self.suites, suite_file=self.suite_file, replay=self.guard.replay,
+            config, settings, self.thresholds, suites=self.suites, suite_file=self.suite_file, replay=self.guard.replay,
             other_system=self._other_system,
         )
         self.hypothesis_used: bool | None = None  # whether collected test modules imported Hypothesis
         self.merging = settings.merging  # python -m pytest_sprout.merge: the rows come from shard reports
         # False: this run cannot select a sprout item (a merge is about the suites whatever the testpaths)
-        self.engaged = settings.merging or engaged(config, settings.suites_root)
+        self.engaged = settings.merging or engaged(config, settings)
         # The tally, the gates and the reports: on the controller only (None on an xdist worker)
         self.controller = Controller(settings, self.suites, self.guard, self.system_info, self.engaged,
                                      shard_record=self.shard_record) if is_controller(config) else None
@@ -114,7 +114,7 @@ class SproutSession:
 
         how_it_runs = {"llm_api_key", "llm_timeout", "llm_concurrency", "nli_device", "nli_batch_size", "nli_no_cache"}
         judging: dict[str, Any] = {"thresholds": {f"{t}.{n}": v for (t, n), v in sorted(self.thresholds.items())},
-                                   "sprout_mutate": bool(self.option("sprout_mutate"))}
+                                   "sprout_mutate": self.settings.mutate}
         for tier in TIERS:
             for dest in getattr(tier_module(tier), "OPTIONS", ()):
                 if dest not in how_it_runs:
@@ -232,10 +232,10 @@ class SproutSession:
         if self._factory_checked:
             return
         self._factory_checked = True
-        spec = self.config.getoption("sprout_system")
+        spec = self.settings.system_cli
         if not spec and not self.config.hook.pytest_sprout_make_system.get_hookimpls():
-            spec = self.option("sprout_system")  # the ini value, used when no conftest defines the hook
-        if spec and not self.option("sprout_golden") and not self.merging:
+            spec = self.settings.system  # the ini value, used when no conftest defines the hook
+        if spec and not self.settings.golden_option and not self.merging:
             load_factory(spec, self.config.rootpath)
 
     def collected(self, items: list[Any]) -> None:
@@ -261,14 +261,14 @@ class SproutSession:
         return lines + hint(self.config.pluginmanager, self.hypothesis_used)
 
 
-def engaged(config: pytest.Config, suites_root: Path) -> bool:
+def engaged(config: pytest.Config, settings: Settings) -> bool:
     """Whether this run may select a sprout item: --sprout-check-snapshot or
     --sprout-update-snapshot, or one of the run's paths holds the suites, lies in them, or is not
     a path at all (``--pyargs``). ``pytest tests/unit`` reaches no suite: the plugin stays inert
     (no system factory, no snapshot guard, no cache, no answer source)."""
-    if options.get(config, "sprout_check_snapshot") or options.get(config, "sprout_update_snapshot"):
+    if settings.check_snapshot or settings.update_snapshot:
         return True
-    root = suites_root.resolve()
+    root = settings.suites_root.resolve()
     base = Path(config.invocation_params.dir)
     for arg in config.args or ["."]:
         path = Path(base, str(arg).split("::")[0]).resolve()

@@ -355,3 +355,58 @@ def test_ragas_tier_in_both_modes_with_its_descriptions(pytester: pytest.Pyteste
     result.assert_outcomes(passed=2)  # every retrieved passage is the reference: 1.0 by construction
     rows = [r for r in report(pytester)["items"] if r["tier"] == "ragas"]
     assert all(r["metrics"]["context_recall"] == [1.0] for r in rows)
+
+
+def test_mutants_in_retrieved_mode_are_false_against_the_retrieved_passages() -> None:
+    from pytest_sprout.checks.mutation import mutant_rows
+    from pytest_sprout.checks.operators import mutate_sentence
+    from pytest_sprout.judges.groundedness import GroundednessTier
+
+    passages = (Passage("a", "Water a pothos every 2 weeks."), Passage("b", "Feed it every 3 weeks in spring."))
+    answer = Answer((Sentence("Water a pothos every 2 weeks."),), passages)
+    mutants = mutate_sentence(answer, 0, mode="retrieved")
+    assert "citation_drop" not in {m.operator for m in mutants}  # nothing to drop, and no false mutant
+    numbers = [m.sentence.text for m in mutants if m.operator == "number"]
+    assert numbers and not any("every 3 weeks" in text for text in numbers)  # 3 is in a retrieved passage
+    tier = GroundednessTier()
+    rows = judge_sentences(tier.judge, answer, "retrieved")
+    judged = mutant_rows(tier, answer, rows, "retrieved")
+    assert judged and all(r["killed"] for r in judged if r["operator"] == "number")
+    cited = Answer((Sentence("Water a pothos every 2 weeks.", ("a",)),), passages)
+    assert "citation_drop" in {m.operator for m in mutate_sentence(cited, 0)}
+    assert "citation_drop" not in {m.operator for m in mutate_sentence(cited, 0, mode="retrieved")}
+
+
+def test_mutation_testing_follows_the_mode(pytester: pytest.Pytester) -> None:
+    make_project(pytester, suite=UNCITED_SUITE, conftest=UNCITED_CONFTEST)
+    result = pytester.runpytest("-m", "groundedness", "--sprout-citations=retrieved", "--sprout-mutate",
+                                "--sprout-report=r.json")
+    result.assert_outcomes(passed=1, failed=1)
+    mutants = [m for r in report(pytester)["items"] for m in r.get("mutants") or []]
+    assert mutants and "citation_drop" not in {m["operator"] for m in mutants}
+    assert all(m["killed"] is not None for m in mutants)
+
+
+def test_xdist_workers_run_the_same_mode(pytester: pytest.Pytester) -> None:
+    suite = UNCITED_SUITE + CITED_CASE + "    citations: required\n"
+    make_project(pytester, suite=suite, conftest=UNCITED_CONFTEST)
+    pytester.runpytest("-m", "groundedness", "--sprout-citations=retrieved", "-p", "no:xdist", "--sprout-report=a.json")
+    result = pytester.runpytest("-m", "groundedness", "--sprout-citations=retrieved", "-n", "2", "--sprout-report=b.json")
+    result.assert_outcomes(passed=1, failed=2)
+    assert report(pytester, "a.json") == report(pytester, "b.json")
+
+
+def test_a_merge_of_retrieved_mode_shards_says_retrieved(pytester: pytest.Pytester) -> None:
+    import sys
+
+    make_project(pytester, suite=UNCITED_SUITE + CITED_CASE, conftest=UNCITED_CONFTEST)
+    run = ("-m", "groundedness", "-p", "no:deepeval", "--sprout-citations=retrieved")
+    pytester.runpytest(*run, "--sprout-report=single.json")
+    for k in (1, 2):
+        pytester.runpytest(*run, f"--sprout-shard={k}/2", f"--sprout-report=s{k}.json")
+    merged = pytester.run(sys.executable, "-m", "pytest_sprout.merge", "s1.json", "s2.json", "-p", "no:deepeval",
+                          "--sprout-report=merged.json")
+    assert merged.ret == pytest.ExitCode.TESTS_FAILED
+    assert report(pytester, "merged.json") == report(pytester, "single.json")
+    assert report(pytester, "merged.json")["settings"]["citations"] == "retrieved"
+    merged.stdout.fnmatch_lines(["citations: retrieved*"])

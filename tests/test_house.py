@@ -18,11 +18,7 @@ MAX_FUNCTION_LINES = 80
 MODULE_EXCEPTIONS: dict[str, str] = {}
 # Functions allowed past MAX_FUNCTION_LINES, as {"path:qualified name": why}. The lexical judge's
 # hot loop (judges/lexical/index.py `_scan`) fits, its rarer tests being helpers.
-FUNCTION_EXCEPTIONS: dict[str, str] = {
-    # 96 lines: the --sprout-citations work added its retrieved mode to ALCE's batched scoring while
-    # the size rules landed; to split next (one helper per ALCE pass).
-    "judges/alce.py:score_answers": "grew with the citations modes; to split next",
-}
+FUNCTION_EXCEPTIONS: dict[str, str] = {}
 
 
 def module_lines(source: str) -> int:

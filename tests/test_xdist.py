@@ -71,9 +71,18 @@ def sprout_section(stdout: str) -> list[str]:
     for line in lines[starts[0] + 1:]:
         if line.startswith("="):
             break
-        if not line.startswith("wrote "):  # each run names its own report file
+        # each run names its own report file; an xdist run may say it gained nothing (test_parallel_use.py)
+        if not line.startswith(("wrote ", "xdist: ")):
             section.append(line)
     return section
+
+
+def sprout_section_all(stdout: str) -> list[str]:
+    """The sprout section's lines, every one of them."""
+    lines = stdout.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("=") and " sprout " in line)
+    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("=")), len(lines))
+    return lines[start + 1:end]
 
 
 def junit_properties(path: Path) -> dict[str, list[tuple[str, str]]]:
@@ -96,7 +105,7 @@ def read_logs(folder: Path) -> dict[str, dict[str, list[str]]]:
 def test_same_numbers_with_and_without_xdist(pytester: pytest.Pytester) -> None:
     make_project(pytester)
     runs = {"no-xdist": ["-p", "no:xdist"], "n0": ["-n", "0"], "n2": ["-n", "2"], "n4": ["-n", "4"]}
-    sections, reports, junits = {}, {}, {}
+    sections, reports, junits, outputs = {}, {}, {}, {}
     for name, args in runs.items():
         log = pytester.path / "log"
         if log.exists():
@@ -107,6 +116,7 @@ def test_same_numbers_with_and_without_xdist(pytester: pytest.Pytester) -> None:
         )
         result.assert_outcomes(passed=8, failed=4)  # three unsupported answers, one system error
         sections[name] = sprout_section(result.stdout.str())
+        outputs[name] = result.stdout.str()
         reports[name] = json.loads((pytester.path / f"{name}.json").read_text(encoding="utf-8"))
         junits[name] = junit_properties(pytester.path / f"{name}.xml")
 
@@ -130,6 +140,10 @@ def test_same_numbers_with_and_without_xdist(pytester: pytest.Pytester) -> None:
         assert sections[name] == baseline, name
         assert reports[name] == reports["no-xdist"], name
         assert junits[name] == junits["no-xdist"], name
+    # Twelve items of a few milliseconds against the workers' start-up: -n gained nothing, and says so.
+    assert any(line.startswith("xdist: 2 workers spent ") and "-n gained nothing here" in line
+               for line in sprout_section_all(outputs["n2"])), outputs["n2"]
+    assert not any(line.startswith("xdist: ") for name in ("no-xdist", "n0") for line in sprout_section_all(outputs[name]))
     report = reports["n4"]
     assert report["system"] == {"name": "facts", "version": "2"}  # sent back by the workers
     assert len(report["items"]) == CASES

@@ -1,11 +1,13 @@
-"""Wires the answer source (answers.py) to a pytest run: its options, the result cache, the note of
-an item that waits, and the end of the run (close the system, write and prune the cache). The run
-(run.py) calls these, and asks ahead about the cases coming up itself (upcoming.py)."""
+"""Wires the answer source (answers.py) to a pytest run: its options (the run's ``Settings``, read
+once per process in config/settings.py), the result cache, the note of an item that waits, and the
+end of the run (close the system, write and prune the cache). The run (run.py) calls these, and
+asks ahead about the cases coming up itself (upcoming.py)."""
 
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Sequence
+from pathlib import Path
+from typing import Any, Callable, Sequence
 
 import pytest
 
@@ -16,21 +18,23 @@ RUN_KEY = pytest.StashKey[str]()
 LEFT_KEY = pytest.StashKey["Counter[str] | None"]()
 
 
-def retry_on(config: Any) -> tuple[type[BaseException], ...]:
-    """The exception classes of ``sprout_retry_on``; a name that cannot be used is a usage error."""
-    from ..config import options
+def retry_on(names: Sequence[str]) -> tuple[type[BaseException], ...]:
+    """The exception classes of ``sprout_retry_on`` (``Settings.retry_on``: their names, as given);
+    a name that cannot be used is a usage error."""
     from .source import retry_exceptions
 
     try:
-        return retry_exceptions(options.get(config, "sprout_retry_on"))
+        return retry_exceptions(list(names))
     except ValueError as exc:
         raise pytest.UsageError(str(exc)) from None
 
 
 def make_source(session: Any) -> Any:
     """The answers.AnswerSource of this process, with the run's options and cache (``session``:
-    the run.Run of this process)."""
+    the run.Run of this process; its ``settings`` are the run's options)."""
     from .source import AnswerSource
+
+    settings = session.settings
 
     def make_system() -> Any:
         try:
@@ -45,7 +49,7 @@ def make_source(session: Any) -> Any:
         a system that declares a fingerprint of what its answers depend on (decided once)."""
         if not decided:
             info = session.system_info()
-            decided.append(bool(session.option("sprout_reuse_answers") or (info and info.get("fingerprint"))))
+            decided.append(bool(settings.reuse_answers or (info and info.get("fingerprint"))))
         return decided[0]
 
     def identity() -> dict[str, Any]:
@@ -61,11 +65,11 @@ def make_source(session: Any) -> Any:
 
     return AnswerSource(
         make_system,
-        concurrency=session.option("sprout_concurrency"),
-        timeout=session.option("sprout_timeout"),
-        retries=session.option("sprout_retries"),
-        retry_on=retry_on(session.config),
-        lookup=None if session.option("sprout_record") else reused,  # a recording always asks the system
+        concurrency=settings.concurrency,
+        timeout=settings.timeout,
+        retries=settings.retries,
+        retry_on=retry_on(settings.retry_on),
+        lookup=None if settings.record else reused,  # a recording always asks the system
         store=store,
         on_wait=lambda case, seconds: waiting_note(session, case, seconds),
     )
@@ -147,7 +151,8 @@ def close(session: Any) -> None:
     if not is_xdist_worker(session.config) and cache.root is not None:
         files = session.suites().files.values()
         broken = any(f.fatal is not None for f in files)  # its cases are unknown, not removed
-        cache.prune(None if broken else [case.id for case in session.cases], loaded_suites(session))
+        cache.prune(None if broken else [case.id for case in session.cases],
+                    loaded_suites(session.settings.rootpath, session.settings.suites_option))
     cache.close()
 
 
@@ -178,13 +183,10 @@ def describe_system(system: Any, import_name: str) -> dict[str, Any]:
     return info
 
 
-def loaded_suites(session: Any) -> Any:
+def loaded_suites(rootpath: Path, suites: str) -> Callable[[str], bool]:
     """Whether a suite file (as a case's source names it) lies under the suites this run loaded
-    (``--sprout-suites``: a folder, or one file)."""
-    from pathlib import Path
-
-    rootpath = Path(session.config.rootpath)
-    root = Path(rootpath, session.option("sprout_suites")).resolve()
+    (``suites``: --sprout-suites as given, a folder or one file, relative to ``rootpath``)."""
+    root = Path(rootpath, suites).resolve()
 
     def loaded(suite: str) -> bool:
         path = Path(rootpath, suite).resolve()

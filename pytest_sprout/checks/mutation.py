@@ -61,7 +61,7 @@ def mutant_rows(tier: Any, answer: Answer, sentence_rows: Sequence[dict[str, Any
     judge = getattr(tier, "judge", None)
     if judge is None or not callable(getattr(judge, "judge_many", None)):
         return None
-    mutants = [m for i in supported_indices(answer, sentence_rows) for m in mutate_sentence(answer, i)]
+    mutants = [m for i in supported_indices(answer, sentence_rows) for m in mutate_sentence(answer, i, mode=mode)]
     if not mutants:
         return []
     from ..core.citations import sources

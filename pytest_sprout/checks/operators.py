@@ -368,13 +368,21 @@ class Mutant:
     change: str  # what the operator did, for the report
 
 
-def mutate_sentence(answer: Answer, index: int, operators: Sequence[str] = OPERATORS) -> list[Mutant]:
-    """Every applicable operator's mutant of one sentence of the answer."""
+def mutate_sentence(answer: Answer, index: int, operators: Sequence[str] = OPERATORS,
+                    mode: str = "required") -> list[Mutant]:
+    """Every applicable operator's mutant of one sentence of the answer. In ``retrieved`` mode
+    (core/citations.py) an uncited sentence's passages are every retrieved one, and a dropped
+    citation is no mutant: the sentence would then be judged against every retrieved passage,
+    which may support it."""
+    from ..core.citations import sources
+
     sentence = answer.sentences[index]
-    cited = [p.text for p in answer.cited(sentence)[0]]
+    cited = [p.text for p in sources(answer, sentence, mode).passages]
     every = [p.text for p in answer.passages]
     out = []
     for op in operators:
+        if op == "citation_drop" and mode == "retrieved":
+            continue
         if op in TEXT_OPS:
             # The clause must be new to every retrieved passage; the others look at what is cited.
             found = TEXT_OPS[op](sentence.text, every if op == "unsupported_clause" else cited)

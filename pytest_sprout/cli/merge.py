@@ -24,7 +24,7 @@ import pytest
 
 from ..config.options import OPTIONS
 from ..core.identity import SnapshotError, read_json
-from ..core.row import Row, junit_properties
+from ..core.row import junit_properties
 from ..core.util import short_hash
 
 # A run's options that decide what is judged or how: they mean nothing to a merge.
@@ -181,9 +181,7 @@ class MergeRun:
         if first.get("version") != __version__:
             raise pytest.UsageError(f"merge: {first_path} was written by pytest-sprout {first.get('version')}, this is "
                                     f"{__version__}: merge with the version the shards ran")
-        from ..core.identity import dataset_hash
-
-        here = dataset_hash(controller.suites().cases)
+        here = controller.dataset_hash()
         if first.get("dataset_hash") != here:
             raise pytest.UsageError(
                 f"merge: the reports were built from dataset {short_hash(first.get('dataset_hash'))}, but the suites here "
@@ -260,18 +258,21 @@ def _reports(item: dict[str, Any], location: tuple[str, None, str], junit: bool,
     outcome = item.get("outcome")
     tier = str(item.get("tier"))
     keywords: dict[str, Literal[1]] = {tier: 1, str(item.get("suite")): 1}
-    props = [("sprout", json.dumps(row, separators=(",", ":"), sort_keys=True)), *junit_properties(row)]
-    parsed = Row.from_json(row)
+    # The row itself for the controller (it takes a mapping as a run's JSON text); only --junitxml,
+    # which writes every property as text, needs the JSON and the readable properties of a run.
+    props: list[tuple[str, Any]] = (
+        [("sprout", json.dumps(row, separators=(",", ":"), sort_keys=True)), *junit_properties(row)] if junit
+        else [("sprout", row)])
     call: Literal["passed", "failed", "skipped"]
     longrepr: tuple[str, int, str] | str | None
     if outcome == "passed":
         call, longrepr = "passed", None
     elif outcome in ("skipped", "unscored"):
-        call, longrepr = "skipped", (location[0], 0, f"Skipped: {parsed.note or 'skipped'}")
+        call, longrepr = "skipped", (location[0], 0, f"Skipped: {row.get('note') or 'skipped'}")
     else:
-        call, longrepr = "failed", parsed.error or _reason(parsed) or f"{outcome} (see the shard's report)"
+        call, longrepr = "failed", row.get("error") or _reason(row) or f"{outcome} (see the shard's report)"
     nodeid = str(item["nodeid"])
-    mark = policy.mark(nodeid, parsed.case_hash) if policy is not None and call == "failed" else None
+    mark = policy.mark(nodeid, row.get("case_hash")) if policy is not None and call == "failed" else None
     if mark is not None:
         call = "skipped"
         props.append(mark)
@@ -284,8 +285,10 @@ def _reports(item: dict[str, Any], location: tuple[str, None, str], junit: bool,
     return reports
 
 
-def _reason(row: Row) -> str:
-    reasons = row.reasons or []
+def _reason(row: dict[str, Any]) -> str:
+    reasons = row.get("reasons") or []
+    if not isinstance(reasons, list):
+        return ""
     texts = [str(r.get("why") or "") for r in reasons if isinstance(r, dict)]
     return "; ".join(t for t in texts if t)
 

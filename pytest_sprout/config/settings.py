@@ -1,14 +1,19 @@
-"""The run's settings, read once: a frozen ``Settings`` built in one place (``Settings.from_config``)
-from the pytest config, for the parts of a run that need options but not pytest's config: the
-controller, the snapshot guard and the gates. Paths are resolved against the rootdir here, so no
-caller joins them again. A value that is not a number is a usage error now, before anything runs.
+"""The run's settings, read once per process: a frozen ``Settings`` built in one place
+(``Settings.from_config``) from the pytest config and kept in ``config.stash`` (``get_settings``),
+for the parts of a run that need options but not pytest's config: the controller, the snapshot
+guard and the gates, and the worker half (run/, answers/wiring.py: the system, asking it, the
+answer cache). An xdist worker builds its own from its config (the controller's command line and
+ini). Paths are resolved against the rootdir here, so no caller joins them again. A value that is
+not a number is a usage error now, before anything runs.
 
-The worker half (run/) still reads its own options through `options.get`: each tier names the
-options it reads (core/tier.py), which a fixed dataclass cannot list.
+A tier's own options are not fields: each tier names the options it reads (core/tier.py), which a
+fixed dataclass cannot list, and a bad one is an error only where the tier is used; ``tier_options``
+reads them, when asked, for the tier's ``TierSettings``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 import os
 from pathlib import Path
@@ -16,7 +21,15 @@ from typing import Any
 
 import pytest
 
+from ..core.option_values import explicit_tiers
 from . import options
+
+SETTINGS_KEY = pytest.StashKey["Settings"]()
+
+
+def get_settings(config: pytest.Config) -> Settings:
+    """This process's settings (the session builds them in pytest_configure)."""
+    return config.stash[SETTINGS_KEY]
 
 
 @dataclass(frozen=True)
@@ -39,8 +52,9 @@ class ReportPaths:
 
 @dataclass(frozen=True)
 class Settings:
-    """The options the controller, the snapshot guard and the gates read (see the module). The
-    defaults are the options' defaults, for a caller without a pytest config (the guard's tests)."""
+    """The options the controller, the snapshot guard, the gates and the worker half read (see the
+    module). The defaults are the options' defaults, for a caller without a pytest config (the
+    guard's tests)."""
 
     rootpath: Path
     suites_option: str = "suites"  # --sprout-suites as given (error messages quote it)
@@ -70,6 +84,18 @@ class Settings:
     shard_where: str = "--sprout-shard"  # which of the two it came from (error messages name it)
     citations: str = "required"  # --sprout-citations / sprout_citations (core/citations.py; a case may override it)
     merging: bool = False  # python -m pytest_sprout.merge: the rows come from shard reports (cli/merge.py)
+    # --- the worker half: the system under test and asking it (run/, answers/wiring.py) ---
+    system_cli: str | None = None  # --sprout-system on the command line: it wins over the conftest hook
+    system: str | None = None  # --sprout-system, else the ini's sprout_system (used when no hook answers)
+    concurrency: int = 8  # --sprout-concurrency
+    timeout: float | None = None  # --sprout-timeout (None: no limit)
+    retries: int = 0  # --sprout-retries
+    retry_on: tuple[str, ...] = ()  # --sprout-retry-on / sprout_retry_on, as given (answers/wiring.py imports them)
+    reuse_answers: bool = False  # --sprout-reuse-answers
+    mutate: bool = False  # --sprout-mutate
+    nli_no_cache: bool = False  # --nli-no-cache: the alce tier's results are not cached either
+    explicit_tiers: frozenset[str] = frozenset()  # the tiers -m names outright (their judge must be usable)
+    dist_arg: str | None = None  # xdist's --dist as given on the command line (a worker overwrites config.option.dist)
 
     @classmethod
     def from_config(cls, config: pytest.Config) -> Settings:
@@ -116,11 +142,45 @@ class Settings:
             **_shard_option(config),
             citations=str(get("sprout_citations") or "required"),
             merging=any(getattr(p, "sprout_merge", False) is True for p in config.pluginmanager.get_plugins()),
+            system_cli=_text(config.getoption("sprout_system")),
+            system=_text(get("sprout_system")),
+            concurrency=int(str(get("sprout_concurrency"))),  # options.get made it an int already
+            timeout=None if get("sprout_timeout") is None else float(str(get("sprout_timeout"))),
+            retries=int(str(get("sprout_retries"))),
+            retry_on=tuple(str(v) for v in options.get(config, "sprout_retry_on")),
+            reuse_answers=bool(get("sprout_reuse_answers")),
+            mutate=bool(get("sprout_mutate")),
+            nli_no_cache=bool(get("nli_no_cache")),
+            explicit_tiers=frozenset(explicit_tiers(str(getattr(config.option, "markexpr", "") or ""))),
+            dist_arg=_text(getattr(getattr(config, "known_args_namespace", None), "dist", None)),
         )
 
     def shard(self) -> tuple[int, int] | None:
         """(K, N) of --sprout-shard / SPROUT_SHARD, else None; a bad value is a usage error."""
         return options.parse_shard(self.shard_option, self.shard_where) if self.shard_option else None
+
+
+class TierOptions(Mapping[str, Any]):
+    """A tier's options (``names``) as a read-only mapping, each read from the config when asked
+    (command line, ini, default), so that a bad value is an error only where it is used."""
+
+    def __init__(self, config: pytest.Config, names: Sequence[str]) -> None:
+        self._config = config
+        self.names = tuple(names)
+
+    def __getitem__(self, dest: str) -> Any:
+        return options.get(self._config, dest)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.names)
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+
+def tier_options(config: pytest.Config, names: Sequence[str]) -> Mapping[str, Any]:
+    """The options a tier reads (its module's ``OPTIONS``), for its ``TierSettings``."""
+    return TierOptions(config, names)
 
 
 def _shard_option(config: pytest.Config) -> dict[str, Any]:

@@ -27,6 +27,7 @@ from ..judges import tier_module
 from ..core.model import TIERS
 from ..core.fail_on import GATES_PROPERTY, KNOWN_PROPERTY, FailOn
 from ..core.row import Row
+from .parallel import ParallelUse
 from .rows import RowStore
 from ..core.stats import Tally
 
@@ -61,10 +62,13 @@ class Controller:
         self._suite_names: dict[str, str | None] = {}  # suite file (as in a node id) -> suite name
         self.known: set[str] = set()  # --sprout-fail-on=new: items that failed in the baseline too (xfailed)
         self.let_pass = 0  # item failures --sprout-fail-on turned into xfailed
+        self._dataset_hash: tuple[Any, str] | None = None  # (the SuiteSet, its hash): dataset_hash()
+        self.parallel = ParallelUse()  # xdist: whether the workers ran in parallel at all (parallel.py)
 
     def record(self, report: pytest.TestReport) -> None:
         if not self.engaged:  # the run reaches no suite: nothing here is a sprout item
             return
+        self.parallel.add(report)  # a rerun's attempt kept its worker busy too
         if str(report.outcome) == "rerun":  # pytest-rerunfailures: an attempt that will be run again; its last one counts
             return
         if report.when == "setup":
@@ -280,9 +284,13 @@ class Controller:
         return summary_lines(self.labels, self.label_match, self.label_fixes)
 
     def dataset_hash(self) -> str:
+        """The hash of the suites' cases, computed once per SuiteSet (a merge and the report ask)."""
         from ..core.identity import dataset_hash
 
-        return dataset_hash(self.suites().cases)
+        suites = self.suites()
+        if self._dataset_hash is None or self._dataset_hash[0] is not suites:
+            self._dataset_hash = (suites, dataset_hash(suites.cases))
+        return self._dataset_hash[1]
 
     def report_paths(self) -> dict[str, list[Path]]:
         return self.settings.reports.by_option()
@@ -428,6 +436,7 @@ class Controller:
         elif self.partial and any(self.report_paths().values()):
             lines.append(self.selection().line())
         lines += self.label_lines()
+        lines += self.parallel.lines()
         lines += self.write_problems
         from ..reports import markdown as views
         from ..checks import agreement, mutation as mutate

@@ -105,8 +105,21 @@ def score_answers(answers: Sequence[Answer], judge_many: JudgeMany, max_citation
     citations of jointly entailed multi-citation sentences, one for the leave-one-out premises of
     those whose single citation failed (ALCE asks the last only when the first fails).
     """
+    plans = _joint_scores(answers, judge_many, max_citations, modes)
+    _mark_relevant(answers, plans, judge_many)
+    return [_answer_score(answer, row) for answer, row in zip(answers, plans)]
+
+
+Pair = tuple[str, list[Passage]]  # (claim, premise passages): what a judge call judges
+
+
+def _joint_scores(answers: Sequence[Answer], judge_many: JudgeMany, max_citations: int,
+                  modes: Sequence[str] | None) -> list[list[SentenceScore]]:
+    """Recall: each sentence's score from its joint premise (its used citations together), one
+    judge call for every answer; a sentence that cites nothing, or a passage not retrieved, scores
+    0 without asking the judge."""
     plans: list[list[SentenceScore | None]] = []
-    joint: list[tuple[str, list[Passage]]] = []
+    joint: list[Pair] = []
     where: list[tuple[int, int]] = []
     for a, answer in enumerate(answers):
         row: list[SentenceScore | None] = []
@@ -130,57 +143,68 @@ def score_answers(answers: Sequence[Answer], judge_many: JudgeMany, max_citation
         ignored = [c for c in answers[a].sentences[s].citations if c not in {p.id for p in used}]
         wide = not answers[a].sentences[s].citations  # only the retrieved mode judges an uncited sentence
         plans[a][s] = SentenceScore(verdict, [p.id for p in used], ignored=ignored, retrieved=wide)
+    filled: list[list[SentenceScore]] = []
+    for row in plans:
+        assert all(score is not None for score in row)  # every pending sentence got its verdict above
+        filled.append([score for score in row if score is not None])
+    return filled
 
-    # Precision, condition A: does each citation alone entail the sentence?
-    singles: list[tuple[str, list[Passage]]] = []
+
+def _mark_relevant(answers: Sequence[Answer], plans: list[list[SentenceScore]], judge_many: JudgeMany) -> None:
+    """Precision: set each sentence's ``relevant`` (one flag per used citation). A sentence that
+    is not entailed, or has one citation, counts each citation as it is entailed; a jointly
+    entailed multi-citation sentence asks ALCE's two conditions (``_relevant_citations``)."""
     single_at: list[tuple[int, int, int]] = []
-    for a, answer in enumerate(answers):
-        for s, score in enumerate(plans[a]):
-            assert score is not None
+    for a, row in enumerate(plans):
+        for s, score in enumerate(row):
             if score.entailed and len(score.used) > 1:
-                for c, pid in enumerate(score.used):
-                    singles.append((answer.sentences[s].text, [answer.passage(pid)]))  # type: ignore[list-item]
-                    single_at.append((a, s, c))
+                single_at.extend((a, s, c) for c in range(len(score.used)))
             else:
                 score.relevant = [score.entailed] * len(score.used)
+    relevant = _relevant_citations(answers, plans, judge_many, single_at)
+    for a, s, _ in single_at:
+        score = plans[a][s]
+        if len(score.relevant) < len(score.used):
+            score.relevant = [relevant[(a, s, i)] for i in range(len(score.used))]
+
+
+def _relevant_citations(answers: Sequence[Answer], plans: list[list[SentenceScore]], judge_many: JudgeMany,
+                        single_at: list[tuple[int, int, int]]) -> dict[tuple[int, int, int], bool]:
+    """ALCE's relevance of each citation ``(answer, sentence, citation)`` in ``single_at``: it is
+    relevant when it alone entails the sentence (condition A, one judge call for all), or when
+    the other citations without it no longer do (condition B, one call for those A did not pass)."""
+    singles: list[Pair] = [(answers[a].sentences[s].text, [answers[a].passage(plans[a][s].used[c])])  # type: ignore[list-item]
+                           for a, s, c in single_at]
     alone = judge_many(singles) if singles else []
     relevant: dict[tuple[int, int, int], bool] = {}
-    # Condition B: for a citation that does not entail alone, do the others still entail?
-    rest: list[tuple[str, list[Passage]]] = []
+    rest: list[Pair] = []
     rest_at: list[tuple[int, int, int]] = []
     for (a, s, c), verdict in zip(single_at, alone):
         if verdict.supported is True:
             relevant[(a, s, c)] = True
             continue
-        score = plans[a][s]
-        assert score is not None
-        others = [answers[a].passage(pid) for i, pid in enumerate(score.used) if i != c]
+        others = [answers[a].passage(pid) for i, pid in enumerate(plans[a][s].used) if i != c]
         rest.append((answers[a].sentences[s].text, others))  # type: ignore[arg-type]
         rest_at.append((a, s, c))
     for key, verdict in zip(rest_at, judge_many(rest) if rest else []):
         relevant[key] = verdict.supported is not True
-    for a, s, _ in single_at:
-        score = plans[a][s]
-        assert score is not None
-        if len(score.relevant) < len(score.used):
-            score.relevant = [relevant[(a, s, i)] for i in range(len(score.used))]
+    return relevant
 
-    results: list[AnswerScore | None] = []
-    for a, row in enumerate(plans):
-        for score in row:
-            if score is not None and score.retrieved and answers[a].passages:
-                named = [pid for pid, ok in zip(score.used, score.relevant) if ok and score.entailed]
-                v = score.verdict
-                score.verdict = Verdict(v.supported, v.score, v.evidence, f"{v.reason}; {retrieved_note(answers[a], named)}", v.rule)
-        sentences = [s for s in row if s is not None]
-        if not sentences:
-            results.append(None)
-            continue
-        recall = sum(s.entailed for s in sentences) / len(sentences)
-        cited = [ok for s in sentences for ok in s.relevant]
-        precision = sum(cited) / len(cited) if cited else 0.0
-        results.append(AnswerScore(recall, precision, sentences))
-    return results
+
+def _answer_score(answer: Answer, sentences: list[SentenceScore]) -> AnswerScore | None:
+    """One answer's recall and precision from its sentences' scores (None: no sentences). A
+    retrieved-mode sentence's reason says which retrieved passages supported it."""
+    for score in sentences:
+        if score.retrieved and answer.passages:
+            named = [pid for pid, ok in zip(score.used, score.relevant) if ok and score.entailed]
+            v = score.verdict
+            score.verdict = Verdict(v.supported, v.score, v.evidence, f"{v.reason}; {retrieved_note(answer, named)}", v.rule)
+    if not sentences:
+        return None
+    recall = sum(s.entailed for s in sentences) / len(sentences)
+    cited = [ok for s in sentences for ok in s.relevant]
+    precision = sum(cited) / len(cited) if cited else 0.0
+    return AnswerScore(recall, precision, sentences)
 
 
 # --- the tier ---------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from typing import Any, Callable, Iterator, Sequence
 
 import pytest
 
+from ..config.settings import get_settings
 from ..core.util import is_xdist_worker
 
 UPCOMING_KEY = pytest.StashKey["Upcoming"]()
@@ -28,8 +29,12 @@ KEEPS_QUEUE = {"no", "load", "loadscope", "loadfile", "loadgroup"}
 
 
 class Upcoming:
-    def __init__(self, config: Any) -> None:
+    """``config`` finds xdist's WorkerInteractor (its plugin manager); ``dist`` is xdist's --dist as
+    given on the command line (``Settings.dist_arg``: a worker overwrites config.option.dist)."""
+
+    def __init__(self, config: Any, dist: str | None = None) -> None:
         self.config = config
+        self.dist = dist
         self.items: Sequence[Any] = ()
         self._index: dict[int, int] = {}  # id(item) -> its position in self.items
         self._position = 0  # plain run: the position of the item now running
@@ -56,8 +61,7 @@ class Upcoming:
             return []
         # item_index runs now; nextitem_index is already taken from the queue and runs next
         indices = [getattr(interactor, "item_index", None), getattr(interactor, "nextitem_index", None)]
-        dist = getattr(getattr(self.config, "known_args_namespace", None), "dist", None)
-        if dist in KEEPS_QUEUE:  # the worker overwrites config.option.dist: read the command line
+        if self.dist in KEEPS_QUEUE:  # the worker overwrites config.option.dist: the command line's
             with interactor.torun.lock() as queued:
                 indices += list(queued)
         return [i for i in indices if isinstance(i, int) and 0 <= i < len(self.items)]
@@ -88,5 +92,5 @@ class Upcoming:
 
 def get_upcoming(config: Any) -> Upcoming:
     if UPCOMING_KEY not in config.stash:
-        config.stash[UPCOMING_KEY] = Upcoming(config)
+        config.stash[UPCOMING_KEY] = Upcoming(config, get_settings(config).dist_arg)
     return config.stash[UPCOMING_KEY]

@@ -16,18 +16,17 @@ import traceback
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Sequence
 
 import pytest
 
-from ..config import options
+from ..config.settings import Settings, tier_options
 from ..suites.loader import SuiteFile, SuiteSet
 from ..judges import tier_module
 from ..core.errors import JudgeFailure, TierUnusable
 from ..core.model import TIERS, Answer, Case, GoldenItem
 from ..core.identity import case_hash
 from ..core.row import Row
-from ..core.option_values import explicit_tiers
 from ..core.tier import TierResult, TierSettings
 from .upcoming import get_upcoming
 from ..core.util import is_xdist_worker
@@ -55,27 +54,10 @@ class ItemOutcome:
     skip: str | None = None
 
 
-class OptionValues(Mapping[str, Any]):
-    """A tier's options (``names``) as a read-only mapping, each read from the config when asked
-    (command line, ini, default), so that a bad value is an error only where it is used."""
-
-    def __init__(self, config: pytest.Config, names: Sequence[str]) -> None:
-        self.config = config
-        self.names = tuple(names)
-
-    def __getitem__(self, dest: str) -> Any:
-        return options.get(self.config, dest)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.names)
-
-    def __len__(self) -> int:
-        return len(self.names)
-
-
 class Run:
     """The worker half of the session: one per pytest config (``config.stash[RUN_STASH_KEY]``).
 
+    It reads the run's options from ``settings`` (config/settings.py, read once per process).
     What it needs of the session that composes it comes as plain callables: the suites, the
     parsed suite file of a path, the golden set being replayed (--sprout-golden), and the system
     that answered when this process built none (the replayed one, or an xdist worker's).
@@ -84,6 +66,7 @@ class Run:
     def __init__(
         self,
         config: pytest.Config,
+        settings: Settings,
         thresholds: Mapping[tuple[str, str], float],
         *,
         suites: Callable[[], SuiteSet],
@@ -92,6 +75,7 @@ class Run:
         other_system: Callable[[], dict[str, Any] | None],
     ) -> None:
         self.config = config
+        self.settings = settings
         self.thresholds = thresholds
         self.suites = suites
         self.suite_file = suite_file
@@ -107,9 +91,6 @@ class Run:
         self._unusable: dict[str, str] = {}  # tier -> why it could not be built (an xdist worker)
         self._cache: Any = None  # cache.ResultCache, built on first use
         self._answers: Any = None  # answers.AnswerSource, built on first use
-
-    def option(self, dest: str) -> Any:
-        return options.get(self.config, dest)
 
     @property
     def cases(self) -> list[Case]:
@@ -133,9 +114,9 @@ class Run:
     def _make_system(self) -> Callable[[str], Any]:
         if self._system is None:
             # In order: --sprout-system on the command line, the conftest hook, the ini sprout_system.
-            spec = self.config.getoption("sprout_system")
+            spec = self.settings.system_cli
             system = None if spec else self.config.hook.pytest_sprout_make_system(config=self.config)
-            spec = spec or (self.option("sprout_system") if system is None else None)
+            spec = spec or (self.settings.system if system is None else None)
             if spec:
                 system = load_factory(spec, self.config.rootpath)()
             self._system_spec = spec or "the pytest_sprout_make_system hook"
@@ -171,7 +152,7 @@ class Run:
         """The system's answer for a case, computed once per process however many tiers run
         (answers.py asks ahead, --sprout-concurrency at a time); with --sprout-golden the recorded
         one, and the system is not called."""
-        if self.option("sprout_golden"):
+        if self.settings.golden_option:
             item = self._golden.get(case.id)
             if item is None:
                 item = self._golden[case.id] = self.replayed(case)
@@ -180,7 +161,7 @@ class Run:
 
     def answer_many(self, cases: list[Case]) -> list[GoldenItem]:
         """Answers for many cases, asked all at once (--sprout-concurrency at a time)."""
-        if self.option("sprout_golden"):
+        if self.settings.golden_option:
             return [self.answer(case) for case in cases]
         return self.answers().get_many(cases)
 
@@ -197,10 +178,10 @@ class Run:
         when fewer than --sprout-concurrency are asked and not yet used."""
         upcoming = get_upcoming(self.config)
         upcoming.started(item)
-        if self.option("sprout_golden") or getattr(item, "case", None) is None:
+        if self.settings.golden_option or getattr(item, "case", None) is None:
             return
-        concurrency = self.option("sprout_concurrency")
-        if concurrency is None or concurrency <= 1:
+        concurrency = self.settings.concurrency
+        if concurrency <= 1:
             return
         source = self.answers()
         if source.pending() >= concurrency:  # enough asked ahead: look again when it runs low
@@ -255,10 +236,10 @@ class Run:
         workerinput = getattr(config, "workerinput", None)
         return TierSettings(
             thresholds=self.thresholds,
-            options=OptionValues(config, getattr(tier_module(name), "OPTIONS", ())),
+            options=tier_options(config, getattr(tier_module(name), "OPTIONS", ())),
             cache_dir=None if cache is None else cache.mkdir,
             workers=None if workerinput is None else int(workerinput.get("workercount", 1)),
-            explicit=workerinput is None and name in explicit_tiers(config.getoption("markexpr", "")),
+            explicit=workerinput is None and name in self.settings.explicit_tiers,
         )
 
     def tier_unavailable(self, name: str) -> str | None:
@@ -289,7 +270,7 @@ class Run:
         and has items selected, so that a judge that cannot be used is one usage error rather
         than a failure per item (an xdist worker keeps the error for its items)."""
         selected = {item.tier for item in items if hasattr(item, "case") and getattr(item, "tier", None) in TIERS}
-        if self.config.option.collectonly:
+        if self.settings.collect_only:
             return
         for name in [t for t in TIERS if t in selected]:
             if not getattr(tier_module(name), "BUILD_EARLY", False) or self.tier_unavailable(name):
@@ -307,7 +288,7 @@ class Run:
         changed. A tier that judges in batches first gets the cases coming up with this one."""
         tier, cache = self.tier(name), self.result_cache()
         key = None
-        if not (name == "alce" and self.option("nli_no_cache")):
+        if not (name == "alce" and self.settings.nli_no_cache):
             key = cache.result_key(tier, item, self.thresholds)
         result = cache.get_result(key, item.case)
         if result is None:
@@ -323,7 +304,7 @@ class Run:
         golden = self.answer(case)
         if golden.answer is not None:
             row.answer = answer_row(golden.answer)
-        if self.option("sprout_record"):  # the answer travels to the controller, which writes the golden set
+        if self.settings.record:  # the answer travels to the controller, which writes the golden set
             from ..answers.golden import entry
 
             row.golden = entry(golden, self.system_info())
@@ -347,12 +328,12 @@ class Run:
         row.metrics, row.sentences = result.metrics, result.sentences
         if result.reasons:
             row.reasons = result.reasons
-        if self.option("sprout_mutate"):  # mutants go in their own key, never in the metrics
+        if self.settings.mutate:  # mutants go in their own key, never in the metrics
             from ..checks.mutation import mutate_item
 
             from ..core.citations import mode_of
 
-            mode = mode_of(case, self.option("sprout_citations"))
+            mode = mode_of(case, self.settings.citations)
             mutated = mutate_item(self.tier(tier), golden.answer, result.sentences, mode)
             row.mutants, row.mutants_skipped = mutated.get("mutants"), mutated.get("mutants_skipped")
         if result.note:
