@@ -83,3 +83,31 @@ def make_project(pytester: pytest.Pytester, suite: str = SUITE, conftest: str = 
         pytester.makeini("[pytest]\nasyncio_default_fixture_loop_scope = function\n")
     (pytester.path / "suites").mkdir(exist_ok=True)
     (pytester.path / "suites" / f"{name}.yaml").write_text(suite, encoding="utf-8")
+
+
+# A stand-in for a RAG system whose answers a test flips between runs: case N answers "Fact N is
+# green [1]." from a passage that says so; the cases listed in the environment variable
+# SPROUT_TEST_BROKEN answer "is not green" instead, which the lexical judge rejects (negation), so
+# the item fails. SPROUT_TEST_VERSION names the system's version. Real runs, nothing patched.
+FACTS_CONFTEST = '''
+import os
+
+def pytest_sprout_make_system(config):
+    broken = {int(x) for x in os.environ.get("SPROUT_TEST_BROKEN", "").split(",") if x}
+    def system(question):
+        n = int(question.split()[-1].rstrip("?"))
+        claim = f"Fact {n} is not green [1]." if n in broken else f"Fact {n} is green [1]."
+        return claim, [f"Fact {n} is green and small."]
+    system.name = "facts"
+    system.version = os.environ.get("SPROUT_TEST_VERSION", "1")
+    return system
+'''
+
+
+def facts_project(pytester: pytest.Pytester, count: int, tiers: str = "groundedness") -> None:
+    """FACTS_CONFTEST and one suite, suites/facts.yaml, of ``count`` cases fact-0 ... fact-N."""
+    cases = "\n".join(f"  - id: fact-{i}\n    question: What colour is fact {i}?" for i in range(count))
+    pytester.makeconftest(FACTS_CONFTEST)
+    (pytester.path / "suites").mkdir(exist_ok=True)
+    (pytester.path / "suites" / "facts.yaml").write_text(
+        f"defaults: {{tiers: [{tiers}]}}\ncases:\n{cases}\n", encoding="utf-8")

@@ -13,22 +13,7 @@ import pytest
 from pytest_sprout.core.fail_on import GATES_PROPERTY, KNOWN_PROPERTY, FailOn, FailOnSummary, parse_mode
 from pytest_sprout.core.errors import SettingsError
 
-# Case N answers "Fact N is green [1]." from a passage that says so; the cases listed in the
-# environment variable SPROUT_TEST_BROKEN answer "is not green" instead (the lexical judge rejects
-# the negation): the item fails.
-CONFTEST = '''
-import os
-
-def pytest_sprout_make_system(config):
-    broken = {int(x) for x in os.environ.get("SPROUT_TEST_BROKEN", "").split(",") if x}
-    def system(question):
-        n = int(question.split()[-1].rstrip("?"))
-        claim = f"Fact {n} is not green [1]." if n in broken else f"Fact {n} is green [1]."
-        return claim, [f"Fact {n} is green and small."]
-    system.name = "facts"
-    system.version = os.environ.get("SPROUT_TEST_VERSION", "1")
-    return system
-'''
+from helpers import facts_project
 
 # Unrelated plugins each run would import afresh (tests/test_plugin.py runs with them); no
 # cacheprovider: the system changes its answers between runs without changing its version.
@@ -42,11 +27,7 @@ def glob(nodeid: str) -> str:
 
 
 def make_project(pytester: pytest.Pytester, count: int = 12, ini: str = "") -> None:
-    cases = "\n".join(f"  - id: fact-{i}\n    question: What colour is fact {i}?" for i in range(count))
-    pytester.makeconftest(CONFTEST)
-    (pytester.path / "suites").mkdir(exist_ok=True)
-    (pytester.path / "suites" / "facts.yaml").write_text(
-        f"defaults: {{tiers: [groundedness]}}\ncases:\n{cases}\n", encoding="utf-8")
+    facts_project(pytester, count)
     pytester.makeini("[pytest]\nasyncio_default_fixture_loop_scope = function\n" + ini)
 
 

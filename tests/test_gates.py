@@ -13,6 +13,8 @@ import pytest
 from pytest_sprout.controller import gates
 from pytest_sprout.core.stats import MetricRow, Tally, newcombe_interval
 
+from helpers import facts_project
+
 # --- Newcombe's interval: every worked example of Newcombe (1998), table II, method 10 -------
 
 
@@ -189,22 +191,6 @@ def test_exit_status_turns_only_a_passing_run_into_a_failure() -> None:
 
 # --- end to end through pytester -------------------------------------------------------------
 
-# A stand-in for a RAG system: case N answers "Fact N is green [1]." from a passage that says so;
-# the cases listed in the environment variable SPROUT_TEST_BROKEN answer "is not green" instead,
-# which the lexical judge rejects (negation). Real runs, real numbers, nothing patched.
-GEN_CONFTEST = '''
-import os
-
-def pytest_sprout_make_system(config):
-    broken = {int(x) for x in os.environ.get("SPROUT_TEST_BROKEN", "").split(",") if x}
-    def system(question):
-        n = int(question.split()[-1].rstrip("?"))
-        claim = f"Fact {n} is not green [1]." if n in broken else f"Fact {n} is green [1]."
-        return claim, [f"Fact {n} is green and small."]
-    return system
-'''
-
-
 def run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
     # pytester restores sys.modules after each in-process run, so these plugins (deepeval's, and
     # hypothesis's terminal summary) would be imported afresh every run, seconds each; they have
@@ -216,11 +202,7 @@ def run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
 
 
 def gen_project(pytester: pytest.Pytester, count: int = 40, ini: str = "") -> None:
-    cases = "\n".join(f"  - id: fact-{i}\n    question: What colour is fact {i}?" for i in range(count))
-    pytester.makeconftest(GEN_CONFTEST)
-    (pytester.path / "suites").mkdir(exist_ok=True)
-    (pytester.path / "suites" / "facts.yaml").write_text(
-        f"defaults: {{tiers: [groundedness, alce]}}\ncases:\n{cases}\n", encoding="utf-8")
+    facts_project(pytester, count, "groundedness, alce")
     if ini:
         pytester.makeini(textwrap.dedent(ini))
 
