@@ -72,16 +72,12 @@ _MARKERS = re.compile(r"\s*\[\s*\d+(?:\s*[,;-]\s*\d+)*\s*\]")
 _MAX_SUBJECT = 6  # words; a longer subject is likely a misread clause
 
 
-@lru_cache(maxsize=1 << 14)
 def word_classes(word: str) -> frozenset[str] | None:
-    """The word classes lemminflect's table lists for a lower-cased word ("NOUN", "VERB", "AUX",
-    "ADJ", "ADV"; empty for a word it does not know), read from the table the judge's lexicon
-    loads (on the first splice, not at import); None without the table."""
+    """The word classes the judge's lexicon lists for a lower-cased word (``lexicon.word_classes``;
+    its table loads on the first splice, not at import)."""
     from ..judges.lexical import lexicon
 
-    lexicon.lemma(word)  # loads the table once
-    table = lexicon._lemmas
-    return None if table is None else frozenset(table.get(word, ()))
+    return lexicon.word_classes(word)
 
 
 def _sure_verb(word: str) -> bool:

@@ -84,15 +84,22 @@ def lemma(word: str) -> str:
     return word
 
 
-def could_be_verb(word: str) -> bool:
-    """Whether a lower-cased word can be a verb or an auxiliary in some use ("scored", "is",
-    "record"): lemminflect's table lists it so. Without the table every word can be one."""
+@lru_cache(maxsize=1 << 14)
+def word_classes(word: str) -> frozenset[str] | None:
+    """The word classes lemminflect's table lists for a lower-cased word ("NOUN", "VERB", "AUX",
+    "ADJ", "ADV"; empty for a word it does not know); None without the table."""
     if _lemma_state == "unloaded":
         _load_lemmatiser()
     if _lemmas is None:
-        return True
-    found = _lemmas.get(word)
-    return found is not None and ("VERB" in found or "AUX" in found)
+        return None
+    return frozenset(_lemmas.get(word, ()))
+
+
+def could_be_verb(word: str) -> bool:
+    """Whether a lower-cased word can be a verb or an auxiliary in some use ("scored", "is",
+    "record"): lemminflect's table lists it so. Without the table every word can be one."""
+    kinds = word_classes(word)
+    return kinds is None or bool(kinds & {"VERB", "AUX"})
 
 
 # --- WordNet -------------------------------------------------------------------------------------
