@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/bench_concurrency.py concurrency [--cases 100] [--sleep 0.5] [--concurrency 16]
     .venv/bin/python bench/bench_concurrency.py cache [--cases 10000] [--rounds 1]
-    .venv/bin/python bench/bench_concurrency.py scale [--sizes 1000,10000,50000]
+    .venv/bin/python bench/bench_concurrency.py scale [--sizes 1000,10000,50000] [--no-plain-run] [--keep DIR]
 
 concurrency: ``pytest -m groundedness --sprout-concurrency=N`` over generated cases whose system
   sleeps ``--sleep`` seconds per answer (a sync and an async variant), against the physical limit
@@ -14,8 +14,11 @@ cache: the first run with pytest's cache on (empty) and a warm re-run, each agai
   ``-p no:cacheprovider``; the cache's size on disk after the first run.
 scale: for each size, a plain parametrized test that calls the same system and judge, and the
   plugin (cache on, JSON report written): ``--co`` and whole-run CPU time and peak memory (max
-  RSS), and the plugin/plain ratios; then the plugin again with ``--sprout-html``: its peak memory
-  against the run without it, and the HTML file's size.
+  RSS), and the plugin/plain ratios; then the plugin again with ``--sprout-html`` (from an empty
+  cache again): its peak memory and CPU against the run without it, and the HTML file's size. ``--no-plain-run`` leaves out the plain
+  test's whole run (the longest process at 100,000 cases) and so the run and memory ratios against
+  it: what is left is the ``--co`` pair and the plugin with and without ``--sprout-html``.
+  ``--keep DIR`` keeps each size's plugin project (with its JSON and HTML reports) under DIR.
 
 On a shared machine wall time mostly measures the neighbours: the cache and scale sections print
 CPU seconds of each pytest process (user + system) beside wall seconds where both make sense.
@@ -234,30 +237,48 @@ def scale(args: argparse.Namespace) -> None:
     print("CPU seconds (user + system) of each pytest process; peak memory (max RSS) in MB; both sides load the "
           "same plugins (pytest-sprout included; deepeval, langsmith and hypothesis on neither)")
     print("size    | --co plain | --co plugin | ratio | run plain | run plugin | ratio | MB plain | MB plugin | ratio "
-          "| MB +html | vs plugin | HTML MB")
+          "| MB +html | vs plugin | CPU +html | HTML MB", flush=True)
     rows = []
     for n in sizes:
         with tempfile.TemporaryDirectory() as tmp:
             plugin_dir, plain_dir = write_projects(Path(tmp), n)
-            # CPU seconds: the machine is shared, and a run's own work is what scales with the cases
-            run(plain_dir, ["-p", "no:cacheprovider", "--co"])
-            co_plain = LAST_CPU[0]
-            run(plugin_dir, ["-p", "no:cacheprovider", "--co", "-m", "groundedness"])
-            co_plugin = LAST_CPU[0]
-            _, mem_plain = run(plain_dir, ["-p", "no:cacheprovider"])
-            run_plain = LAST_CPU[0]
-            _, mem_plugin = run(plugin_dir, ["-m", "groundedness", "--sprout-report=report.json"])
-            run_plugin = LAST_CPU[0]
-            _, mem_html = run(plugin_dir, ["-m", "groundedness", "--sprout-report=report.json", "--sprout-html=report.html"])
-            html_mb = (plugin_dir / "report.html").stat().st_size / 1e6
+            plugin_row, run_plain, mem_plain = scale_one(plugin_dir, plain_dir, not args.no_plain_run)
+            if args.keep:
+                shutil.copytree(plugin_dir, Path(args.keep) / f"plugin-{n}", dirs_exist_ok=True)
+        co_plain, co_plugin, run_plugin, mem_plugin, run_html, mem_html, html_mb = plugin_row
         rows.append((n, run_plain, run_plugin, mem_plain, mem_plugin))
-        print(f"{n:7d} | {co_plain:9.2f}s | {co_plugin:10.2f}s | {co_plugin / co_plain:4.2f}x | {run_plain:8.2f}s | "
-              f"{run_plugin:9.2f}s | {run_plugin / run_plain:4.2f}x | {mem_plain:8.0f} | {mem_plugin:9.0f} | "
-              f"{mem_plugin / mem_plain:4.2f}x | {mem_html:8.0f} | {mem_html / mem_plugin:8.2f}x | {html_mb:7.1f}", flush=True)
+        if run_plain is None or mem_plain is None:
+            plain = f"{'-':>9} | {run_plugin:9.2f}s | {'-':>5} | {'-':>8} | {mem_plugin:9.0f} | {'-':>5}"
+        else:
+            plain = (f"{run_plain:8.2f}s | {run_plugin:9.2f}s | {run_plugin / run_plain:4.2f}x | {mem_plain:8.0f} | "
+                     f"{mem_plugin:9.0f} | {mem_plugin / mem_plain:4.2f}x")
+        print(f"{n:7d} | {co_plain:9.2f}s | {co_plugin:10.2f}s | {co_plugin / co_plain:4.2f}x | {plain} | "
+              f"{mem_html:8.0f} | {mem_html / mem_plugin:8.2f}x | {run_html:8.2f}s | {html_mb:7.2f}", flush=True)
     if len(rows) > 1:
         (n0, _, t0, _, m0), (n1, _, t1, _, m1) = rows[0], rows[-1]
         print(f"plugin from {n0} to {n1} cases ({n1 / n0:.0f}x): time {t1 / t0:.1f}x, peak memory {m1 / m0:.1f}x "
               f"(per case: {t0 / n0 * 1e3:.2f} -> {t1 / n1 * 1e3:.2f} ms)")
+
+
+def scale_one(plugin_dir: Path, plain_dir: Path, plain_run: bool) -> tuple[tuple[float, ...], float | None, float | None]:
+    """One size: ((--co plain, --co plugin, plugin CPU, plugin MB, +html CPU, +html MB, HTML MB),
+    plain CPU, plain MB), the plain run's two None when it is left out."""
+    # CPU seconds: the machine is shared, and a run's own work is what scales with the cases
+    run(plain_dir, ["-p", "no:cacheprovider", "--co"])
+    co_plain = LAST_CPU[0]
+    run(plugin_dir, ["-p", "no:cacheprovider", "--co", "-m", "groundedness"])
+    co_plugin = LAST_CPU[0]
+    run_plain = mem_plain = None
+    if plain_run:
+        _, mem_plain = run(plain_dir, ["-p", "no:cacheprovider"])
+        run_plain = LAST_CPU[0]
+    _, mem_plugin = run(plugin_dir, ["-m", "groundedness", "--sprout-report=report.json"])
+    run_plugin = LAST_CPU[0]
+    shutil.rmtree(plugin_dir / ".pytest_cache", ignore_errors=True)  # both plugin runs start from an empty cache
+    _, mem_html = run(plugin_dir, ["-m", "groundedness", "--sprout-report=report.json", "--sprout-html=report.html"])
+    run_html = LAST_CPU[0]
+    html_mb = (plugin_dir / "report.html").stat().st_size / 1e6
+    return (co_plain, co_plugin, run_plugin, mem_plugin, run_html, mem_html, html_mb), run_plain, mem_plain
 
 
 def main() -> None:
@@ -273,6 +294,8 @@ def main() -> None:
     p.add_argument("--rounds", type=int, default=1)
     p = sub.add_parser("scale")
     p.add_argument("--sizes", default="1000,10000")
+    p.add_argument("--no-plain-run", action="store_true", help="leave out the plain test's whole run")
+    p.add_argument("--keep", metavar="DIR", help="keep each size's plugin project and its reports under DIR")
     args = parser.parse_args()
     {"concurrency": concurrency, "cache": cache, "scale": scale}[args.section](args)
 
