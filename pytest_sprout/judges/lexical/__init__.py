@@ -49,7 +49,8 @@ that the first three agree):
 from __future__ import annotations
 
 from . import calibration, lexicon
-from .index import Clause, Sentence, _Prepared, _prepare_passage, analyse
+from .index import Clause, Sentence, analyse
+from .passage import _Prepared, _prepare_passage
 from .judge import RULES_VERSION, Evidence, LexicalJudge, strip_boilerplate
 from .numbers import Number, find_numbers
 from .rules import (

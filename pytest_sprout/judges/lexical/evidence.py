@@ -9,7 +9,8 @@ from functools import reduce
 from operator import or_
 from typing import Sequence
 
-from .index import Sentence, _Prepared
+from .index import Sentence
+from .passage import _Prepared
 from .rules import Failure
 from .text import related_keys
 

@@ -2,20 +2,17 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
 from itertools import count
 from typing import NamedTuple, Sequence
 from weakref import WeakValueDictionary
 
-from pytest_sprout.core.model import split_sentences
-
 from .dates import _ISO_DATE, _MONTH_TOKENS, ORDINAL_SUFFIXES, Date, find_dates, month_name
-from .numbers import Number, dimension_of, find_numbers
+from .numbers import find_numbers
 
 from .text import (
     _ALL_IDIOM_NEXT, _ALL_IDIOM_PREV, _BARE_PERIOD_AFTER, _COMPARATIVES, _EVERY_NTH, _FIRST, _LEXICON, _NAME,
     _NEGATION_EXEMPT_NEXT, _PERIOD_ADVERBS, _PERIOD_WORDS_BEFORE, _SENTENCE_OPENERS, _TRUTH_WORDS, _UNIT_TOKENS, _VAGUE,
-    AND, BREAK, CONTENT, NEG, NUMERAL, OTHER, PERIOD, QUANT, QUANTIFIERS, STOP, _classify, rejoin_numbers, stem,
+    AND, BREAK, CONTENT, NEG, NUMERAL, OTHER, PERIOD, QUANT, QUANTIFIERS, STOP, _classify, stem,
     words_of,
 )
 
@@ -61,9 +58,10 @@ class Sentence:
                  "_starts", "_cues", "_clauses", "_names", "_once", "_first",
                  "__weakref__")
 
-    def __init__(self, text: str) -> None:
-        self.text = text
-        words = words_of(text)
+    def __init__(self, text: str, words: list[str] | None = None) -> None:
+        self.text = text  # ``words``: ``words_of(text)``, when the caller has them already
+        if words is None:
+            words = words_of(text)
         dates = find_dates(words) if not _MONTH_TOKENS.isdisjoint(words) or (
             "-" in words and _ISO_DATE.search(text)) else ()
         content, starts, cues, numerals, periods, has_negation, has_quantifier = _scan(
@@ -269,6 +267,39 @@ def _scan(words: list[str], in_date: dict[int, str]) -> tuple[
     return content, starts, cues, numerals, periods, has_negation, has_quantifier
 
 
+def content_keys(words: list[str], text: str) -> list[str] | None:
+    """The keys of the content words of a sentence (``text``, its tokens ``words``), with repeats:
+    ``Sentence(text).keys`` without the analysis, for indexing a passage; None for a sentence
+    whose keys only the analysis gives (a date or a month's name, "may", "it is not true that").
+
+    It makes ``_scan``'s decisions about which tokens are content: units and ordinal suffixes
+    after a number are not, nor the ordinal of a frequency ("every second week").
+    ``tests/test_lexical_index.py`` checks it against ``Sentence``; a change to what ``_scan``
+    counts as content must be made here too.
+    """
+    if not _MONTH_TOKENS.isdisjoint(words) or ("-" in words and _ISO_DATE.search(text)):
+        return None  # the dates decide ("May" the month or the modal; an ISO date says its month)
+    keys: list[str] = []
+    add = keys.append
+    after_number = False
+    for idx, w, (kind, key) in zip(count(), words, map(_LEXICON.__getitem__, words)):
+        if after_number:
+            if w in _UNIT_TOKENS or w in ORDINAL_SUFFIXES:  # "10 cm", "3rd"
+                continue
+            after_number = False
+        if w in _EVERY_NTH and _ordinal_of_frequency(words, idx):
+            continue
+        if not kind:
+            if w in _TRUTH_WORDS and words[idx + 1 : idx + 2] == ["that"]:
+                return None  # content or not by the clause's cues
+            add(key)
+        elif kind == PERIOD:
+            add(key)
+        elif kind == NUMERAL:
+            after_number = True
+    return keys
+
+
 def _opened(starts: list[int], content: list[tuple[str, int]], filled: bool) -> bool:
     """A clause is about to get a content word: if it had none, it starts here. Returns True (the
     clause is filled). The commonest kind of content inlines this test in ``_scan``."""
@@ -318,92 +349,6 @@ def _quantifies_nothing(words: list[str], idx: int, w: str, prev: str) -> bool:
     return (w == "most" and prev in ("the", "at")) or (w == "all" and (prev in _ALL_IDIOM_PREV or (
         idx + 1 < len(words) and words[idx + 1] in _ALL_IDIOM_NEXT)))
 
-class _Prepared:
-    """A passage split into analysed sentences.
-
-    ``index`` maps a content key to the indices of the sentences holding it, ``masks`` to the same
-    as a bit mask (bit i: sentence i); ``by_text`` maps each sentence's text to its analysis;
-    ``numbers`` and the three ``number_*`` fields are what the number rule reads.
-    """
-
-    __slots__ = ("sentences", "index", "masks", "by_text", "numbers", "number_keys", "number_values", "number_units",
-                 "loose")
-
-    def __init__(self, text: str) -> None:
-        self.sentences = tuple(Sentence(s) for s in split_sentences(rejoin_numbers(text)))
-        self.by_text = {s.text: s for s in self.sentences}  # a claim copied from the passage is analysed already
-        known = _KNOWN.setdefault  # a live analysis of the same text stays: it may be a cached passage's
-        for s in self.sentences:
-            known(s.text, s)
-        index: dict[str, list[int]] = {}
-        masks: dict[str, int] = {}
-        get = masks.get
-        for i, s in enumerate(self.sentences):
-            bit = 1 << i
-            for key in s.keys:
-                index.setdefault(key, []).append(i)
-                masks[key] = get(key, 0) | bit
-        self.index = {key: tuple(where) for key, where in index.items()}
-        self.masks = masks
-        self.numbers = tuple(n for s in self.sentences for n in s.numbers)  # every number, for the number rule
-        # Per sentence, its numbers that count nothing (a year, an amount in a unit): a claim may take
-        # them from the sentence next to its evidence (``numbers_near``).
-        self.loose = tuple(tuple(n for n in s.numbers if n.bare or n.unit is not None) for s in self.sentences)
-        self.number_keys = frozenset(n.exact for n in self.numbers)  # the number rule's shortcut
-        # The values (lo, hi) of the numbers, a second shortcut: without a rounded number ("3.5
-        # million") or a date among them, a claim number whose value is not here matches none.
-        self.number_values = None if any(n.scaled or n.unit == "date" for n in self.numbers) else frozenset(
-            (n.lo, n.hi) for n in self.numbers)
-        # What a claim number in a convertible unit or a frequency could still match when its value is
-        # not among number_values: per dimension, the units the numbers are written in ("length":
-        # {"cm", "inch"}, "/time": {"/day", "/week"}).
-        units: dict[str, set[str]] = {}
-        for n in self.numbers:
-            dimension = dimension_of(n.unit)
-            if dimension is not None and n.unit is not None:
-                units.setdefault(dimension, set()).add(n.unit)
-        self.number_units = {dimension: frozenset(found) for dimension, found in units.items()}
-
-
-def number_facts(prepared: list[_Prepared]) -> tuple[
-        tuple[Number, ...], frozenset[tuple], frozenset[tuple[float, float]] | None, dict[str, frozenset[str]]]:
-    """What the number rule reads of the cited passages, as if they were one: their numbers, the
-    numbers' exact keys, their values (None where one is rounded or a date) and their units by
-    dimension (see ``rules.check_numbers_in``)."""
-    if len(prepared) == 1:  # as analysed
-        p = prepared[0]
-        return p.numbers, p.number_keys, p.number_values, p.number_units
-    values = None if any(p.number_values is None for p in prepared) else frozenset().union(
-        *(p.number_values for p in prepared if p.number_values is not None))
-    units: dict[str, frozenset[str]] = {}
-    for p in prepared:
-        for dimension, found in p.number_units.items():
-            units[dimension] = units.get(dimension, frozenset()) | found
-    exact: frozenset[tuple] = frozenset().union(*(p.number_keys for p in prepared))
-    return tuple(n for p in prepared for n in p.numbers), exact, values, units
-
-
-def numbers_near(prepared: list[_Prepared], places: Sequence[tuple[int, int]]) -> tuple[
-        tuple[Number, ...], frozenset[tuple]]:
-    """The numbers a claim's numbers may come from, when its evidence is the sentences at ``places``
-    ((passage, sentence) positions), those sentences' first: every number of those
-    sentences, and of the sentences next to them the numbers that count nothing ("That was in
-    2015.", "It grew 10 cm."). A count of something else beside the evidence ("Leeds have won 7
-    games" after "Moon scored 3 tries") and any number further off are about something else."""
-    if len(places) == 1:  # one sentence of evidence, as for most claims: no sets to build
-        pi, i = places[0]
-        p = prepared[pi]
-        numbers = p.sentences[i].numbers + (p.loose[i - 1] if i else ()) + (
-            p.loose[i + 1] if i + 1 < len(p.loose) else ())
-    else:
-        inside = sorted(set(places))
-        beside = sorted({(pi, k) for pi, i in inside for k in (i - 1, i + 1) if 0 <= k < len(prepared[pi].loose)}
-                        - set(inside))
-        numbers = tuple(n for pi, i in inside for n in prepared[pi].sentences[i].numbers) + tuple(
-            n for pi, i in beside for n in prepared[pi].loose[i])
-    return numbers, frozenset()  # few numbers: each is compared by value, no exact-key shortcut needed
-
-
 # Every sentence of a passage still analysed (held by a passage in the cache, or by a caller), by
 # text: a claim that is a sentence of a passage it does not cite (a miscited sentence) reuses that
 # analysis, which is a pure function of the text. Weak values: the passage cache bounds it.
@@ -433,5 +378,3 @@ def _bits(mask: int) -> list[int]:
         i = text.find("1", i + 1)
     return out
 
-
-_prepare_passage = lru_cache(maxsize=4096)(_Prepared)

@@ -54,7 +54,8 @@ from . import calibration
 from .claims import join_fragments, no_claim
 from .evidence import Evidence, _add_synonyms, _best_single, _closer, _uncovered_tail, _union
 from .framing import strip_boilerplate
-from .index import Sentence, _bits, _Prepared, _prepare_passage, analyse, number_facts, numbers_near
+from .index import Sentence, _bits, analyse
+from .passage import _Prepared, _prepare_passage, number_facts, numbers_near
 from .rules import (
     _RULE_RANK, Failure, align, check_antonyms, check_displaced_name, check_negated_clause_stated, check_negation,
     check_numbers_in, check_quantifiers, check_swap,
@@ -143,7 +144,7 @@ class LexicalJudge:
         prepared = [self._prepare(s if isinstance(s, str) else Passage.coerce(s, i).text) for i, s in enumerate(sources)]
         if found is not None and found.window:
             window = {id(w) for w in found.window}
-            hits = [i for i, p in enumerate(prepared) if any(id(s) in window for s in p.sentences)]
+            hits = [i for i, p in enumerate(prepared) if any(id(s) in window for s in p.sentences.analysed())]
             if not hits:  # the passage analysis was evicted from the cache since: match by text
                 hits = [i for i, p in enumerate(prepared) if any(w.text in p.by_text for w in found.window)]
             if hits:

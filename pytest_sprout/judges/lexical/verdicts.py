@@ -13,7 +13,8 @@ import math
 from pytest_sprout.core.model import Verdict
 
 from .evidence import Evidence
-from .index import Sentence, _Prepared, _text
+from .index import Sentence, _text
+from .passage import _Prepared
 from .rules import check_numbers_in
 from .text import stem, synonym_keys
 

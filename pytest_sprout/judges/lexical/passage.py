@@ -1,0 +1,201 @@
+"""A cited passage as the judge reads it: its sentences, analysed when first read, and the index of
+its sentences by word, built for every sentence from its tokens alone."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Iterator, Sequence, overload
+
+from pytest_sprout.core.model import split_sentences
+
+from .index import _KNOWN, Sentence, content_keys
+from .numbers import Number, dimension_of
+from .text import rejoin_numbers, words_of
+
+
+class _Sentences(Sequence[Sentence]):
+    """A passage's sentences, each analysed (``Sentence``) the first time it is read: a claim reads
+    only the few sentences that may be its evidence and their neighbours. An analysis is shared by
+    text with any other live one (``index._KNOWN``)."""
+
+    __slots__ = ("texts", "_words", "_done")
+
+    def __init__(self, texts: list[str], words: list[list[str] | None], done: list[Sentence | None]) -> None:
+        self.texts = texts
+        self._words = words  # each sentence's tokens, until it is analysed
+        self._done = done
+
+    def __len__(self) -> int:
+        return len(self.texts)
+
+    def _analyse(self, i: int) -> Sentence:
+        s = Sentence(self.texts[i], self._words[i])
+        self._words[i] = None
+        self._done[i] = s
+        _KNOWN.setdefault(s.text, s)  # a live analysis of the same text stays: it may be a cached passage's
+        return s
+
+    @overload
+    def __getitem__(self, i: int) -> Sentence: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> tuple[Sentence, ...]: ...
+
+    def __getitem__(self, i: int | slice) -> Sentence | tuple[Sentence, ...]:
+        if isinstance(i, int):
+            s = self._done[i]
+            return s if s is not None else self._analyse(i if i >= 0 else len(self.texts) + i)
+        done = self._done
+        return tuple(done[k] or self._analyse(k) for k in range(len(done))[i])
+
+    def __iter__(self) -> Iterator[Sentence]:
+        done = self._done
+        for k in range(len(done)):
+            yield done[k] or self._analyse(k)
+
+    def analysed(self) -> list[Sentence]:
+        """The sentences analysed so far (read by a claim, or by ``content_keys``'s exceptions)."""
+        return [s for s in self._done if s is not None]
+
+
+class _ByText:
+    """A sentence's text -> its analysis (the last sentence with that text), analysed on lookup: a
+    claim copied from its passage is judged with the passage's analysis of it."""
+
+    __slots__ = ("_at", "_sentences")
+
+    def __init__(self, sentences: _Sentences) -> None:
+        self._at = {text: i for i, text in enumerate(sentences.texts)}
+        self._sentences = sentences
+
+    def get(self, text: str) -> Sentence | None:
+        i = self._at.get(text)
+        return None if i is None else self._sentences[i]
+
+    def __getitem__(self, text: str) -> Sentence:
+        return self._sentences[self._at[text]]
+
+    def __contains__(self, text: object) -> bool:
+        return text in self._at
+
+
+def _loose(s: Sentence) -> tuple[Number, ...]:
+    """A sentence's numbers that count nothing (a year, an amount in a unit): a claim may take them
+    from the sentence next to its evidence (``numbers_near``)."""
+    return tuple(n for n in s.numbers if n.bare or n.unit is not None)
+
+
+class _Prepared:
+    """A passage split into sentences, indexed by word.
+
+    ``index`` maps a content key to the indices of the sentences holding it, ``masks`` to the same
+    as a bit mask (bit i: sentence i), both built from each sentence's tokens (``content_keys``;
+    a sentence it cannot read is analysed at once); ``sentences`` analyses a sentence when it is
+    first read; ``by_text`` maps each sentence's text to its analysis; ``numbers`` and the three
+    ``number_*`` fields (computed on first use, from every sentence) are what the number rule reads
+    when the claim's numbers may come from anywhere in the passage.
+    """
+
+    __slots__ = ("sentences", "index", "masks", "by_text", "_facts")
+
+    def __init__(self, text: str) -> None:
+        texts = split_sentences(rejoin_numbers(text))
+        words: list[list[str] | None] = []
+        done: list[Sentence | None] = [None] * len(texts)
+        self.sentences = sentences = _Sentences(texts, words, done)
+        index: dict[str, list[int]] = {}
+        masks: dict[str, int] = {}
+        get = masks.get
+        for i, t in enumerate(texts):
+            tokens = words_of(t)
+            words.append(tokens)
+            keys = content_keys(tokens, t)
+            bit = 1 << i
+            for key in sentences._analyse(i).keys if keys is None else set(keys):
+                index.setdefault(key, []).append(i)
+                masks[key] = get(key, 0) | bit
+        self.index = {key: tuple(where) for key, where in index.items()}
+        self.masks = masks
+        self.by_text = _ByText(sentences)
+        self._facts: tuple | None = None
+
+    def loose(self, i: int) -> tuple[Number, ...]:
+        """The numbers that count nothing of sentence ``i`` (``_loose``)."""
+        return _loose(self.sentences[i])
+
+    def _number_facts(self) -> tuple:
+        if self._facts is None:
+            numbers = tuple(n for s in self.sentences for n in s.numbers)  # every number, for the number rule
+            keys = frozenset(n.exact for n in numbers)  # the number rule's shortcut
+            # The values (lo, hi) of the numbers, a second shortcut: without a rounded number ("3.5
+            # million") or a date among them, a claim number whose value is not here matches none.
+            values = None if any(n.scaled or n.unit == "date" for n in numbers) else frozenset(
+                (n.lo, n.hi) for n in numbers)
+            # What a claim number in a convertible unit or a frequency could still match when its value is
+            # not among the values: per dimension, the units the numbers are written in ("length":
+            # {"cm", "inch"}, "/time": {"/day", "/week"}).
+            units: dict[str, set[str]] = {}
+            for n in numbers:
+                dimension = dimension_of(n.unit)
+                if dimension is not None and n.unit is not None:
+                    units.setdefault(dimension, set()).add(n.unit)
+            self._facts = (numbers, keys, values, {dimension: frozenset(found) for dimension, found in units.items()})
+        return self._facts
+
+    @property
+    def numbers(self) -> tuple[Number, ...]:
+        return self._number_facts()[0]
+
+    @property
+    def number_keys(self) -> frozenset[tuple]:
+        return self._number_facts()[1]
+
+    @property
+    def number_values(self) -> frozenset[tuple[float, float]] | None:
+        return self._number_facts()[2]
+
+    @property
+    def number_units(self) -> dict[str, frozenset[str]]:
+        return self._number_facts()[3]
+
+
+def number_facts(prepared: list[_Prepared]) -> tuple[
+        tuple[Number, ...], frozenset[tuple], frozenset[tuple[float, float]] | None, dict[str, frozenset[str]]]:
+    """What the number rule reads of the cited passages, as if they were one: their numbers, the
+    numbers' exact keys, their values (None where one is rounded or a date) and their units by
+    dimension (see ``rules.check_numbers_in``)."""
+    if len(prepared) == 1:  # as analysed
+        p = prepared[0]
+        return p.numbers, p.number_keys, p.number_values, p.number_units
+    values = None if any(p.number_values is None for p in prepared) else frozenset().union(
+        *(p.number_values for p in prepared if p.number_values is not None))
+    units: dict[str, frozenset[str]] = {}
+    for p in prepared:
+        for dimension, found in p.number_units.items():
+            units[dimension] = units.get(dimension, frozenset()) | found
+    exact: frozenset[tuple] = frozenset().union(*(p.number_keys for p in prepared))
+    return tuple(n for p in prepared for n in p.numbers), exact, values, units
+
+
+def numbers_near(prepared: list[_Prepared], places: Sequence[tuple[int, int]]) -> tuple[
+        tuple[Number, ...], frozenset[tuple]]:
+    """The numbers a claim's numbers may come from, when its evidence is the sentences at ``places``
+    ((passage, sentence) positions), those sentences' first: every number of those
+    sentences, and of the sentences next to them the numbers that count nothing ("That was in
+    2015.", "It grew 10 cm."). A count of something else beside the evidence ("Leeds have won 7
+    games" after "Moon scored 3 tries") and any number further off are about something else."""
+    if len(places) == 1:  # one sentence of evidence, as for most claims: no sets to build
+        pi, i = places[0]
+        p = prepared[pi]
+        numbers = p.sentences[i].numbers + (p.loose(i - 1) if i else ()) + (
+            p.loose(i + 1) if i + 1 < len(p.sentences) else ())
+    else:
+        inside = sorted(set(places))
+        beside = sorted({(pi, k) for pi, i in inside for k in (i - 1, i + 1) if 0 <= k < len(prepared[pi].sentences)}
+                        - set(inside))
+        numbers = tuple(n for pi, i in inside for n in prepared[pi].sentences[i].numbers) + tuple(
+            n for pi, i in beside for n in prepared[pi].loose(i))
+    return numbers, frozenset()  # few numbers: each is compared by value, no exact-key shortcut needed
+
+
+_prepare_passage = lru_cache(maxsize=4096)(_Prepared)

@@ -1,0 +1,63 @@
+"""The passage index is built from each sentence's tokens (``index.content_keys``) and a sentence
+is analysed only when read (``passage._Prepared``): both must give what analysing every sentence
+gives."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pytest_sprout.core.model import split_sentences
+from pytest_sprout.judges.lexical import Sentence, _Prepared, words_of
+from pytest_sprout.judges.lexical.index import content_keys
+from pytest_sprout.judges.lexical.text import rejoin_numbers
+
+# Words that make _scan's decisions about content: numbers and units, ordinals of frequencies,
+# months and "may", the truth words of "it is not true that", negations and quantifiers, dashes.
+_WORDS = ["fern", "ferns", "water", "watered", "the", "a", "every", "each", "other", "second", "third", "week",
+          "weeks", "weekly", "day", "10", "3", "2011", "2011-03-03", "cm", "m", "st", "rd", "th", "-", "May", "may",
+          "March", "in", "it", "is", "not", "true", "that", "case", "correct", "no", "never", "all", "most", "some",
+          "and", "he", "before", "but", ",", "don't", "John's", "[1]", "7.", "8", "per", "cent", "%", "°C",
+          "half", "one", "times", "second.", "years", "for"]
+
+def _numbers(numbers) -> list[tuple]:
+    return [(n.exact, n.bare, n.per, n.scaled, n.text) for n in numbers]
+
+
+_SENTENCE = st.lists(st.sampled_from(_WORDS), min_size=1, max_size=12).map(lambda ws: " ".join(ws) + ".")
+
+
+@settings(max_examples=1500, deadline=None)
+@given(_SENTENCE)
+def test_content_keys_are_the_keys_of_the_analysis(text: str) -> None:
+    keys = content_keys(words_of(text), text)
+    assert keys is None or frozenset(keys) == Sentence(text).keys
+
+
+def test_content_keys_leave_dates_and_truth_words_to_the_analysis() -> None:
+    for text in ("It opened in May 2011.", "It may rain.", "It is not true that ferns bloom.", "On 2011-03-03 it shut."):
+        assert content_keys(words_of(text), text) is None
+    assert content_keys(words_of("Water it every second week, 10 cm deep."), "") == ["water", "week", "deep"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_SENTENCE, min_size=1, max_size=8), st.data())
+def test_a_passage_read_in_any_order_is_the_passage_analysed_in_full(sentences: list[str], data) -> None:
+    text = " ".join(sentences)
+    texts = split_sentences(rejoin_numbers(text))
+    eager = [Sentence(t) for t in texts]
+    lazy = _Prepared(text)
+    order = data.draw(st.permutations(range(len(texts))))
+    read = {i: lazy.sentences[i] for i in order}
+    assert len(lazy.sentences) == len(texts)
+    for i, s in enumerate(eager):
+        assert (read[i].text, read[i].words, read[i].seq, _numbers(read[i].numbers), read[i].clauses()) == (
+            s.text, s.words, s.seq, _numbers(s.numbers), s.clauses())
+        assert lazy.sentences[i] is read[i] and lazy.sentences[i - len(texts)] is read[i]
+    assert lazy.sentences[1:3] == tuple(read[i] for i in range(1, min(3, len(texts))))
+    assert list(lazy.sentences) == [read[i] for i in range(len(texts))]
+    for t in texts:
+        assert lazy.by_text.get(t) is lazy.by_text[t] and lazy.by_text[t].text == t and t in lazy.by_text
+    assert _numbers(lazy.numbers) == _numbers(n for s in eager for n in s.numbers)
+    assert lazy.number_keys == frozenset(n.exact for n in lazy.numbers)
+    assert _numbers(lazy.loose(0)) == _numbers(n for n in eager[0].numbers if n.bare or n.unit is not None)
