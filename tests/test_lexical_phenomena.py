@@ -379,3 +379,48 @@ def test_evidence_gathered_from_several_sentences_is_checked_only_for_the_claims
     # ... but a hedge of the claim's own class still counts.
     hedged = judge("Editing always creates new traits.", "Some techniques sometimes create new traits. Editing is one technique.")
     assert (hedged.supported, hedged.rule) == (False, "quantifier"), hedged.reason
+
+
+# --- a negation no evidence sentence says (rules_version 11) ------------------------------------------
+# A claim that negates what its evidence states, where the evidence lacks some of the claim's words,
+# was only weighed (the score decided, and the score does not read the conflict). It is rejected now
+# when no sentence of the evidence negates anything, not even in other words: that is how a sentence
+# is reversed ("is" -> "is not"); a paraphrase of a negated fact says "no" somehow.
+
+
+@pytest.mark.parametrize(("claim", "passage"), [
+    ("The estate was not administered by his mother Afeni Shakur after his death.",
+     "The estate was administered by his mother, Afeni Shakur, who sued Entertainment One in 2013."),
+    ("Exercise does not strengthen the heart muscle of older runners.",
+     "Exercise strengthens the heart muscle, enabling it to pump more blood with each beat."),
+])
+def test_a_negation_that_no_evidence_sentence_says_is_rejected(claim: str, passage: str) -> None:
+    verdict = judge(claim, passage)
+    assert (verdict.supported, verdict.rule) == (False, "negation"), verdict.reason
+    assert "no sentence of the evidence negates anything" in verdict.reason
+    # the same claim without the negation is supported by the same passage
+    assert judge(claim.replace(" not ", " ").replace("does strengthen", "strengthens"), passage).supported is True
+
+
+@pytest.mark.parametrize(("claim", "passage"), [
+    ("King George spoke no English at his coronation.", "King George was a Hanoverian who spoke zero English."),
+    ("Tobacco is not allowed in the community.", "The community is against the use of tobacco."),
+    ("The estate was not administered by his mother after his death.",
+     "Unless a will says otherwise, the estate is administered by the mother."),
+    ("Lean removes steps that do not add value for customers.", "Lean drives out non-value added steps and processes."),
+    ("The contact lens does not move during sleep.", "The tear film prevents the contact lens from moving."),
+])
+def test_a_negation_the_evidence_says_in_other_words_is_still_only_weighed(claim: str, passage: str) -> None:
+    verdict = judge(claim, passage)
+    assert verdict.supported is True, verdict.reason
+    assert "weighed" in verdict.reason
+
+
+def test_what_says_no() -> None:
+    from pytest_sprout.judges.lexical.rules import says_no
+
+    assert says_no(Sentence("The parts are mold-free."))
+    assert says_no(Sentence("He failed to win."))
+    assert says_no(Sentence("It is not here."))
+    assert not says_no(Sentence("The parts are free of charge on Fridays."))
+    assert not says_no(Sentence("The estate was administered by his mother."))

@@ -58,12 +58,12 @@ from .index import Sentence, _bits, analyse
 from .passage import _Prepared, _prepare_passage, number_facts, numbers_near
 from .rules import (
     _RULE_RANK, Failure, align, check_antonyms, check_displaced_name, check_negated_clause_stated, check_negation,
-    check_numbers_in, check_quantifiers, check_swap,
+    check_negation_unsaid, check_numbers_in, check_quantifiers, check_swap,
 )
 from .text import rejoin_numbers, stem, weight
 from .verdicts import sigmoid, verdict, wordless
 
-RULES_VERSION = 10  # bump when a rule changes what it decides: it is part of settings()
+RULES_VERSION = 11  # bump when a rule changes what it decides: it is part of settings()
 
 _ZEROS = repeat(0)  # the default of each dict.get mapped over a claim's keys
 
@@ -261,7 +261,8 @@ class LexicalJudge:
         failure = self._rules(ours, window, prepared, uncovered, best=best, places=chosen)
         if failure is not None and uncovered and failure[0] in _SOFT:  # the evidence lacks some of the claim
             found.cue_conflict = failure
-            failure = (check_negated_clause_stated(ours, window) if len(window) == 1 else None) or self._rules(
+            failure = check_negation_unsaid(ours, window) or (
+                check_negated_clause_stated(ours, window) if len(window) == 1 else None) or self._rules(
                 ours, window, prepared, uncovered, best=best, cues=False, places=chosen)
         if failure is None and found.clause_failure is not None:
             failure = found.clause_failure

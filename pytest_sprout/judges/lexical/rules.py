@@ -253,6 +253,34 @@ def check_negation(claim: Sentence, window: Sequence[Sentence], pairs: Alignment
     return check_negated_clause_stated(claim, window)
 
 
+# Words that say "no" without a negation cue ("unless it rains", "zero English", "lacks a
+# nucleus", "prevents a dictator from seizing power", "is against alcohol").
+NEGATIVE_WORDS = frozenset("""unless non zero lack lacks lacked lacking fail fails failed failing prevent prevents
+    prevented preventing avoid avoids avoided avoiding absence absent unable inability impossible refuse refuses refused
+    deny denies denied hardly barely against instead rather stop stops stopped""".split())
+
+
+def says_no(s: Sentence) -> bool:
+    """Whether a sentence negates anything: a negation cue, a word of ``NEGATIVE_WORDS``, or a
+    hyphenated "-free" or "-less" ("mold-free", "wire-less")."""
+    if s.has_negation or not NEGATIVE_WORDS.isdisjoint(s.words):
+        return True
+    words = s.words
+    return "-" in words and any(w == "-" and words[i + 1] in ("free", "less") for i, w in enumerate(words[:-1]))
+
+
+def check_negation_unsaid(claim: Sentence, window: Sequence[Sentence]) -> Failure | None:
+    """A claim clause that negates, whose closest evidence clause does not, where no sentence of
+    the evidence negates anything (``says_no``): decisive even when the evidence lacks some of
+    the claim's words. A negation that the claim adds to what its evidence says is the most
+    common way to reverse a sentence, and evidence that says "no" nowhere cannot be its
+    paraphrase (a paraphrase says it with "unless", "lacks", "prevents" or a cue of its own)."""
+    if not claim.has_negation or any(says_no(s) for s in window):
+        return None
+    failure = check_negation(claim, window, None, True)
+    return None if failure is None else ("negation", f"{failure[1]}, and no sentence of the evidence negates anything")
+
+
 def check_negated_clause_stated(claim: Sentence, window: Sequence[Sentence]) -> Failure | None:
     """The claim states, without negation, every word of a clause that the evidence negates: the
     evidence says the opposite of the claim whatever else the claim adds."""
