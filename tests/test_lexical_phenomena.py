@@ -424,3 +424,44 @@ def test_what_says_no() -> None:
     assert says_no(Sentence("It is not here."))
     assert not says_no(Sentence("The parts are free of charge on Fridays."))
     assert not says_no(Sentence("The estate was administered by his mother."))
+
+
+# --- stitched: a predicate the evidence says of another subject (issue 26, item 1; rules_version 11) ---
+
+
+@pytest.mark.parametrize(("claim", "passage", "subject", "other"), [
+    ("Body armor typically wears a vest rated at level three.",
+     "Police patrol officers typically wear a vest rated at level three. Body armor is heavy.",
+     "Body armor", "Police patrol officers"),
+    ("Scammers often give people emotional reasons to click and share.",
+     "Scammers create eye-catching posts. Posts often give people emotional reasons to click and share.",
+     "Scammers", "Posts"),
+    ("The main culprit usually shows up within thirty minutes of eating.",
+     "The main culprit is asparagusic acid. Asparagus pee usually shows up within thirty minutes of eating.",
+     "The main culprit", "Asparagus pee"),
+])
+def test_a_subject_given_the_predicate_another_sentence_says_of_something_else_is_stitched(
+        claim: str, passage: str, subject: str, other: str) -> None:
+    verdict = judge(claim, passage)
+    assert (verdict.supported, verdict.rule) == (False, "stitched"), verdict.reason
+    # the reason names both sentences: the one with the predicate, and the one with the subject
+    assert f"'{subject}'" in verdict.reason and f"of '{other}'" in verdict.reason
+    assert "from another sentence" in verdict.reason
+
+
+@pytest.mark.parametrize(("claim", "passage"), [
+    # linked by a pronoun or "the" + noun that refers back: such a subject is not read as another thing
+    ("Acme reported record profits in its home market.",
+     "Acme opened a store in Ohio. It reported record profits in its home market."),
+    ("Acme reported record profits in its home market.",
+     "Acme opened a store in Ohio. The company reported record profits in its home market."),
+    # the predicate's sentence names the claim's subject too
+    ("Police officers typically wear a vest rated at level three.",
+     "Police patrol officers typically wear a vest rated at level three. Body armor is heavy."),
+    # the subject's own sentence states the predicate; the other sentence adds a detail
+    ("Body armor is heavy and uncomfortable for patrol officers.",
+     "Police patrol officers typically wear a vest. Body armor is heavy and uncomfortable."),
+])
+def test_linked_or_unsplit_evidence_is_not_stitched(claim: str, passage: str) -> None:
+    verdict = judge(claim, passage)
+    assert verdict.supported is True, verdict.reason

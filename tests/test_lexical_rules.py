@@ -13,7 +13,8 @@ from pytest_sprout.judges.lexical import RULE_ORDER, LexicalJudge, rules
 
 # Each rule function and the rule name it reports.
 RULE_OF = {"check_displaced_name": "entity", "check_numbers_in": "number", "check_quantifiers": "quantifier",
-           "check_negation": "negation", "check_antonyms": "antonym", "check_swap": "entity-swap"}
+           "check_negation": "negation", "check_antonyms": "antonym", "check_swap": "entity-swap",
+           "check_stitched": "stitched"}
 
 
 def test_rule_order_is_the_order_of_the_calls_in_rules() -> None:
@@ -32,6 +33,8 @@ def test_every_rule_function_reports_its_own_name() -> None:
         "quantifier": ("All ferns like humid air.", "Some ferns like humid air."),
         "negation": ("Ferns do not like humid air.", "Ferns like humid air."),
         "entity-swap": ("Dogs are more sensitive to lilies than cats.", "Cats are more sensitive to lilies than dogs."),
+        "stitched": ("Body armor typically wears a vest rated at level three.",
+                     "Police patrol officers typically wear a vest rated at level three. Body armor is heavy."),
         "clause": ("Peace lilies are toxic to cats.", "Peace lilies like shade."),
     }
     for rule, (claim, passage) in cases.items():

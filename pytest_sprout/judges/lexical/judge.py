@@ -19,9 +19,12 @@ A claim is judged against the sentences of the passages it cites:
    range, unit and bound, is in the evidence sentences, or is a number that counts nothing ("in
    2015", "10 cm") in a sentence next to them ("number": a number the passage states about
    something else does not support it); quantifiers and modals
-   agree with the evidence ("quantifier"); negation agrees ("negation"); no word of the claim is an
-   antonym of an evidence word in its place ("antonym"); no two entities of the evidence trade
-   places ("entity-swap"); no clause of two or more words, nor the second half of the claim, is
+   agree with the evidence ("quantifier"); negation agrees ("negation"; on evidence that lacks some
+   of the claim's words a conflict is only weighed, unless no evidence sentence negates anything,
+   not even in other words: "unless", "lacks", "prevents"); no word of the claim is an antonym of
+   an evidence word in its place ("antonym"); no two entities of the evidence trade places
+   ("entity-swap"); no sentence of evidence gathered from several says the claim's predicate of a
+   subject of its own while the claim's subject comes from another ("stitched"); no clause of two or more words, nor the second half of the claim, is
    wholly absent from the evidence ("clause": English puts what it says about its topic last, so a
    claim whose opening alone is in the evidence, "Peace lilies | are toxic to cats", is only on
    topic). A claim that cites nothing is unsupported ("uncited").
@@ -58,7 +61,7 @@ from .index import Sentence, _bits, analyse
 from .passage import _Prepared, _prepare_passage, number_facts, numbers_near
 from .rules import (
     _RULE_RANK, Failure, align, check_antonyms, check_displaced_name, check_negated_clause_stated, check_negation,
-    check_negation_unsaid, check_numbers_in, check_quantifiers, check_swap,
+    check_negation_unsaid, check_numbers_in, check_quantifiers, check_stitched, check_swap,
 )
 from .text import rejoin_numbers, stem, weight
 from .verdicts import sigmoid, verdict, wordless
@@ -396,7 +399,7 @@ class LexicalJudge:
                        or check_negation(ours, window, pairs, gathered))
         if failure is None and uncovered:
             failure = check_antonyms(ours, window, uncovered)
-        return failure or check_swap(ours, window)
+        return failure or check_swap(ours, window) or check_stitched(ours, window)
 
     def _verdict(self, found: Evidence) -> Verdict:
         return verdict(found, self.probability(found.features()), self.coverage, self.threshold)

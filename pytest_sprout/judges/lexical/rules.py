@@ -5,8 +5,9 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Iterable, Sequence
 
-from .index import Clause, Sentence
+from .index import Clause, Sentence, analyse
 from .numbers import CONVERTIBLE_UNITS, FREQUENCY_UNITS, Number, dimension_of
+from .subjects import split_clause
 from .text import antonym_keys
 from .text import (
     _ARTICLES, _LIST_JOINERS, _PUNCT_BREAKS, _RELATIONS, CLAIM_ONLY_FLAGGED, CLAUSE_BREAKS, EVIDENCE_ONLY_FLAGGED,
@@ -17,7 +18,7 @@ Failure = tuple[str, str]  # (rule, reason)
 # The rules in the order the judge applies them (``LexicalJudge._rules``, then the clause rule on
 # the evidence it chose); among sentences that each hold the whole claim and fail, the failure of
 # the latest rule is reported (``_RULE_RANK``).
-RULE_ORDER = ("entity", "number", "quantifier", "negation", "antonym", "entity-swap", "clause")
+RULE_ORDER = ("entity", "number", "quantifier", "negation", "antonym", "entity-swap", "stitched", "clause")
 _RULE_RANK = {rule: rank for rank, rule in enumerate(RULE_ORDER)}
 
 
@@ -400,3 +401,40 @@ def _then_reversal(claim: Sentence, window: Sequence[Sentence]) -> Failure | Non
         return "entity-swap", f"claim puts '{first}' before 'then' and '{second}' after it; the evidence has the reverse"
     return None
 
+
+
+def check_stitched(claim: Sentence, window: Sequence[Sentence]) -> Failure | None:
+    """Evidence of several sentences, one of which says the claim's predicate of another subject:
+    at least four fifths of the predicate's words are in it, its subject (``subjects.split_clause``)
+    shares no word with the claim, and it holds no word of the claim's subject ("Police patrol
+    officers typically wear a vest" does not make "Body armor typically wears a vest" true,
+    whatever another sentence says of body armor). A subject that is a pronoun or "the" with one
+    noun ("It", "The company") may be the claim's own, referred to: such a sentence is not split,
+    so sentences linked that way are never stitched."""
+    if len(window) < 2:
+        return None
+    ours = split_clause(claim.text)
+    if ours is None:
+        return None
+    subject, predicate = analyse(ours[0]).keys, analyse(ours[1]).keys
+    if not subject or len(predicate) < 2:
+        return None
+    for s in window:
+        if subject & s.keys or 5 * len(predicate & s.keys) < 4 * len(predicate):
+            continue
+        theirs = split_clause(s.text)
+        if theirs is None:
+            continue
+        other = analyse(theirs[0]).keys
+        if not other or other & claim.keys:
+            continue
+        source = next((t for t in window if t is not s and subject & t.keys), None)
+        where = (f"from another sentence ('{_short(source.text)}')" if source is not None
+                 else "from no sentence of the evidence")
+        return "stitched", (f"claim gives '{ours[0]}' the predicate that '{_short(s.text)}' says of '{theirs[0]}'; "
+                            f"its subject comes {where}")
+    return None
+
+
+def _short(text: str, most: int = 60) -> str:
+    return text if len(text) <= most else text[: most - 3].rstrip() + "..."
