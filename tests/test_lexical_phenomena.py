@@ -416,6 +416,14 @@ def test_a_negation_the_evidence_says_in_other_words_is_still_only_weighed(claim
     assert "weighed" in verdict.reason
 
 
+def test_a_negation_that_names_the_other_side_of_a_comparison_is_only_weighed() -> None:
+    evidence = "Fish living around coral reefs are bright and more colorful than others."
+    contrast = judge("Reef fish appear more colorful than fish that don't live around coral reefs.", evidence)
+    assert contrast.supported is True and "weighed" in contrast.reason, contrast.reason
+    negated = judge("Reef fish appear more colorful and do not live around coral reefs.", evidence)
+    assert (negated.supported, negated.rule) == (False, "negation"), negated.reason
+
+
 def test_what_says_no() -> None:
     from pytest_sprout.judges.lexical.rules import says_no
 

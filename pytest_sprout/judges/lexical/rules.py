@@ -276,10 +276,23 @@ def check_negation_unsaid(claim: Sentence, window: Sequence[Sentence]) -> Failur
     the claim's words. A negation that the claim adds to what its evidence says is the most
     common way to reverse a sentence, and evidence that says "no" nowhere cannot be its
     paraphrase (a paraphrase says it with "unless", "lacks", "prevents" or a cue of its own)."""
-    if not claim.has_negation or any(says_no(s) for s in window):
+    if not claim.has_negation or any(says_no(s) for s in window) or _contrast_class(claim.words):
         return None
     failure = check_negation(claim, window, None, True)
     return None if failure is None else ("negation", f"{failure[1]}, and no sentence of the evidence negates anything")
+
+
+def _contrast_class(words: Sequence[str]) -> bool:
+    """Whether the claim's negation names the other side of a comparison: "than" and, within four
+    words, "that", "who" or "which" with a negation within three more ("more colorful than fish
+    that don't live on reefs", "than those who do not exercise"). It restates what the comparison
+    implies of the claim's subject; the evidence need not say it."""
+    for i, w in enumerate(words):
+        if w == "than":
+            for j in range(i + 1, min(i + 5, len(words))):
+                if words[j] in ("that", "who", "which") and NEGATIONS.intersection(words[j + 1 : j + 4]):
+                    return True
+    return False
 
 
 def check_negated_clause_stated(claim: Sentence, window: Sequence[Sentence]) -> Failure | None:
