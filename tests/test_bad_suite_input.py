@@ -94,3 +94,25 @@ def test_bad_passages_error_the_case_in_a_run(pytester: pytest.Pytester) -> None
     result = pytester.runpytest(*RUN)
     result.assert_outcomes(passed=3, failed=1)
     result.stdout.fnmatch_lines(["*the system's answer to 'breaks' is invalid: two passages have the id 'p'*"])
+
+
+def test_key_written_twice_as_a_number_and_as_a_string(tmp_path: Path) -> None:
+    """1 and "1" are two keys to Python's dict but one written twice to a reader of the file."""
+    errors = suite(tmp_path, "cases:\n  - id: a\n    question: q\n    thresholds:\n      1: 0.5\n      '1': 0.6\n")
+    assert errors == ["s.yaml:6: case 'a': field '1': key '1' is written twice (lines 5 and 6); "
+                      "YAML would silently keep only the last"]
+
+
+def test_reading_a_suite_leaves_the_garbage_collector_as_it_was(tmp_path: Path) -> None:
+    import gc
+
+    path = tmp_path / "s.yaml"
+    path.write_text("cases:\n  - id: a\n    question: q\n")
+    enabled = gc.isenabled()
+    try:
+        for state in (True, False):
+            (gc.enable if state else gc.disable)()
+            assert [c.id for c in load_suite(path, "s.yaml").cases] == ["a"]
+            assert gc.isenabled() is state
+    finally:
+        (gc.enable if enabled else gc.disable)()

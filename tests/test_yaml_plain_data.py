@@ -10,7 +10,7 @@ import pytest
 import yaml
 from hypothesis import given, settings, strategies as st
 
-from pytest_sprout.suites.yaml_lines import plain_data
+from pytest_sprout.suites.yaml_lines import plain_data, plain_data_checked
 
 REPO = Path(__file__).resolve().parent.parent
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -66,3 +66,19 @@ JSONISH = st.recursive(
 def test_any_plain_document_round_trips(value: object) -> None:
     got, expected = both(yaml.safe_dump({"data": value}))
     assert got == expected
+
+
+@pytest.mark.parametrize(("text", "twice"), [
+    ("a: 1\nb: {c: 2, d: [3, {e: 4}]}\n", False),
+    ("a: 1\nb: {c: 2, c: 3}\n", True),  # a key written twice deep down
+    ("1: one\n'1': two\n", True),  # not a repeated dict key, but a repeated key in the file
+    ("a: &x {b: 1}\nc: *x\n", True),  # built by the constructor: not known, so looked for
+])
+def test_whether_a_key_may_be_written_twice(text: str, twice: bool) -> None:
+    loader = LOADER(text)
+    try:
+        data, maybe = plain_data_checked(loader.get_single_node(), loader)
+    finally:
+        loader.dispose()
+    assert maybe is twice
+    assert data == yaml.safe_load(text)

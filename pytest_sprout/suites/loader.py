@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
@@ -9,7 +10,7 @@ from typing import Any, Iterable
 from .formats import BadLine
 from ..core.model import EXPECTS, ID_PATTERN, TIERS, Case
 from ..core.tier import unknown_tier
-from .yaml_lines import describe, duplicate_key, key_line, plain_data
+from .yaml_lines import describe, duplicate_key, key_line, plain_data_checked
 from ..core.util import UNSAFE_TEXT as _UNSAFE
 
 SUITE_KEYS = ("suite", "description", "defaults", "cases")
@@ -159,7 +160,7 @@ def _build_case(raw: Any, suite: str, defaults: dict, source: str) -> Case:
     return Case(
         id=case_id, suite=suite, question=question.strip(), expect=expect,
         expected_facts=facts, tiers=tiers, tags=tags, source=source,
-        thresholds=_thresholds(raw.get("thresholds", {})),
+        thresholds=_thresholds(raw["thresholds"]) if "thresholds" in raw else (),
         citations=_citations(raw["citations"]) if "citations" in raw else defaults.get("citations"),
     )
 
@@ -205,8 +206,9 @@ def _load_table(path: Path) -> tuple[Any, list[int]]:
         raise _Invalid(None, str(exc)) from None
 
 
-def _load_document(path: Path, rel: str) -> tuple[Any, Any]:
-    """Read and parse the file; returns (data, node) or raises SuiteError-carrying _Invalid."""
+def _load_document(path: Path, rel: str) -> tuple[Any, Any, bool]:
+    """Read and parse the file; returns (data, node, whether a key may be written twice) or raises
+    SuiteError-carrying _Invalid."""
     text = _decode(path)
     import yaml  # here, not at import: the plugin loads in every pytest session
 
@@ -229,26 +231,44 @@ def _load_document(path: Path, rel: str) -> tuple[Any, Any]:
         raise _Invalid(None, "the YAML is nested too deeply to read; a suite needs a few levels at most") from None
 
 
-def _parse(loader_class: Any, text: str) -> tuple[Any, Any]:
-    """The document's data and its node tree (the nodes carry the line of every case)."""
+def _parse(loader_class: Any, text: str) -> tuple[Any, Any, bool]:
+    """The document's data, its node tree (the nodes carry the line of every case) and whether a
+    mapping in it may write a key twice."""
     loader = loader_class(text)
     try:
         node = loader.get_single_node()
-        return (plain_data(node, loader) if node is not None else None), node
+        if node is None:
+            return None, None, False
+        data, maybe_twice = plain_data_checked(node, loader)
+        return data, node, maybe_twice
     finally:
         loader.dispose()
 
 
 def load_suite(path: Path, rel: str | None = None) -> SuiteFile:
-    """Parse one suite file. Never raises for bad content: problems become SuiteErrors."""
-    rel = rel or str(path)
+    """Parse one suite file. Never raises for bad content: problems become SuiteErrors.
+
+    Python's cyclic garbage collector is paused while the file is read: a large suite's YAML
+    node tree is a million small objects that hold no cycle (50,000 cases), and the collector
+    walking them again and again as they pile up was two thirds of reading the file."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _load_suite(path, rel or str(path))
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _load_suite(path: Path, rel: str) -> SuiteFile:
     suite_file = SuiteFile(path=path, name=path.stem)
     try:
         node = None  # the YAML node tree; JSON Lines and CSV have none (their readers check duplicates)
+        twice = False  # whether a YAML mapping may write a key twice (when not, no node is searched)
         if path.suffix in TABLE_SUFFIXES:
             data, case_lines = _load_table(path)
         else:
-            data, node = _load_document(path, rel)
+            data, node, twice = _load_document(path, rel)
             case_lines = [n.start_mark.line + 1 for n in _case_nodes(node)]
         case_nodes = _case_nodes(node)
         if not isinstance(data, dict):
@@ -276,7 +296,7 @@ def load_suite(path: Path, rel: str | None = None) -> SuiteFile:
         cases = data["cases"]
         if not isinstance(cases, list) or not cases:
             raise _Invalid("cases", f"must be a non-empty list of cases, got {_type_name(cases)}")
-        dup = duplicate_key(node, skip=_cases_node(node)) if node is not None else None
+        dup = duplicate_key(node, skip=_cases_node(node)) if twice else None
         if dup is not None:
             raise _Invalid(dup[0], describe(dup), line=dup[2])
     except _Invalid as exc:
@@ -293,7 +313,7 @@ def load_suite(path: Path, rel: str | None = None) -> SuiteFile:
             suite_file.entries.append(SuiteError(rel, raw.message, case=label, field=raw.field, line=line))
             continue
         case_node = case_nodes[index] if index < len(case_nodes) else None
-        dup = duplicate_key(case_node) if case_node is not None else None
+        dup = duplicate_key(case_node) if twice and case_node is not None else None
         if dup is not None:  # located at the second key, the one YAML would keep
             suite_file.entries.append(SuiteError(rel, describe(dup), case=label, field=dup[0], line=dup[2]))
             continue

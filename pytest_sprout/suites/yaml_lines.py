@@ -72,10 +72,18 @@ def plain_data(node: Any, constructor: Any) -> Any:
     and mappings directly, any other scalar (numbers, booleans, null, dates) by the constructor.
     A tree with a merge key, an alias (one node used twice), another tag or an unhashable key is
     built by the constructor, as before."""
+    return plain_data_checked(node, constructor)[0]
+
+
+def plain_data_checked(node: Any, constructor: Any) -> tuple[Any, bool]:
+    """`plain_data`, and whether some mapping in the tree may write a key twice: False only when
+    every mapping's keys are plain strings, all different (what `duplicate_key` compares), so that
+    a suite without a repeated key is not walked a second time to look for one."""
     import yaml
 
     scalar, sequence, mapping = yaml.ScalarNode, yaml.SequenceNode, yaml.MappingNode
     seen: set[int] = set()
+    maybe = [False]
 
     def build(n: Any) -> Any:
         kind = type(n)
@@ -91,11 +99,15 @@ def plain_data(node: Any, constructor: Any) -> Any:
             for key_node, value_node in n.value:
                 if key_node.tag == _MERGE or type(key_node) is not scalar:
                     raise _Fallback
+                if key_node.tag != _STR:  # 1 and "1" are one key to duplicate_key, two to a dict
+                    maybe[0] = True
                 out[build(key_node)] = build(value_node)
+            if len(out) != len(n.value):
+                maybe[0] = True
             return out
         raise _Fallback
 
     try:
-        return build(node)
+        return build(node), maybe[0]
     except _Fallback:
-        return constructor.construct_document(node)
+        return constructor.construct_document(node), True
