@@ -3,6 +3,7 @@
     .venv/bin/python bench/bench_concurrency.py concurrency [--cases 100] [--sleep 0.5] [--concurrency 16]
     .venv/bin/python bench/bench_concurrency.py cache [--cases 10000] [--rounds 1]
     .venv/bin/python bench/bench_concurrency.py scale [--sizes 1000,10000,50000] [--no-plain-run] [--keep DIR]
+    .venv/bin/python bench/bench_concurrency.py collect [--cases 50000] [--rounds 5] [--before DIR]
 
 concurrency: ``pytest -m groundedness --sprout-concurrency=N`` over generated cases whose system
   sleeps ``--sleep`` seconds per answer (a sync and an async variant), against the physical limit
@@ -19,6 +20,11 @@ scale: for each size, a plain parametrized test that calls the same system and j
   test's whole run (the longest process at 100,000 cases) and so the run and memory ratios against
   it: what is left is the ``--co`` pair and the plugin with and without ``--sprout-html``.
   ``--keep DIR`` keeps each size's plugin project (with its JSON and HTML reports) under DIR.
+collect: ``pytest --co`` alone, the plain parametrized test against ``pytest --co -m groundedness``
+  (the same plugins on both sides), rounds alternating and each round's order reversed from the
+  last; CPU seconds of each process, and the min and median of the per-round ratios. ``--before
+  DIR`` adds a third side: the plugin side again with the pytest_sprout of another checkout (DIR,
+  first on PYTHONPATH), e.g. the main branch's code, against the same plain runs.
 
 On a shared machine wall time mostly measures the neighbours: the cache and scale sections print
 CPU seconds of each pytest process (user + system) beside wall seconds where both make sense.
@@ -55,10 +61,11 @@ LAST_OUTPUT = [""]
 LAST_CPU = [0.0]
 
 
-def run(cwd: Path, args: list[str]) -> tuple[float, float]:
+def run(cwd: Path, args: list[str], **extra_env: str) -> tuple[float, float]:
     """(seconds, peak MB) of one pytest process; its CPU seconds go to LAST_CPU."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", DEEPEVAL_TELEMETRY_OPT_OUT="1", DEEPEVAL_DISABLE_DOTENV="1")
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", DEEPEVAL_TELEMETRY_OPT_OUT="1", DEEPEVAL_DISABLE_DOTENV="1",
+               **extra_env)
     start = time.perf_counter()
     proc = subprocess.run([sys.executable, "-c", RUNNER, *COMMON, *args], cwd=cwd, env=env,
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -281,6 +288,41 @@ def scale_one(plugin_dir: Path, plain_dir: Path, plain_run: bool) -> tuple[tuple
     return (co_plain, co_plugin, run_plugin, mem_plugin, run_html, mem_html, html_mb), run_plain, mem_plain
 
 
+# --- collect ----------------------------------------------------------------------------------
+
+def collect(args: argparse.Namespace) -> None:
+    import statistics
+
+    with tempfile.TemporaryDirectory() as tmp:
+        plugin_dir, plain_dir = write_projects(Path(tmp), args.cases)
+        sides: dict[str, tuple[Path, list[str], dict[str, str]]] = {
+            "plain": (plain_dir, [], {}),
+            "plugin": (plugin_dir, ["-m", "groundedness"], {}),
+        }
+        if args.before:
+            path = os.pathsep.join([str(Path(args.before).resolve()), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+            sides["before"] = (plugin_dir, ["-m", "groundedness"], {"PYTHONPATH": path})
+        cpu: dict[str, list[float]] = {name: [] for name in sides}
+        items: dict[str, set[str]] = {name: set() for name in sides}
+        order = list(sides)
+        for _ in range(args.rounds):
+            for name in order:
+                cwd, extra, env = sides[name]
+                run(cwd, ["-p", "no:cacheprovider", "--co", *extra], **env)
+                cpu[name].append(LAST_CPU[0])
+                items[name].add(LAST_OUTPUT[0].strip().splitlines()[-2].split(" in ")[0])  # "50000 tests collected"
+            order.reverse()
+    print(f"{args.cases} cases, pytest --co, {args.rounds} rounds; CPU seconds (user + system) of each process; "
+          "both sides load the same plugins (pytest-sprout included; deepeval, langsmith and hypothesis on neither)")
+    for name, times in cpu.items():
+        line = f"{name:7}: min {min(times):6.2f} s, median {statistics.median(times):6.2f} s  ({', '.join(f'{t:.2f}' for t in times)})"
+        if name != "plain":
+            ratios = [t / b for t, b in zip(times, cpu["plain"])]
+            line += f"; ratio to plain per round: min {min(ratios):.2f}x, median {statistics.median(ratios):.2f}x"
+        print(line + "; " + " / ".join(sorted(items[name])))
+    print("target: plugin <= 1.3x plain")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="section", required=True)
@@ -296,8 +338,12 @@ def main() -> None:
     p.add_argument("--sizes", default="1000,10000")
     p.add_argument("--no-plain-run", action="store_true", help="leave out the plain test's whole run")
     p.add_argument("--keep", metavar="DIR", help="keep each size's plugin project and its reports under DIR")
+    p = sub.add_parser("collect")
+    p.add_argument("--cases", type=int, default=50000)
+    p.add_argument("--rounds", type=int, default=5)
+    p.add_argument("--before", help="a checkout whose pytest_sprout the third side loads (e.g. the main branch)")
     args = parser.parse_args()
-    {"concurrency": concurrency, "cache": cache, "scale": scale}[args.section](args)
+    {"concurrency": concurrency, "cache": cache, "scale": scale, "collect": collect}[args.section](args)
 
 
 if __name__ == "__main__":
