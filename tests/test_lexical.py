@@ -525,7 +525,7 @@ def test_the_index_and_masks_match_their_definition(sentences: list[str], claim:
     assert set(prepared.index) == set(prepared.masks) == set().union(*sets)
     for key in set(Sentence(claim).keys) | set(prepared.index):
         holding = tuple(i for i, keys in enumerate(sets) if key in keys)
-        assert prepared.index.get(key, ()) == holding
+        assert tuple(prepared.index.get(key, ())) == holding
         assert prepared.masks.get(key, 0) == sum(1 << i for i in holding)
 
 

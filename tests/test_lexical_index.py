@@ -61,3 +61,18 @@ def test_a_passage_read_in_any_order_is_the_passage_analysed_in_full(sentences: 
     assert _numbers(lazy.numbers) == _numbers(n for s in eager for n in s.numbers)
     assert lazy.number_keys == frozenset(n.exact for n in lazy.numbers)
     assert _numbers(lazy.loose(0)) == _numbers(n for n in eager[0].numbers if n.bare or n.unit is not None)
+
+
+_DIGITS_AND_SEPARATORS = st.lists(st.sampled_from(list("0123456789.., a") + [" and ", "x"]), max_size=30).map("".join)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(_DIGITS_AND_SEPARATORS)
+def test_rejoining_numbers_is_the_lookbehind_first_substitution(text: str) -> None:
+    """``rejoin_numbers``'s patterns look behind their first digit rather than before it: the same
+    substitutions as the patterns written with the lookbehind first."""
+    import re
+
+    decimal = re.compile(r"(?<![\d.,])(\d{1,3})\. (\d{1,2})(?![\d,.]?\d)")
+    thousands = re.compile(r"(?<![\d.,])(?<!\d, )(\d{1,3}), (\d{3})(?![\d,.]?\d| and \d|, \d)")
+    assert rejoin_numbers(text) == thousands.sub(r"\1,\2", decimal.sub(r"\1.\2", text))

@@ -12,7 +12,7 @@ from .numbers import find_numbers
 from .text import (
     _ALL_IDIOM_NEXT, _ALL_IDIOM_PREV, _BARE_PERIOD_AFTER, _COMPARATIVES, _EVERY_NTH, _FIRST, _LEXICON, _NAME,
     _NEGATION_EXEMPT_NEXT, _PERIOD_ADVERBS, _PERIOD_WORDS_BEFORE, _SENTENCE_OPENERS, _TRUTH_WORDS, _UNIT_TOKENS, _VAGUE,
-    AND, BREAK, CONTENT, NEG, NUMERAL, OTHER, PERIOD, QUANT, QUANTIFIERS, STOP, _classify, stem,
+    AND, BREAK, CONTENT, NEG, NUMERAL, OTHER, PERIOD, QUANT, QUANTIFIERS, STOP, _TOKEN, _classify, _pieces_of, stem,
     words_of,
 )
 
@@ -298,6 +298,56 @@ def content_keys(words: list[str], text: str) -> list[str] | None:
         elif kind == NUMERAL:
             after_number = True
     return keys
+
+
+class _TokenKeys(dict):
+    """A whitespace-separated, lower-cased token -> the keys of its content tokens (the tokens
+    ``words_of`` makes of it), or None when ``content_keys`` would look at a token's neighbours (a
+    number, an ordinal of a frequency, a month, a truth word) or ``words_of`` would (a detached
+    "n't": "ca n't"). Computed on first sight, bounded like ``text._PIECES``."""
+
+    __slots__ = ()
+
+    def __missing__(self, tok: str) -> tuple[str, ...] | None:
+        pieces = _pieces_of(tok) if "'" not in tok else (
+            None if "n't" in _TOKEN.findall(tok) else words_of(tok))  # alone, as in its sentence
+        found: list[str] = []
+        keys: tuple[str, ...] | None = None
+        for piece in pieces or ():
+            kind, key = _LEXICON[piece]
+            if kind == NUMERAL or piece in _EVERY_NTH or piece in _MONTH_TOKENS or piece in _TRUTH_WORDS:
+                break
+            if kind in (CONTENT, PERIOD):
+                found.append(key)
+        else:
+            keys = tuple(found) if pieces is not None else None
+        if len(self) > 1 << 18:
+            self.clear()
+        self[tok] = keys
+        return keys
+
+
+_TOKEN_KEYS = _TokenKeys()
+
+
+def sentence_keys(text: str) -> tuple[list[str] | None, list[str] | None]:
+    """(``words_of(text)``, or None where it was not needed; ``content_keys`` of them): a sentence
+    without a citation marker, number, month... (most) is read token by token from ``_TOKEN_KEYS``
+    without ``words_of``; ``tests/test_lexical_index.py`` checks that both ways agree."""
+    if "[" not in text and not ("-" in text and _ISO_DATE.search(text)):
+        lowered = (text[:-1] if text.endswith(".") else text).lower()
+        if "\u2019" in lowered or "\u2018" in lowered:
+            lowered = lowered.replace("\u2019", "'").replace("\u2018", "'")
+        keys: list[str] = []
+        add = keys.extend
+        for found in map(_TOKEN_KEYS.__getitem__, lowered.split()):
+            if found is None:
+                break
+            add(found)
+        else:
+            return None, keys
+    words = words_of(text)
+    return words, content_keys(words, text)
 
 
 def _opened(starts: list[int], content: list[tuple[str, int]], filled: bool) -> bool:

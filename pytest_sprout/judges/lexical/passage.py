@@ -8,9 +8,9 @@ from typing import Iterator, Sequence, overload
 
 from pytest_sprout.core.model import split_sentences
 
-from .index import _KNOWN, Sentence, content_keys
+from .index import _KNOWN, Sentence, sentence_keys
 from .numbers import Number, dimension_of
-from .text import rejoin_numbers, words_of
+from .text import rejoin_numbers
 
 
 class _Sentences(Sequence[Sentence]):
@@ -65,7 +65,7 @@ class _ByText:
     __slots__ = ("_at", "_sentences")
 
     def __init__(self, sentences: _Sentences) -> None:
-        self._at = {text: i for i, text in enumerate(sentences.texts)}
+        self._at = dict(zip(sentences.texts, range(len(sentences.texts))))  # a repeated text: its last
         self._sentences = sentences
 
     def get(self, text: str) -> Sentence | None:
@@ -88,8 +88,8 @@ def _loose(s: Sentence) -> tuple[Number, ...]:
 class _Prepared:
     """A passage split into sentences, indexed by word.
 
-    ``index`` maps a content key to the indices of the sentences holding it, ``masks`` to the same
-    as a bit mask (bit i: sentence i), both built from each sentence's tokens (``content_keys``;
+    ``index`` maps a content key to the (list of) indices of the sentences holding it, ``masks`` to the same
+    as a bit mask (bit i: sentence i), both built from each sentence's tokens (``sentence_keys``;
     a sentence it cannot read is analysed at once); ``sentences`` analyses a sentence when it is
     first read; ``by_text`` maps each sentence's text to its analysis; ``numbers`` and the three
     ``number_*`` fields (computed on first use, from every sentence) are what the number rule reads
@@ -107,14 +107,13 @@ class _Prepared:
         masks: dict[str, int] = {}
         get = masks.get
         for i, t in enumerate(texts):
-            tokens = words_of(t)
+            tokens, keys = sentence_keys(t)
             words.append(tokens)
-            keys = content_keys(tokens, t)
             bit = 1 << i
             for key in sentences._analyse(i).keys if keys is None else set(keys):
                 index.setdefault(key, []).append(i)
                 masks[key] = get(key, 0) | bit
-        self.index = {key: tuple(where) for key, where in index.items()}
+        self.index = index  # lists, read only: a tuple of each would cost a copy per key
         self.masks = masks
         self.by_text = _ByText(sentences)
         self._facts: tuple | None = None

@@ -250,19 +250,6 @@ _TRAILING = ".,;:!?\"')]"
 _KEPT_PUNCT = frozenset(",;:()")
 
 
-_SPLIT_THOUSANDS = re.compile(r"(?<![\d.,])(\d{1,3})((?: ?, ?\d{3})+)(?![\d])(?!\.\d)")
-# What any match of _SPLIT_THOUSANDS that _join_thousands changes holds (a digit, then a comma
-# with a space on a side): a cheap search that spares the substitution for most texts.
-_SPACED_COMMA = re.compile(r"\d(?: ,|, )")
-
-
-def _join_thousands(m: re.Match[str]) -> str:
-    groups = m.group(2)
-    if " " not in groups:
-        return m.group(0)  # "735,000": the tokeniser below reads it already
-    return m.group(1) + "".join(ch for ch in groups if ch.isdigit())
-
-
 class _Pieces(dict):
     """A whitespace-separated token without an apostrophe -> the tokens ``words_of`` makes of it,
     computed on first sight (``__missing__``) and then found by one dictionary lookup. Without an
@@ -295,8 +282,6 @@ def words_of(text: str) -> list[str]:
     """
     if "[" in text:
         text = _MARKERS.sub(" ", text)
-    if (", " in text or " ," in text) and _SPACED_COMMA.search(text):  # tokenised thousands: "735, 000" -> "735000"
-        text = _SPLIT_THOUSANDS.sub(_join_thousands, text)
     if text.endswith("."):  # a full stop is never a token: the last word takes the fast path below
         text = text[:-1]
     text = text.lower()
@@ -400,8 +385,10 @@ def _classify(word: str) -> tuple[int, str]:
 # sentence at "7." and the number rule would read two numbers. Only a short whole part and one or
 # two decimals ("Dec. 29. 2022" and "in 2019. 15 people" stay apart), and only three digits after
 # a comma that no list of numbers continues ("78, 100 and 92" is no thousand).
-_SPLIT_DECIMAL = re.compile(r"(?<![\d.,])(\d{1,3})\. (\d{1,2})(?![\d,.]?\d)")
-_SPLIT_THOUSANDS = re.compile(r"(?<![\d.,])(?<!\d, )(\d{1,3}), (\d{3})(?![\d,.]?\d| and \d|, \d)")
+# (Each begins with a digit and then looks behind it, "(?<![\d.,]\d)" for "(?<![\d.,])" before it:
+# the same matches, found faster, as the search skips to the next digit.)
+_SPLIT_DECIMAL = re.compile(r"(\d(?<![\d.,]\d)\d{0,2})\. (\d{1,2})(?![\d,.]?\d)")
+_SPLIT_THOUSANDS = re.compile(r"(\d(?<![\d.,]\d)(?<!\d, \d)\d{0,2}), (\d{3})(?![\d,.]?\d| and \d|, \d)")
 
 
 _SPLIT_NUMBER = re.compile(r"\d[.,] \d")  # what both have: most texts are read by this one search
