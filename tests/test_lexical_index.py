@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from pytest_sprout.core.model import split_sentences
 from pytest_sprout.judges.lexical import Sentence, _Prepared, words_of
-from pytest_sprout.judges.lexical.index import content_keys
+from pytest_sprout.judges.lexical.index import content_keys, sentence_keys
 from pytest_sprout.judges.lexical.text import rejoin_numbers
 
 # Words that make _scan's decisions about content: numbers and units, ordinals of frequencies,
@@ -18,7 +18,8 @@ _WORDS = ["fern", "ferns", "water", "watered", "the", "a", "every", "each", "oth
           "weeks", "weekly", "day", "10", "3", "2011", "2011-03-03", "cm", "m", "st", "rd", "th", "-", "May", "may",
           "March", "in", "it", "is", "not", "true", "that", "case", "correct", "no", "never", "all", "most", "some",
           "and", "he", "before", "but", ",", "don't", "John's", "[1]", "7.", "8", "per", "cent", "%", "°C",
-          "half", "one", "times", "second.", "years", "for"]
+          "half", "one", "times", "second.", "years", "for", "it\u2019s", "ca", "n't", "10-15", "15°c", "1,500", "(50°f)",
+          "3rd", "Jan.", "2nd", "four"]
 
 def _numbers(numbers) -> list[tuple]:
     return [(n.exact, n.bare, n.per, n.scaled, n.text) for n in numbers]
@@ -32,6 +33,9 @@ _SENTENCE = st.lists(st.sampled_from(_WORDS), min_size=1, max_size=12).map(lambd
 def test_content_keys_are_the_keys_of_the_analysis(text: str) -> None:
     keys = content_keys(words_of(text), text)
     assert keys is None or frozenset(keys) == Sentence(text).keys
+    words, read = sentence_keys(text)  # token by token where it can, else as content_keys
+    assert words is None or words == words_of(text)
+    assert read == keys
 
 
 def test_content_keys_leave_dates_and_truth_words_to_the_analysis() -> None:

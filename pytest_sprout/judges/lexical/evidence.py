@@ -85,10 +85,12 @@ def _add_synonyms(ours: Sentence, keys: list[str], masks: list[list[int]], prepa
     masks. Returns {key's position: the synonym's key}."""
     words = ours.first_words()
     synonym_of: dict[int, str] = {}
+    held = prepared[0].masks.__contains__ if len(prepared) == 1 else (
+        lambda o: any(o in p.masks for p in prepared))  # one passage, the usual case: a lookup in C
     for j, key in enumerate(keys):
         if any(pm[j] for pm in masks):
             continue
-        other = next((o for o in related_keys(words[key]) if any(o in p.masks for p in prepared)), None)
+        other = next(filter(held, related_keys(words[key])), None)
         if other is not None:
             for pm, p in zip(masks, prepared):
                 pm[j] |= p.masks.get(other, 0)

@@ -126,9 +126,12 @@ class Sentence:
             rest = self.text[1:]
             if rest.islower() or rest == rest.lower():  # no capital after the first character: no names
                 return self._names
-            for m in _NAME.finditer(self.text):
-                before = self.text[: m.start()].rstrip()
-                if not before or before[-1] in _SENTENCE_OPENERS:  # a capital that starts a sentence
+            text = self.text
+            for m in _NAME.finditer(text):
+                j = m.start() - 1  # the last character before the word that is not a space
+                while j >= 0 and text[j].isspace():
+                    j -= 1
+                if j < 0 or text[j] in _SENTENCE_OPENERS:  # a capital that starts a sentence
                     continue
                 word = m.group().lower()
                 kind, key = _LEXICON.get(word) or _classify(word)
@@ -302,29 +305,43 @@ def content_keys(words: list[str], text: str) -> list[str] | None:
 
 class _TokenKeys(dict):
     """A whitespace-separated, lower-cased token -> the keys of its content tokens (the tokens
-    ``words_of`` makes of it), or None when ``content_keys`` would look at a token's neighbours (a
-    number, an ordinal of a frequency, a month, a truth word) or ``words_of`` would (a detached
-    "n't": "ca n't"). Computed on first sight, bounded like ``text._PIECES``."""
+    ``words_of`` makes of it) and whether a number's units may follow it, both after a token that
+    does not end in a number and after one that does (``_after_number``); None when
+    ``content_keys`` would look further (an ordinal of a frequency, a month, a truth word) or
+    ``words_of`` would (a detached "n't": "ca n't"). Computed on first sight, bounded like
+    ``text._PIECES``."""
 
     __slots__ = ()
 
-    def __missing__(self, tok: str) -> tuple[str, ...] | None:
+    def __missing__(self, tok: str) -> tuple[tuple[str, ...], bool, tuple[str, ...], bool] | None:
         pieces = _pieces_of(tok) if "'" not in tok else (
             None if "n't" in _TOKEN.findall(tok) else words_of(tok))  # alone, as in its sentence
-        found: list[str] = []
-        keys: tuple[str, ...] | None = None
-        for piece in pieces or ():
-            kind, key = _LEXICON[piece]
-            if kind == NUMERAL or piece in _EVERY_NTH or piece in _MONTH_TOKENS or piece in _TRUTH_WORDS:
-                break
-            if kind in (CONTENT, PERIOD):
-                found.append(key)
-        else:
-            keys = tuple(found) if pieces is not None else None
+        found = None
+        if pieces is not None and _EVERY_NTH.keys().isdisjoint(pieces) and _MONTH_TOKENS.isdisjoint(pieces) and (
+                _TRUTH_WORDS.isdisjoint(pieces)):
+            found = (*_after_number(pieces, False), *_after_number(pieces, True))
         if len(self) > 1 << 18:
             self.clear()
-        self[tok] = keys
-        return keys
+        self[tok] = found
+        return found
+
+
+def _after_number(pieces: Sequence[str], after_number: bool) -> tuple[tuple[str, ...], bool]:
+    """``content_keys``'s loop over some tokens (none an ordinal of a frequency, a month or a truth
+    word), ``after_number`` when the token before them was a number or a unit after one: their
+    keys, and whether the last is such."""
+    found: list[str] = []
+    for piece in pieces:
+        kind, key = _LEXICON[piece]
+        if after_number:
+            if piece in _UNIT_TOKENS or piece in ORDINAL_SUFFIXES:
+                continue
+            after_number = False
+        if kind in (CONTENT, PERIOD):
+            found.append(key)
+        elif kind == NUMERAL:
+            after_number = True
+    return tuple(found), after_number
 
 
 _TOKEN_KEYS = _TokenKeys()
@@ -332,18 +349,24 @@ _TOKEN_KEYS = _TokenKeys()
 
 def sentence_keys(text: str) -> tuple[list[str] | None, list[str] | None]:
     """(``words_of(text)``, or None where it was not needed; ``content_keys`` of them): a sentence
-    without a citation marker, number, month... (most) is read token by token from ``_TOKEN_KEYS``
-    without ``words_of``; ``tests/test_lexical_index.py`` checks that both ways agree."""
+    without a citation marker, a date or a month... (most) is read token by token from
+    ``_TOKEN_KEYS`` without ``words_of``; ``tests/test_lexical_index.py`` checks that both ways agree."""
     if "[" not in text and not ("-" in text and _ISO_DATE.search(text)):
         lowered = (text[:-1] if text.endswith(".") else text).lower()
         if "\u2019" in lowered or "\u2018" in lowered:
             lowered = lowered.replace("\u2019", "'").replace("\u2018", "'")
         keys: list[str] = []
         add = keys.extend
+        after = False
         for found in map(_TOKEN_KEYS.__getitem__, lowered.split()):
             if found is None:
                 break
-            add(found)
+            if after:
+                add(found[2])
+                after = found[3]
+            else:
+                add(found[0])
+                after = found[1]
         else:
             return None, keys
     words = words_of(text)
