@@ -3,8 +3,8 @@
 score = sigmoid(INTERCEPT + sum(COEFFICIENTS[i] * feature[i])), features in the order of FEATURES.
 """
 
-VERSION = 'wicedev349+lfqa3844-ae3150b5'
+VERSION = 'wicedev349+lfqa3844-ccd47e44'
 FEATURES = ('coverage', 'weighted_coverage', 'uncovered_weight', 'uncovered_clause', 'extra_sentences', 'rule_failed', 'names_missing', 'several_passages', 'rarest_missing', 'passage_weighted', 'log_sentences', 'single_sentence')
-INTERCEPT = -2.4281
-COEFFICIENTS = (-2.7769, 3.9766, 0.1392, 0.8867, 0.2931, -1.3993, -0.3720, -0.4587, -1.1348, 2.6333, -0.1162, 2.5443)
-THRESHOLD = 0.51
+INTERCEPT = -2.4295
+COEFFICIENTS = (-2.6920, 4.0389, 0.1359, 0.9027, 0.2897, -1.4238, -0.3724, -0.4797, -1.1280, 2.5621, -0.1056, 2.4570)
+THRESHOLD = 0.50

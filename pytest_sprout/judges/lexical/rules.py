@@ -271,15 +271,22 @@ def says_no(s: Sentence) -> bool:
 
 
 def check_negation_unsaid(claim: Sentence, window: Sequence[Sentence]) -> Failure | None:
-    """A claim clause that negates, whose closest evidence clause does not, where no sentence of
-    the evidence negates anything (``says_no``): decisive even when the evidence lacks some of
-    the claim's words. A negation that the claim adds to what its evidence says is the most
-    common way to reverse a sentence, and evidence that says "no" nowhere cannot be its
-    paraphrase (a paraphrase says it with "unless", "lacks", "prevents" or a cue of its own)."""
-    if not claim.has_negation or any(says_no(s) for s in window) or _contrast_class(claim.words):
+    """A claim clause that negates, whose closest evidence clauses do not, where no evidence
+    sentence about that clause (holding two of its words; every evidence sentence when none does)
+    negates anything (``says_no``): decisive even when the evidence lacks some of the claim's
+    words. A negation that the claim adds to what its evidence says is the most common way to
+    reverse a sentence, and evidence that says "no" nowhere near it cannot be its paraphrase (a
+    paraphrase says it with "unless", "lacks", "prevents" or a cue of its own)."""
+    if not claim.has_negation or _contrast_class(claim.words):
         return None
-    failure = check_negation(claim, window, None, True)
-    return None if failure is None else ("negation", f"{failure[1]}, and no sentence of the evidence negates anything")
+    for ours, closest, _ in align(claim, window):
+        if not ours.negated or not closest or any(c.negated for c in closest):
+            continue
+        about = [s for s in window if len(ours.keys & s.keys) >= 2] or window
+        if not any(says_no(s) for s in about):
+            return "negation", (f"claim negates '{ours.word}' ('{ours.cue}') but the evidence does not, and no "
+                                "evidence sentence about it negates anything")
+    return None
 
 
 def _contrast_class(words: Sequence[str]) -> bool:
