@@ -255,12 +255,12 @@ def scale(args: argparse.Namespace) -> None:
         co_plain, co_plugin, run_plugin, mem_plugin, run_html, mem_html, html_mb = plugin_row
         rows.append((n, run_plain, run_plugin, mem_plain, mem_plugin))
         if run_plain is None or mem_plain is None:
-            plain = f"{'-':>9} | {run_plugin:9.2f}s | {'-':>5} | {'-':>8} | {mem_plugin:9.0f} | {'-':>5}"
+            plain = f"{'-':>9} | {run_plugin:9.2f}s | {'-':>5} | {'-':>8} | {mem_plugin:9.1f} | {'-':>5}"
         else:
             plain = (f"{run_plain:8.2f}s | {run_plugin:9.2f}s | {run_plugin / run_plain:4.2f}x | {mem_plain:8.0f} | "
-                     f"{mem_plugin:9.0f} | {mem_plugin / mem_plain:4.2f}x")
+                     f"{mem_plugin:9.1f} | {mem_plugin / mem_plain:4.2f}x")
         print(f"{n:7d} | {co_plain:9.2f}s | {co_plugin:10.2f}s | {co_plugin / co_plain:4.2f}x | {plain} | "
-              f"{mem_html:8.0f} | {mem_html / mem_plugin:8.2f}x | {run_html:8.2f}s | {html_mb:7.2f}", flush=True)
+              f"{mem_html:8.1f} | {mem_html / mem_plugin:8.2f}x | {run_html:8.2f}s | {html_mb:7.2f}", flush=True)
     if len(rows) > 1:
         (n0, _, t0, _, m0), (n1, _, t1, _, m1) = rows[0], rows[-1]
         print(f"plugin from {n0} to {n1} cases ({n1 / n0:.0f}x): time {t1 / t0:.1f}x, peak memory {m1 / m0:.1f}x "
