@@ -21,6 +21,19 @@ def test_a_number_must_be_where_the_claims_words_are() -> None:
     assert JUDGE.judge("Joel Moon joined Leeds from Salford and scored 12 tries.", [story]).supported is True
 
 
+def test_an_amount_next_to_evidence_that_states_its_own_is_another_things() -> None:
+    """The sentence holding the claim's words states how often; the next sentence's "every 10 weeks"
+    (70 days) is someone else's schedule, not this one (a mutant Hypothesis drew)."""
+    passage = ("Ardley usually cleans the large bridges near Fort Lisle every 7 days. "
+               "Galloway usually inspects the old hives near Loch Ardan every 10 weeks.")
+    swapped = JUDGE.judge("Ardley usually cleans the large bridges near Fort Lisle every 70 days.", [passage])
+    assert (swapped.supported, swapped.rule) == (False, "number"), swapped.reason
+    assert JUDGE.judge("Ardley usually cleans the large bridges near Fort Lisle every 7 days.", [passage]).supported
+    # Without an amount of its own, the evidence still takes one from the sentence next to it.
+    told_on = "Snake plants need little water. Water them every 3 weeks."
+    assert JUDGE.judge("Snake plants need little water every 3 weeks.", [told_on]).supported is True
+
+
 def test_split_decimals_and_thousands_are_read_whole() -> None:
     assert rejoin_numbers("Inflation rose 7. 8 per cent.") == "Inflation rose 7.8 per cent."
     assert rejoin_numbers("It cost $ 1. 7 million, with 1, 500 fans.") == "It cost $ 1.7 million, with 1,500 fans."

@@ -79,6 +79,12 @@ class _ByText:
         return text in self._at
 
 
+def _kind(n: Number) -> str | None:
+    """What a number measures, for telling two amounts of the same kind apart: the dimension its
+    unit converts in ("length", "/time" for a frequency), else the unit itself; None for a bare one."""
+    return dimension_of(n.unit) or n.unit
+
+
 def _loose(s: Sentence) -> tuple[Number, ...]:
     """A sentence's numbers that count nothing (a year, an amount in a unit): a claim may take them
     from the sentence next to its evidence (``numbers_near``)."""
@@ -186,15 +192,20 @@ def numbers_near(prepared: list[_Prepared], places: Sequence[tuple[int, int]]) -
     if len(places) == 1:  # one sentence of evidence, as for most claims: no sets to build
         pi, i = places[0]
         p = prepared[pi]
-        numbers = p.sentences[i].numbers + (p.loose(i - 1) if i else ()) + (
-            p.loose(i + 1) if i + 1 < len(p.sentences) else ())
+        own = p.sentences[i].numbers
+        near = (p.loose(i - 1) if i else ()) + (p.loose(i + 1) if i + 1 < len(p.sentences) else ())
     else:
         inside = sorted(set(places))
         beside = sorted({(pi, k) for pi, i in inside for k in (i - 1, i + 1) if 0 <= k < len(prepared[pi].sentences)}
                         - set(inside))
-        numbers = tuple(n for pi, i in inside for n in prepared[pi].sentences[i].numbers) + tuple(
-            n for pi, i in beside for n in prepared[pi].loose(i))
-    return numbers, frozenset()  # few numbers: each is compared by value, no exact-key shortcut needed
+        own = tuple(n for pi, i in inside for n in prepared[pi].sentences[i].numbers)
+        near = tuple(n for pi, i in beside for n in prepared[pi].loose(i))
+    if near and own:
+        # The evidence states its own amount of a kind ("every 7 days"): an amount of that kind
+        # next to it ("... every 10 weeks") is another thing's, not the claim's.
+        kinds = {_kind(n) for n in own}
+        near = tuple(n for n in near if _kind(n) not in kinds)
+    return own + near, frozenset()  # few numbers: each is compared by value, no exact-key shortcut needed
 
 
 _prepare_passage = lru_cache(maxsize=4096)(_Prepared)
