@@ -80,3 +80,22 @@ def test_rejoining_numbers_is_the_lookbehind_first_substitution(text: str) -> No
     decimal = re.compile(r"(?<![\d.,])(\d{1,3})\. (\d{1,2})(?![\d,.]?\d)")
     thousands = re.compile(r"(?<![\d.,])(?<!\d, )(\d{1,3}), (\d{3})(?![\d,.]?\d| and \d|, \d)")
     assert rejoin_numbers(text) == thousands.sub(r"\1,\2", decimal.sub(r"\1.\2", text))
+
+
+def test_a_sentence_of_a_live_passage_not_read_yet_is_analysed_as_that_passage_s() -> None:
+    """A claim copied from a passage it does not cite (a miscited sentence) is the analysis of that
+    passage's sentence, read then; once the passage is gone, a fresh one."""
+    import gc
+
+    from pytest_sprout.judges.lexical import index
+
+    text = "Hatiora blooms in spring. Its stems root in damp bark within 3 weeks."
+    passage = _Prepared(text)
+    claim = "Its stems root in damp bark within 3 weeks."
+    assert claim not in index._KNOWN  # not read yet
+    ours = index.analyse(claim)
+    assert ours is passage.sentences[1] is index.analyse(claim)
+    del ours, passage
+    gc.collect()
+    fresh = index.analyse(claim)
+    assert fresh.text == claim and fresh.keys == Sentence(claim).keys

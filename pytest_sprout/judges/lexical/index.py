@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from itertools import count
 from typing import NamedTuple, Sequence
-from weakref import WeakValueDictionary
+from weakref import WeakValueDictionary, ref
 
 from .dates import _ISO_DATE, _MONTH_TOKENS, ORDINAL_SUFFIXES, Date, find_dates, month_name
 from .numbers import find_numbers
@@ -428,10 +428,22 @@ def _quantifies_nothing(words: list[str], idx: int, w: str, prev: str) -> bool:
 _KNOWN: WeakValueDictionary[str, Sentence] = WeakValueDictionary()
 
 
+# The sentences of every passage analysed since (``passage._Prepared``), analysed or not yet: text
+# -> a weak reference to the passage's sentences (``passage._Sentences``), which analyse one when it
+# is read. A passage registers its texts in one ``dict.update``; bounded (emptied when full).
+_IN_PASSAGE: dict[str, ref] = {}
+
+
 def analyse(text: str) -> Sentence:
     """The analysis of a sentence: the one of a passage sentence with this text, else a new one."""
     known = _KNOWN.get(text)
-    return known if known is not None else Sentence(text)
+    if known is not None:
+        return known
+    where = _IN_PASSAGE.get(text)
+    sentences = where() if where is not None else None
+    if sentences is not None:  # a sentence of a live passage, not read yet
+        return sentences[sentences.texts.index(text)]
+    return Sentence(text)
 
 
 def _text(window: tuple[Sentence, ...]) -> str:

@@ -4,11 +4,13 @@ its sentences by word, built for every sentence from its tokens alone."""
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Iterator, Sequence, overload
+from itertools import repeat
+from typing import Any, Iterator, Sequence, cast, overload
+from weakref import ref
 
 from pytest_sprout.core.model import split_sentences
 
-from .index import _KNOWN, Sentence, sentence_keys
+from .index import _IN_PASSAGE, _KNOWN, Sentence, sentence_keys
 from .numbers import Number, dimension_of
 from .text import rejoin_numbers
 
@@ -18,7 +20,7 @@ class _Sentences(Sequence[Sentence]):
     only the few sentences that may be its evidence and their neighbours. An analysis is shared by
     text with any other live one (``index._KNOWN``)."""
 
-    __slots__ = ("texts", "_words", "_done")
+    __slots__ = ("texts", "_words", "_done", "__weakref__")
 
     def __init__(self, texts: list[str], words: list[list[str] | None], done: list[Sentence | None]) -> None:
         self.texts = texts
@@ -42,11 +44,15 @@ class _Sentences(Sequence[Sentence]):
     def __getitem__(self, i: slice) -> tuple[Sentence, ...]: ...
 
     def __getitem__(self, i: int | slice) -> Sentence | tuple[Sentence, ...]:
-        if isinstance(i, int):
-            s = self._done[i]
-            return s if s is not None else self._analyse(i if i >= 0 else len(self.texts) + i)
-        done = self._done
-        return tuple(done[k] or self._analyse(k) for k in range(len(done))[i])
+        found: Any = self._done[i]  # a sentence (or None) for an index, a list for a slice
+        if found.__class__ is Sentence:  # read before: the common case
+            return found
+        if found is None:
+            return self._analyse(cast(int, i) % len(self.texts))
+        if None in found:
+            done = self._done
+            return tuple(done[k] or self._analyse(k) for k in range(len(done))[cast(slice, i)])
+        return tuple(found)
 
     def __iter__(self) -> Iterator[Sentence]:
         done = self._done
@@ -102,13 +108,16 @@ class _Prepared:
     when the claim's numbers may come from anywhere in the passage.
     """
 
-    __slots__ = ("sentences", "index", "masks", "by_text", "_facts")
+    __slots__ = ("sentences", "index", "masks", "by_text", "_facts", "_loose")
 
     def __init__(self, text: str) -> None:
         texts = split_sentences(rejoin_numbers(text))
         words: list[list[str] | None] = []
         done: list[Sentence | None] = [None] * len(texts)
         self.sentences = sentences = _Sentences(texts, words, done)
+        if len(_IN_PASSAGE) > 1 << 17:
+            _IN_PASSAGE.clear()
+        _IN_PASSAGE.update(zip(texts, repeat(ref(sentences))))  # a miscited sentence: analysed when read
         index: dict[str, list[int]] = {}
         masks: dict[str, int] = {}
         get = masks.get
@@ -123,10 +132,14 @@ class _Prepared:
         self.masks = masks
         self.by_text = _ByText(sentences)
         self._facts: tuple | None = None
+        self._loose: list[tuple[Number, ...] | None] = [None] * len(texts)
 
     def loose(self, i: int) -> tuple[Number, ...]:
-        """The numbers that count nothing of sentence ``i`` (``_loose``)."""
-        return _loose(self.sentences[i])
+        """The numbers that count nothing of sentence ``i`` (``_loose``), kept once computed."""
+        found = self._loose[i]
+        if found is None:
+            found = self._loose[i] = _loose(self.sentences[i])
+        return found
 
     def _number_facts(self) -> tuple:
         if self._facts is None:
