@@ -2,7 +2,8 @@
 the size of the reports, measured in one script run.
 
     .venv/bin/python bench/bench_shards.py [--cases 120] [--delay 0.5] [--shards 3] [--concurrency 1]
-                                           [--merge-rows 2000,10000] [--rounds 1] [--merge-only]
+                                           [--merge-rows 10000,30000] [--rounds 1] [--merge-only]
+                                           [--against FOLDER]
 
 Part 1: a generated suite of ``--cases`` cases whose system sleeps ``--delay`` seconds per answer
 (a remote RAG pipeline), asked ``--concurrency`` at a time (1: an endpoint that takes one request
@@ -12,8 +13,13 @@ start-up included) and the speed-up; the merged report must equal the single run
 
 Part 2: for each size in ``--merge-rows``, two shard reports of that many rows in all (a fast
 system, the groundedness tier) are merged with ``python -m pytest_sprout.merge``; prints the
-merge's wall-clock, and that of a bare ``pytest`` start in the same project (the fixed cost every
-process pays) as the baseline, and seconds per 10,000 rows.
+merge's CPU seconds (user + system: the machine may be shared) and those of a bare ``pytest``
+start in the same project (it loads the plugins and reads the same suite), the median of
+``--rounds`` rounds, and the marginal cost per 10,000 rows: the difference between the largest and
+the smallest size, which the fixed start-up cancels out of. ``--against FOLDER`` (a folder holding
+another copy of ``pytest_sprout``, main's say) times that copy's merge too, in turn with this
+checkout's in every round, checks that the two merged reports are byte-identical and prints the
+ratio of their marginal costs.
 """
 
 from __future__ import annotations
@@ -67,8 +73,8 @@ def env() -> dict[str, str]:
     return dict(os.environ, PYTHONDONTWRITEBYTECODE="1", HF_HUB_OFFLINE="1")
 
 
-def start(cwd: Path, args: list[str], module: str = "pytest") -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", module, *args], cwd=cwd, env=env(),
+def start(cwd: Path, args: list[str], module: str = "pytest", extra: dict[str, str] | None = None) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", module, *args], cwd=cwd, env={**env(), **(extra or {})},
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
 
@@ -82,12 +88,12 @@ def finish(proc: subprocess.Popen, what: str) -> str:
 CPU = [0.0]  # CPU seconds (user + system) of the last timed process: the machine is shared
 
 
-def timed(cwd: Path, args: list[str], module: str = "pytest") -> float:
+def timed(cwd: Path, args: list[str], module: str = "pytest", extra: dict[str, str] | None = None) -> float:
     import resource
 
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     begin = time.perf_counter()
-    finish(start(cwd, args, module), f"{module} {' '.join(args)}")
+    finish(start(cwd, args, module, extra), f"{module} {' '.join(args)}")
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     CPU[0] = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
     return time.perf_counter() - begin
@@ -119,19 +125,57 @@ def shards_vs_one(root: Path, cases: int, delay: float, shards: int, concurrency
         sys.exit("the merged report differs from the single run's")
 
 
-def merge_scaling(root: Path, sizes: list[int]) -> None:
+def merge_timed(project: Path, package: str | None) -> float:
+    """CPU seconds of one merge of the project's two shard reports, by this checkout's package or
+    (``package``: a folder that holds another copy of pytest_sprout) by that copy."""
+    out = "merged.json" if package is None else "merged-against.json"
+    extra = {} if package is None else {"PYTHONPATH": package}
+    timed(project, ["s1.json", "s2.json", f"--sprout-report={out}", *MERGE], "pytest_sprout.merge", extra)
+    return CPU[0]
+
+
+def merge_scaling(root: Path, sizes: list[int], rounds: int, against: str | None) -> None:
+    """Per size: the merge's CPU, a bare pytest start's (it loads the plugins and reads the same
+    suite), and with ``against`` the other package's merge, taking turns within each round. Then
+    the marginal cost: the difference between the largest and the smallest size, per 10,000 rows,
+    which the fixed start-up cancels out of."""
+    projects = {}
     for rows in sizes:
-        project = write_project(root / f"fast-{rows}", rows, 0.0)
+        projects[rows] = project = write_project(root / f"fast-{rows}", rows, 0.0)
         for k in (1, 2):
             finish(start(project, [*COMMON, f"--sprout-shard={k}/2", f"--sprout-report=s{k}.json"]), f"shard {k}/2")
-        bare = timed(project, [*COMMON, "--co", "-m", "no_such_marker"])
-        bare_cpu = CPU[0]
-        merge = timed(project, ["s1.json", "s2.json", "--sprout-report=merged.json", *MERGE], "pytest_sprout.merge")
-        merge_cpu = CPU[0]
+    cpu: dict[tuple[str, int], list[float]] = {}
+    for _ in range(rounds):
+        for rows, project in projects.items():
+            timed(project, [*COMMON, "--co", "-m", "no_such_marker"])
+            cpu.setdefault(("bare", rows), []).append(CPU[0])
+            cpu.setdefault(("merge", rows), []).append(merge_timed(project, None))
+            if against:
+                cpu.setdefault(("against", rows), []).append(merge_timed(project, against))
+    kinds = ["merge", "bare"] + (["against"] if against else [])
+    names = {"merge": "merge (this checkout)", "bare": "bare pytest start", "against": "merge (--against)"}
+    median = {key: statistics.median(values) for key, values in cpu.items()}
+    for rows, project in projects.items():
         size = sum((project / f"s{k}.json").stat().st_size for k in (1, 2)) / 1e6
-        print(f"merge of {rows} rows ({size:.1f} MB of shard reports): {merge:.2f} s wall, CPU {merge_cpu:.2f} s; "
-              f"a bare pytest start that collects the same suite: {bare:.2f} s wall, CPU {bare_cpu:.2f} s; merge "
-              f"{merge / rows * 10000:.2f} s wall and {merge_cpu / rows * 10000:.2f} s CPU per 10,000 rows")
+        print(f"{rows} rows ({size:.1f} MB of shard reports), median CPU seconds of {rounds} round(s):")
+        for kind in kinds:
+            print(f"  {names[kind]:<40} {median[kind, rows]:6.2f} s  (runs: "
+                  f"{', '.join(f'{t:.2f}' for t in cpu[kind, rows])})")
+        if against:
+            same = (project / "merged.json").read_bytes() == (project / "merged-against.json").read_bytes()
+            print(f"  merged reports byte-identical: {same}")
+    small, big = min(sizes), max(sizes)
+    if big == small:
+        return
+    per = (big - small) / 10000
+    print(f"marginal CPU per 10,000 rows, ({big} rows - {small} rows) / {per:g}:")
+    for kind in kinds:
+        print(f"  {names[kind]:<40} {(median[kind, big] - median[kind, small]) / per:6.2f} s")
+    own = ((median["merge", big] - median["bare", big]) - (median["merge", small] - median["bare", small])) / per
+    print(f"  merge less the bare start                {own:6.2f} s")
+    if against:
+        print(f"  ratio, {names['against']} / {names['merge']}: "
+              f"{(median['against', big] - median['against', small]) / (median['merge', big] - median['merge', small]):.2f}x")
 
 
 def main() -> None:
@@ -140,7 +184,9 @@ def main() -> None:
     parser.add_argument("--delay", type=float, default=0.5)
     parser.add_argument("--shards", type=int, default=3)
     parser.add_argument("--concurrency", type=int, default=1)
-    parser.add_argument("--merge-rows", default="2000,10000")
+    parser.add_argument("--merge-rows", default="10000,30000")
+    parser.add_argument("--against", help="a folder holding another copy of pytest_sprout (main's, say): its merge "
+                        "is timed in turn with this checkout's, and the two merged reports compared byte for byte")
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--merge-only", action="store_true", help="part 2 only")
     args = parser.parse_args()
@@ -150,7 +196,7 @@ def main() -> None:
         root = Path(tmp)
         if not args.merge_only:
             shards_vs_one(root, args.cases, args.delay, args.shards, args.concurrency, args.rounds)
-        merge_scaling(root, [int(x) for x in args.merge_rows.split(",") if x])
+        merge_scaling(root, [int(x) for x in args.merge_rows.split(",") if x], args.rounds, args.against)
     print(f"load average after: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 

@@ -158,3 +158,23 @@ def test_the_merge_reads_the_suites_when_the_ini_points_pytest_elsewhere(pyteste
     assert merged.ret == pytest.ExitCode.OK
     report = json.loads((pytester.path / "m.json").read_text())
     assert (report["partial"], report["selected"], len(report["items"])) == (False, 3, 3)
+
+
+def test_the_merge_pauses_the_garbage_collector_and_gives_it_back() -> None:
+    """The merge runs with the cyclic collector paused (its objects live to the end) and leaves it
+    as it found it, for a caller in the same process."""
+    import gc
+
+    from pytest_sprout.cli.merge import _collector_paused
+
+    assert gc.isenabled()
+    with _collector_paused():
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with pytest.raises(RuntimeError), _collector_paused():
+            raise RuntimeError("a merge that fails")
+        assert not gc.isenabled()  # disabled by the caller: it stays so
+    finally:
+        gc.enable()

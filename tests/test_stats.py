@@ -172,6 +172,26 @@ def test_tally_rows_are_ordered_by_tier_then_metric() -> None:
 def test_tally_rejects_non_outcomes() -> None:
     with pytest.raises(TypeError):
         Tally().add("t", "m", "yes")
+    tally = Tally()
+    with pytest.raises(TypeError, match="t.m: outcome must be bool, float or None, got 'yes'"):
+        tally.extend("t", "m", [True, 0.5, "yes", False])
+    assert tally.values("t", "m") == [True, 0.5]  # what came before the refused value, as add() one by one
+
+
+def test_tally_rows_follow_every_outcome_counted() -> None:
+    """rows() is computed once and again after any outcome (the controller asks it three times)."""
+    tally = Tally()
+    tally.extend("groundedness", "grounded", [True, False], "case-1")
+    first = tally.rows()
+    assert tally.rows() == first and [(r.k, r.n) for r in first] == [(1, 2)]
+    first.clear()  # a caller's list is its own
+    assert len(tally.rows()) == 1
+    tally.add("groundedness", "grounded", True, "case-2")
+    assert [(r.k, r.n) for r in tally.rows()] == [(2, 3)]
+    tally.extend("groundedness", "grounded", [float("nan"), None])
+    assert [(r.n, r.unscored) for r in tally.rows()] == [(3, 2)]
+    tally.declare("llm", "faithfulness", "mean")
+    assert [(r.tier, r.kind, r.n) for r in tally.rows()][1] == ("llm", "mean", 0)
 
 
 @given(st.lists(st.floats(0.0, 1.0), min_size=1, max_size=60))

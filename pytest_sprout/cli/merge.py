@@ -15,10 +15,12 @@ the very code of a run. Every report and gate option of a run works here (and ``
 
 from __future__ import annotations
 
+import gc
 import json
 import sys
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Literal, Sequence
+from typing import Any, Iterator, Literal, Sequence
 
 import pytest
 
@@ -215,14 +217,18 @@ class MergeRun:
     def pytest_runtestloop(self, session: pytest.Session) -> bool:
         hook = session.config.hook
         policy = self.controller.fail_on if self.controller is not None else None  # --sprout-fail-on, as a run's
+        junit = bool(getattr(session.config.option, "xmlpath", None))
+        logstart, logreport = hook.pytest_runtest_logstart, hook.pytest_runtest_logreport
+        logfinish = hook.pytest_runtest_logfinish
         for item in self.items:
             nodeid = item["nodeid"]
-            location = (nodeid.split("::", 1)[0], None, nodeid.split("::", 1)[-1])
-            hook.pytest_runtest_logstart(nodeid=nodeid, location=location)
-            for report in _reports(item, location, junit=bool(getattr(session.config.option, "xmlpath", None)),
-                                   policy=policy):
-                hook.pytest_runtest_logreport(report=report)
-            hook.pytest_runtest_logfinish(nodeid=nodeid, location=location)
+            path, _, name = nodeid.partition("::")
+            location = (path, None, name or path)
+            logstart(nodeid=nodeid, location=location)
+            for report in _reports(item, location, junit=junit, policy=policy):
+                logreport(report=report)
+            logfinish(nodeid=nodeid, location=location)
+        gc.freeze()  # the rows and their test reports live to the end (main's _collector_paused)
         return True
 
 
@@ -293,14 +299,38 @@ def _reason(row: dict[str, Any]) -> str:
     return "; ".join(t for t in texts if t)
 
 
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """The merge with the cyclic garbage collector paused. A merge builds millions of objects that
+    live to its end (the shard reports' rows, a test report per row, the suites' YAML nodes), and
+    every automatic collection walked them all again (0.9 s of the 3.6 s a 10,000-row merge spent
+    in this process). What is built is frozen twice (``gc.freeze``: once the reports are read, once
+    the rows are replayed), so that pytest's closing ``gc.collect`` walks only what came after. The
+    collector is enabled again at the end, and what was frozen stays frozen: ``gc.unfreeze()`` would
+    hand it back to the collector, which the interpreter's exit would then walk (seconds)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Check the reports, then run the merge as a pytest session in the current project."""
+    with _collector_paused():
+        return _merge(sys.argv[1:] if argv is None else argv)
+
+
+def _merge(argv: Sequence[str]) -> int:
     try:
-        files, passed, allow_partial = split_args(sys.argv[1:] if argv is None else argv)
+        files, passed, allow_partial = split_args(argv)
         reports = {path: read_report(path) for path in dict.fromkeys(files)}
         check_reports(reports)
     except MergeError as exc:
         print(f"merge: error: {exc}", file=sys.stderr)
         return USAGE
+    gc.freeze()  # the reports read: they live to the end
     args = ["-p", "no:cacheprovider", "--noconftest", *passed]
     return int(pytest.main(args, plugins=[MergeRun(reports, allow_partial)]))

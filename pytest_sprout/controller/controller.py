@@ -64,6 +64,7 @@ class Controller:
         self.let_pass = 0  # item failures --sprout-fail-on turned into xfailed
         self._dataset_hash: tuple[Any, str] | None = None  # (the SuiteSet, its hash): dataset_hash()
         self.parallel = ParallelUse()  # xdist: whether the workers ran in parallel at all (parallel.py)
+        self._metric_kinds: dict[str, str | None] = {}  # tier -> metric_kind(tier), looked up once
 
     def record(self, report: pytest.TestReport) -> None:
         if not self.engaged:  # the run reaches no suite: nothing here is a sprout item
@@ -99,6 +100,8 @@ class Controller:
                 self.add_row(row, raw if not marks else None)
         # A sprout item whose report carries no row (skipped or failed setup, a runtest that raised
         # before its row was made, a crashed xdist worker) still gets one.
+        if report.outcome == "passed" or self.ledger.has_row(report.nodeid):
+            return  # it needs none (ledger.row_from_report): no node id to parse
         suite = self.suite_of(report.nodeid)
         if suite is not None:
             late = self.ledger.row_from_report(report.nodeid, suite, report.outcome, report.when, report.longrepr)
@@ -120,9 +123,9 @@ class Controller:
     def metric_kind(self, tier: str) -> str | None:
         """"mean" for a tier whose every metric is a continuous score (so that a metric with no
         scored value is still shown as a mean, not as a rate 0/0)."""
-        if tier not in TIERS:
-            return None
-        return getattr(tier_module(tier), "METRIC_KIND", None)
+        if tier not in self._metric_kinds:
+            self._metric_kinds[tier] = getattr(tier_module(tier), "METRIC_KIND", None) if tier in TIERS else None
+        return self._metric_kinds[tier]
 
     def suite_of(self, nodeid: str) -> str | None:
         """The suite name of a sprout item's node id, or None for any other test."""

@@ -212,25 +212,38 @@ class Tally:
         self._values: dict[tuple[str, str], list[Any]] = {}
         self._clusters: dict[tuple[str, str], list[Hashable]] = {}  # one key per value, or None
         self._kinds: dict[tuple[str, str], str] = {}  # declared kinds ("mean"), for metrics never scored
+        self._rows: list[MetricRow] | None = None  # rows(), until the next outcome is counted
 
     def add(self, tier: str, metric: str, value: Any, cluster: Hashable = None) -> None:
         """Count one outcome; ``cluster`` names what it is nested in (the answer of a sentence)."""
-        if value is not None and not isinstance(value, (bool, int, float)):
-            raise TypeError(f"{tier}.{metric}: outcome must be bool, float or None, got {value!r}")
-        if isinstance(value, float) and math.isnan(value):
-            value = None  # NaN is a judge that could not decide: unscored, never dropped
-        self._values.setdefault((tier, metric), []).append(value)
-        self._clusters.setdefault((tier, metric), []).append(cluster)
+        self.extend(tier, metric, (value,), cluster)
 
     def declare(self, tier: str, metric: str, kind: str) -> None:
         """Say what kind a metric is ("rate" or "mean"), so that one with no scored value yet is
         shown as what it is (a mean with n=0), not as a rate 0/0."""
         self._kinds[(tier, metric)] = kind
         self._values.setdefault((tier, metric), [])
+        self._rows = None
 
     def extend(self, tier: str, metric: str, values: Iterable[Any], cluster: Hashable = None) -> None:
-        for value in values:
-            self.add(tier, metric, value, cluster)
+        """Count each of ``values`` (as ``add``), in one go: a run counts every value of every row."""
+        checked = []
+        try:
+            for value in values:
+                kind = type(value)
+                if kind is float:
+                    if value != value:
+                        value = None  # NaN is a judge that could not decide: unscored, never dropped
+                elif value is not None and kind is not bool and not isinstance(value, (int, float)):
+                    raise TypeError(f"{tier}.{metric}: outcome must be bool, float or None, got {value!r}")
+                elif isinstance(value, float) and math.isnan(value):  # a float subclass
+                    value = None
+                checked.append(value)
+        finally:  # the values before a refused one are counted, as one add() at a time counts them
+            if checked:
+                self._values.setdefault((tier, metric), []).extend(checked)
+                self._clusters.setdefault((tier, metric), []).extend([cluster] * len(checked))
+                self._rows = None
 
     def __bool__(self) -> bool:
         return bool(self._values)
@@ -282,8 +295,12 @@ class Tally:
         return _clustered(row, nested, self.confidence) if nested and on_unit_scale else row
 
     def rows(self) -> list[MetricRow]:
-        keys = sorted(self._values, key=lambda key: (_tier_rank(key[0]), key[1]))
-        return [self.row(tier, metric) for tier, metric in keys]
+        """A row per (tier, metric), in the tiers' order; computed once until the next outcome
+        (the controller asks for its report, its gates and its terminal table)."""
+        if self._rows is None:
+            keys = sorted(self._values, key=lambda key: (_tier_rank(key[0]), key[1]))
+            self._rows = [self.row(tier, metric) for tier, metric in keys]
+        return list(self._rows)
 
 
 def _clustered(row: MetricRow, counts: list[tuple[float, int]], confidence: float) -> MetricRow:
