@@ -33,7 +33,7 @@ from pytest_sprout import stats  # noqa: E402
 from pytest_sprout.checks import metaeval  # noqa: E402
 from pytest_sprout.core.model import split_sentences  # noqa: E402
 from pytest_sprout.judges.lexical import LexicalJudge  # noqa: E402
-from summedits_data import load_summaries  # noqa: E402
+from summedits_data import judged_claims, load_summaries  # noqa: E402
 
 _NUMBER = re.compile(r"(?<![\w.,])\d+(?:,\d{3})*(?:\.\d+)?(?![\w.,]?\d)")
 
@@ -125,8 +125,7 @@ def main() -> int:
     for domain, group in sorted(by_domain.items()):
         labels, supported, scores = [], [], []
         for s in group:  # a summary is an answer: its fragments judged with the sentence before them
-            mine = [v for v in judge.judge_answer([(sentence, [s.doc]) for sentence in s.sentences])
-                    if v.supported is not None]
+            mine = [v for _, v in judged_claims(judge, s)]
             labels.append(s.consistent)
             supported.append(all(bool(v.supported) for v in mine) if mine else None)
             scores.append(min(v.score for v in mine) if mine else 0.0)

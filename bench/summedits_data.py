@@ -2,7 +2,7 @@
 summary, judged against the summary's document; a summary is consistent when every sentence is
 supported (the data's README). One JSON list per domain, ``summedits_<domain>.json``.
 
-    from summedits_data import load_summaries, sentence_pairs
+    from summedits_data import judged_claims, load_summaries, sentence_pairs
 """
 
 from __future__ import annotations
@@ -11,7 +11,9 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from pytest_sprout.core.model import split_sentences
+from pytest_sprout.core.model import Verdict, split_sentences
+from pytest_sprout.judges.lexical import LexicalJudge
+from pytest_sprout.judges.lexical.claims import join_fragments
 
 
 @dataclass(frozen=True)
@@ -48,3 +50,12 @@ def is_summedits(path: str | Path) -> bool:
 def sentence_pairs(summaries: list[Summary]) -> list[tuple[str, list[str]]]:
     """(summary sentence, [its document]) for every sentence of every summary."""
     return [(s, [summary.doc]) for summary in summaries for s in summary.sentences]
+
+
+def judged_claims(judge: LexicalJudge, summary: Summary) -> list[tuple[tuple[str, list[str]], Verdict]]:
+    """The summary as one answer to the lexical judge: each claim it judged (a fragment joined to
+    the sentence before it) against the document, with its verdict; sentences with no claim are
+    left out. The summary is consistent by the judge when every verdict is supported."""
+    pairs = [(sentence, [summary.doc]) for sentence in summary.sentences]
+    judged, _ = join_fragments(pairs)
+    return [(pair, v) for pair, v in zip(judged, judge.judge_answer(pairs)) if v.supported is not None]
