@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from pytest_sprout.judges.lexical import LexicalJudge, Sentence, align, calibration
+from pytest_sprout.judges.lexical import LexicalJudge, Sentence, align, calibration, lexicon
 from pytest_sprout.judges.lexical.judge import strip_boilerplate
 
 JUDGE = LexicalJudge()
@@ -159,3 +159,26 @@ def test_an_antonym_counts_only_in_the_place_of_the_claims_word() -> None:
     # "hot" is about the tea, two sentences from the water: no sign about "cold water".
     elsewhere = JUDGE.judge("Guests drink cold water in the garden.", evidence)
     assert elsewhere.rule != "antonym", elsewhere.reason
+
+
+@pytest.mark.parametrize(("claim", "passage", "said"), [
+    ("Aloe vera is harmless to cats.", "Aloe vera is toxic to cats.", "toxic"),  # harmful, see also toxic
+    ("Aloe vera is toxic to cats.", "Aloe vera is harmless to cats.", "harmless"),  # nontoxic, see also harmless
+    ("Succulents need dim light.", "Succulents need bright light.", "bright"),  # dark's antonym light: bright
+    ("Mint prefers soil that stays dry.", "Mint prefers soil that stays moist.", "moist"),  # a satellite of wet
+])
+def test_an_indirect_antonym_in_its_place_is_an_antonym(claim: str, passage: str, said: str) -> None:
+    verdict = JUDGE.judge(claim, [passage])
+    assert (verdict.supported, verdict.rule) == (False, "antonym"), verdict.reason
+    assert f"its antonym '{said}'" in verdict.reason
+
+
+def test_an_indirect_antonym_elsewhere_or_in_another_use_is_not_an_antonym() -> None:
+    # "toxic" is about cats, a sentence away from the gel on people's skin: no sign about "harmless".
+    kept = JUDGE.judge("Its gel is harmless to the skin of people.",
+                       ["Aloe vera is toxic to cats. Its gel soothes burns on the skin of people."])
+    assert kept.supported is True and kept.rule != "antonym", kept.reason
+    # Satellites that are also nouns or verbs are left out: "rubber" (a satellite of bad) in a
+    # passage is the material, "said" (of same) the verb.
+    assert "rubber" not in lexicon.antonyms("good") and "said" not in lexicon.antonyms("different")
+    assert {"bright", "sunlit"} <= lexicon.antonyms("dim") and "arid" in lexicon.antonyms("moist")

@@ -79,8 +79,8 @@ def test_mutate_prints_kill_rates_and_reports_every_mutant(pytester: pytest.Pyte
 # mutant the stand-in system's supported sentences give, and whether the judge must kill it.
 # Negations: the negation rule. Dropped citations: an uncited sentence is unsupported. The clause
 # with a name: the entity rule. Antonyms: the antonym rule kills the pairs WordNet lists (high/low,
-# slower/faster); "harmless" for "toxic" is no WordNet antonym pair, and one changed word of four
-# leaves coverage at 0.75 against the 0.6 threshold: it survives. ", which also doubles the growth rate" adds
+# slower/faster) and their indirect antonyms ("harmless" for "toxic": harmless is the antonym of
+# harmful, which WordNet says to see also with toxic). ", which also doubles the growth rate" adds
 # three keys to five covered ones (5/8 = 0.625): it survives; ", and this also keeps slugs away" adds
 # three to four (4/7 = 0.57): it is killed.
 EXPECTED_KILLS = {
@@ -93,7 +93,7 @@ EXPECTED_KILLS = {
     ("snake-light", 1, "unsupported_clause", "They grow faster in bright indirect light, which also doubles the growth rate."): False,
     ("snake-light", 1, "citation_drop", "They grow faster in bright indirect light."): True,
     ("lily-cats", 0, "negation", "Peace lilies are not toxic to cats."): True,
-    ("lily-cats", 0, "antonym", "Peace lilies are harmless to cats."): False,
+    ("lily-cats", 0, "antonym", "Peace lilies are harmless to cats."): True,
     ("lily-cats", 0, "unsupported_clause", "Peace lilies are toxic to cats, and this also keeps slugs away."): True,
     ("lily-cats", 0, "citation_drop", "Peace lilies are toxic to cats."): True,
 }
@@ -108,11 +108,11 @@ def test_mutate_kills_exactly_the_hand_written_set(pytester: pytest.Pytester) ->
     }
     assert got == EXPECTED_KILLS
     rates = {r["operator"]: (r["k"], r["n"]) for r in report["mutation"]["kill_rates"]}
-    assert rates == {"negation": (3, 3), "antonym": (2, 3), "unsupported_clause": (2, 3), "citation_drop": (3, 3)}
+    assert rates == {"negation": (3, 3), "antonym": (3, 3), "unsupported_clause": (2, 3), "citation_drop": (3, 3)}
     result.stdout.fnmatch_lines([
-        "groundedness: grounded 0.667 (2/3) [[]0.208, 0.939[]]; its weakest text operator kills 67% of 3 antonym swaps"
+        "groundedness: grounded 0.667 (2/3) [[]0.208, 0.939[]]; its weakest text operator kills 67% of 3 unsupported clauses"
         " [[]21%, 94%[]]; its strongest, 100% of 3 negations [[]44%, 100%[]]",
-        "2 surviving mutants, each with its evidence, are listed in --sprout-report",
+        "1 surviving mutants, each with its evidence, are listed in --sprout-report",
     ])
 
 

@@ -207,25 +207,62 @@ def synonyms(word: str) -> frozenset[str]:
     return frozenset(out)
 
 
+# How many of an adjective's senses (most frequent first) give indirect antonyms, and how many of
+# the other word's senses the satellite or related head it is found by may be.
+INDIRECT_SENSES = 2
+CLUSTER_SENSES = 4
+
+
 @lru_cache(maxsize=1 << 16)
 def antonyms(word: str) -> frozenset[str]:
     """Single-word antonyms of a lemma: WordNet's direct antonyms of the word (over every sense
     of an adjective or adverb, the two most frequent of a noun or verb, whose rarer senses pair
-    "make" with "break"), and, for an adjective of its first two senses, those of the head
-    adjective it is similar to ("damp" -> similar to "wet" -> antonym "dry")."""
+    "make" with "break"), and, for an adjective of its first ``INDIRECT_SENSES`` senses, its
+    indirect antonyms as WordNet defines them.
+
+    WordNet groups adjectives in clusters: a head with a direct antonym ("wet" and "dry") and
+    satellites similar to it ("damp", "moist"). A word of a cluster is opposed to the head's
+    antonym ("damp" -> similar to "wet" -> antonym "dry") and to the words of that antonym's
+    cluster (``_opposite_cluster``): its satellites ("dim" -> similar to "dark" -> antonym
+    "light" -> its satellite "bright") and the heads WordNet says to see also ("harmless" ->
+    antonym "harmful" -> see also "toxic")."""
     wn = _wn()
     out: set[str] = set()
     for pos, rank, _, pointers, number in _senses(word):
+        indirect = pos == "a" and rank < INDIRECT_SENSES
         for symbol, target, tpos, source, goal in pointers:
             if symbol == "!" and source in (0, number) and (pos in "ar" or rank < 2):
                 targets = wn.synset(tpos, target)[0]  # type: ignore[union-attr]
                 out.update(map(_clean, targets[goal - 1 : goal] if goal else targets))
-            elif symbol == "&" and pos == "a" and rank < 2:
+                if indirect:
+                    out.update(_opposite_cluster(tpos, target))
+            elif symbol == "&" and indirect:
                 for symbol2, target2, tpos2, _, goal2 in wn.synset(tpos, target)[1]:  # type: ignore[union-attr]
                     if symbol2 == "!" and goal2:
                         out.add(_clean(wn.synset(tpos2, target2)[0][goal2 - 1]))  # type: ignore[union-attr]
+                        out.update(_opposite_cluster(tpos2, target2))
     out.discard(word)
     return frozenset(w for w in out if " " not in w)
+
+
+def _opposite_cluster(pos: str, offset: int) -> Iterator[str]:
+    """The words of an antonym head's satellites ("&") and of the heads it says to see also ("^"),
+    each only where that synset is one of the word's first ``CLUSTER_SENSES`` adjective senses
+    and the word is never a noun or a verb: one that is ("rubber", "said", "stink") would be met
+    in a passage in its other use."""
+    wn = _wn()
+    for symbol, target, tpos, _, _ in wn.synset(pos, offset)[1]:  # type: ignore[union-attr]
+        if symbol in ("&", "^"):
+            for w in map(_clean, wn.synset(tpos, target)[0]):  # type: ignore[union-attr]
+                senses = wn.index.get(w.replace(" ", "_"), {})  # type: ignore[union-attr]
+                if target in senses.get("a", ())[:CLUSTER_SENSES] and not _noun_or_verb(w, senses):
+                    yield w
+
+
+def _noun_or_verb(word: str, senses: dict[str, tuple[int, ...]]) -> bool:
+    """Whether WordNet lists a word as a noun or a verb, or lemminflect's table as a form of a verb
+    ("said", "came": WordNet's index holds only the infinitive)."""
+    return "n" in senses or "v" in senses or bool((word_classes(word) or frozenset()) & {"VERB", "AUX"})
 
 
 @lru_cache(maxsize=1 << 16)
