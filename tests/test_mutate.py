@@ -450,7 +450,7 @@ def test_summary_and_report_list_survivors_and_tiers_that_were_not_mutated() -> 
     )
     assert any(line.startswith("groundedness  negation") for line in lines)
     assert f"ragas: {NO_JUDGE}" in lines
-    assert lines[-1] == "1 surviving mutants, each with its evidence, are listed in --sprout-report"
+    assert lines[-1] == "1 surviving mutant, each with its evidence, is listed in --sprout-report"
     report = mutation_report(items)["mutation"]
     assert [s["mutant"] for s in report["survivors"]] == ["m1"]
     assert report["survivors"][0]["evidence"] == "e" and report["survivors"][0]["tier"] == "groundedness"

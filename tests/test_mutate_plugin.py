@@ -68,7 +68,8 @@ def test_mutate_prints_kill_rates_and_reports_every_mutant(pytester: pytest.Pyte
     lines += [f"groundedness  {op}*{r['k']}/{r['n']}*{r['rate']:.3f}*" for op, r in rates.items()]
     survivors = report["mutation"]["survivors"]
     if survivors:
-        lines.append(f"{len(survivors)} surviving mutants, each with its evidence, are listed in --sprout-report")
+        lines.append(f"{len(survivors)} surviving mutant{'' if len(survivors) == 1 else 's'}, each with its evidence, "
+                     f"{'is' if len(survivors) == 1 else 'are'} listed in --sprout-report")
     result.stdout.fnmatch_lines(lines)
     assert [s["mutant"] for s in survivors] == [m["mutant"] for _, m in sorted(mutants, key=lambda cm: items[cm[0]]["nodeid"]) if m["killed"] is False]
     assert all(s["evidence"] and s["reason"] for s in survivors)
@@ -112,7 +113,7 @@ def test_mutate_kills_exactly_the_hand_written_set(pytester: pytest.Pytester) ->
     result.stdout.fnmatch_lines([
         "groundedness: grounded 0.667 (2/3) [[]0.208, 0.939[]]; its weakest text operator kills 67% of 3 unsupported clauses"
         " [[]21%, 94%[]]; its strongest, 100% of 3 negations [[]44%, 100%[]]",
-        "1 surviving mutants, each with its evidence, are listed in --sprout-report",
+        "1 surviving mutant, each with its evidence, is listed in --sprout-report",
     ])
 
 

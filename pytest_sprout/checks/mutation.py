@@ -190,7 +190,8 @@ def summary_lines(items: RowItems, metrics: Sequence[MetricRow]) -> list[str]:
     lines += [f"{tier}: {reason}" for tier, reason in sorted(skipped.items())]
     survivors = sum(1 for row in as_rows(items) for m in row.mutants or () if m["killed"] is False)
     if survivors:
-        lines.append(f"{survivors} surviving mutants, each with its evidence, are listed in --sprout-report")
+        lines.append(f"{survivors} surviving mutant{'' if survivors == 1 else 's'}, each with its evidence, "
+                     f"{'is' if survivors == 1 else 'are'} listed in --sprout-report")
     return lines
 
 

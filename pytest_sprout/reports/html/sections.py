@@ -143,7 +143,9 @@ def mutation_section(report: dict[str, Any]) -> str:
         out.append(f'<p class="note">{esc(tier)}: {esc(reason)}</p>')
     survivors = mutation.get("survivors") or []
     if survivors:
-        out.append(f'<p class="note">{len(survivors)} surviving mutants, each with its evidence, are in the JSON report.</p>')
+        n = len(survivors)
+        out.append(f'<p class="note">{n} surviving mutant{"" if n == 1 else "s"}, each with its evidence, '
+                   f'{"is" if n == 1 else "are"} in the JSON report.</p>')
     out.append("</section>")
     return "\n".join(out)
 
