@@ -424,6 +424,52 @@ def test_a_negation_that_names_the_other_side_of_a_comparison_is_only_weighed() 
     assert (negated.supported, negated.rule) == (False, "negation"), negated.reason
 
 
+# A negated claim clause that no evidence clause shares two words with (the evidence splits them:
+# "Advil (Ibuprofen) will tend to be more effective") is rejected the same way, when an evidence
+# sentence holds two of its words and none of those sentences says "no"; and one whose every word an
+# evidence sentence states, with no negated clause of that sentence on those words, is rejected even
+# when another part of that sentence says "no" ("impossible").
+
+
+def test_a_negation_no_evidence_clause_matches_is_rejected() -> None:
+    evidence = "Advil (Ibuprofen) will tend to be more effective when inflammation is involved."
+    negated = judge("Ibuprofen is not typically more effective when inflammation is involved.", evidence)
+    assert (negated.supported, negated.rule) == (False, "negation"), negated.reason
+    assert "no evidence sentence about it negates anything" in negated.reason
+    assert judge("Ibuprofen is typically more effective when inflammation is involved.", evidence).supported is True
+
+
+def test_a_negation_of_what_one_evidence_sentence_says_whole_is_rejected() -> None:
+    evidence = ("Although the new direction is impossible to predict, the angular momentum must remain constant"
+                " in an isolated system.")
+    negated = judge("This law states that in an isolated system, the angular momentum must not remain constant.",
+                    evidence)
+    assert (negated.supported, negated.rule) == (False, "negation"), negated.reason
+    assert "an evidence sentence says all of it without negation" in negated.reason
+    kept = judge("This law states that in an isolated system, the angular momentum must remain constant.", evidence)
+    assert kept.supported is True, kept.reason
+    # the evidence negates those very words: agreement, not a conflict
+    same = judge("This law states that in an open system, the angular momentum does not remain constant.",
+                 "Although it is hard to predict, the angular momentum does not remain constant in an open system.")
+    assert same.supported is True, same.reason
+
+
+def test_a_negation_dropped_from_evidence_gathered_from_two_sentences_is_rejected() -> None:
+    evidence = ("Salivary stones form when chemicals in the saliva accumulate in the duct or gland."
+                " The exact cause is not known.")
+    dropped = judge("Salivary stones form when chemicals in the saliva accumulate in the duct, but the exact cause"
+                    " is known.", evidence)
+    assert (dropped.supported, dropped.rule) == (False, "negation"), dropped.reason
+    assert "evidence negates 'known'" in dropped.reason
+    kept = judge("Salivary stones form when chemicals in the saliva accumulate in the duct, but the exact cause"
+                 " is not known.", evidence)
+    assert kept.supported is True, kept.reason
+    # an evidence clause of one word is no sign the claim restates it ("not known" elsewhere)
+    one_word = judge("Salivary stones form when chemicals in the saliva accumulate in the duct and are known.",
+                     "Salivary stones form when chemicals in the saliva accumulate in the duct or gland. Not known.")
+    assert one_word.rule != "negation", one_word.reason
+
+
 def test_what_says_no() -> None:
     from pytest_sprout.judges.lexical.rules import says_no
 

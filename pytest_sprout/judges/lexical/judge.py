@@ -21,7 +21,9 @@ A claim is judged against the sentences of the passages it cites:
    something else does not support it); quantifiers and modals
    agree with the evidence ("quantifier"); negation agrees ("negation"; on evidence that lacks some
    of the claim's words a conflict is only weighed, unless no evidence sentence negates anything,
-   not even in other words: "unless", "lacks", "prevents"); no word of the claim is an antonym of
+   not even in other words: "unless", "lacks", "prevents", or one evidence sentence says the whole
+   negated clause without negating it; evidence gathered from several sentences may not negate a
+   clause the claim states); no word of the claim is an antonym of
    an evidence word in its place ("antonym"); no two entities of the evidence trade places
    ("entity-swap"); no sentence of evidence gathered from several says the claim's predicate of a
    subject of its own while the claim's subject comes from another ("stitched"); no clause of two or more words, nor the second half of the claim, is
@@ -396,7 +398,8 @@ class LexicalJudge:
             pairs = align(ours, window)  # shared by the two clause-level rules
             gathered = len(window) > 1  # evidence gathered from several sentences: the claim's own cues only
             failure = (check_quantifiers(ours, window, pairs, gathered)
-                       or check_negation(ours, window, pairs, gathered))
+                       or check_negation(ours, window, pairs, gathered) or check_negation_unsaid(ours, window, pairs)
+                       or (check_negated_clause_stated(ours, window, 2) if gathered else None))
         if failure is None and uncovered:
             failure = check_antonyms(ours, window, uncovered)
         return failure or check_swap(ours, window) or check_stitched(ours, window)

@@ -270,22 +270,31 @@ def says_no(s: Sentence) -> bool:
     return "-" in words and any(w == "-" and words[i + 1] in ("free", "less") for i, w in enumerate(words[:-1]))
 
 
-def check_negation_unsaid(claim: Sentence, window: Sequence[Sentence]) -> Failure | None:
-    """A claim clause that negates, whose closest evidence clauses do not, where no evidence
-    sentence about that clause (holding two of its words; every evidence sentence when none does)
-    negates anything (``says_no``): decisive even when the evidence lacks some of the claim's
-    words. A negation that the claim adds to what its evidence says is the most common way to
-    reverse a sentence, and evidence that says "no" nowhere near it cannot be its paraphrase (a
+def check_negation_unsaid(claim: Sentence, window: Sequence[Sentence], pairs: Alignment | None = None
+                          ) -> Failure | None:
+    """A claim clause that negates, whose closest evidence clauses do not (or that has none, the
+    evidence splitting its words), where no evidence sentence about that clause (holding two of its
+    words; every evidence sentence when none does and it has closest clauses) negates anything
+    (``says_no``), or where one evidence sentence holds all of its two or more words and no negated
+    clause of that sentence holds any of them: decisive even when the evidence lacks some of the
+    claim's words. A negation that the claim adds to what its evidence says is the most common way
+    to reverse a sentence, and evidence that says "no" nowhere near it cannot be its paraphrase (a
     paraphrase says it with "unless", "lacks", "prevents" or a cue of its own)."""
     if not claim.has_negation or _contrast_class(claim.words):
         return None
-    for ours, closest, _ in align(claim, window):
-        if not ours.negated or not closest or any(c.negated for c in closest):
+    for ours, closest, _ in pairs if pairs is not None else align(claim, window):
+        if not ours.negated or any(c.negated for c in closest):
             continue
-        about = [s for s in window if len(ours.keys & s.keys) >= 2] or window
-        if not any(says_no(s) for s in about):
+        about = [s for s in window if len(ours.keys & s.keys) >= 2]
+        if not about and closest:
+            about = list(window)
+        if about and not any(says_no(s) for s in about):
             return "negation", (f"claim negates '{ours.word}' ('{ours.cue}') but the evidence does not, and no "
                                 "evidence sentence about it negates anything")
+        if len(ours.keys) >= 2 and any(ours.keys <= s.keys and not any(
+                c.negated and c.keys & ours.keys for c in s.clauses()) for s in about):
+            return "negation", (f"claim negates '{ours.word}' ('{ours.cue}') but an evidence sentence says all of "
+                                "it without negation")
     return None
 
 
@@ -302,12 +311,13 @@ def _contrast_class(words: Sequence[str]) -> bool:
     return False
 
 
-def check_negated_clause_stated(claim: Sentence, window: Sequence[Sentence]) -> Failure | None:
+def check_negated_clause_stated(claim: Sentence, window: Sequence[Sentence], least: int = 1) -> Failure | None:
     """The claim states, without negation, every word of a clause that the evidence negates: the
-    evidence says the opposite of the claim whatever else the claim adds."""
+    evidence says the opposite of the claim whatever else the claim adds. ``least``: the fewest
+    words such an evidence clause must have."""
     ours_negated = [c.keys for c in claim.clauses() if c.negated]
     for other in (c for s in window if s.has_negation for c in s.clauses()):
-        if other.negated and not any(keys & other.keys for keys in ours_negated) and any(
+        if other.negated and len(other.keys) >= least and not any(keys & other.keys for keys in ours_negated) and any(
                 not c.negated and other.keys <= c.keys for c in claim.clauses()):
             return "negation", f"evidence negates '{other.word}' ('{other.cue}') but the claim does not"
     return None
