@@ -197,8 +197,14 @@ def test_label_sample_rejects_a_size_below_one(pytester: pytest.Pytester) -> Non
 # Stands in for a person at the keyboard: opens the labelling mode, labels three sentences with the
 # page's own keys and buttons (s on the first, arrow down, n on the next, the "supported" button of
 # the third), then presses "export labels". Appended to a copy of the report, it runs after the page.
+# The export offers the labels as a download too. Headless Chromium, asked for --dump-dom, prints
+# the page and then often never exits while a download is pending, so the harness stands in for
+# the browser's download: the link's click records the file name and the blob it would save.
 HARNESS = """
 (function () {
+  HTMLAnchorElement.prototype.click = function () {
+    document.body.setAttribute('data-download', this.download + ' ' + this.href.slice(0, 5));
+  };
   document.querySelector('#labelling details').open = true;
   var items = document.querySelectorAll('#labelling .lab');
   function press(el, key) { el.dispatchEvent(new KeyboardEvent('keydown', {key: key, bubbles: true})); }
@@ -227,6 +233,7 @@ def test_html_labelling_mode_round_trips_in_headless_chromium(pytester: pytest.P
     harness.write_text(text.replace("</body>", f"<script>{HARNESS}</script></body>"), encoding="utf-8")
     dom = chromium(tmp_path, harness.as_uri(), "--dump-dom")
     assert 'data-exported="3"' in dom and 'data-labelled="3"' in dom
+    assert 'data-download="sprout-labels.jsonl blob:"' in dom
     box = re.search(r'<textarea id="lab-text"[^>]*>(.*?)</textarea>', dom, re.S)
     assert box is not None
     exported = htmllib.unescape(box.group(1))
