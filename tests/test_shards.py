@@ -165,15 +165,15 @@ def test_the_merge_pauses_the_garbage_collector_and_gives_it_back() -> None:
     as it found it, for a caller in the same process."""
     import gc
 
-    from pytest_sprout.cli.merge import _collector_paused
+    from pytest_sprout.core.util import collector_paused
 
     assert gc.isenabled()
-    with _collector_paused():
+    with collector_paused():
         assert not gc.isenabled()
     assert gc.isenabled()
     gc.disable()
     try:
-        with pytest.raises(RuntimeError), _collector_paused():
+        with pytest.raises(RuntimeError), collector_paused():
             raise RuntimeError("a merge that fails")
         assert not gc.isenabled()  # disabled by the caller: it stays so
     finally:

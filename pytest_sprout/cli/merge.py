@@ -18,16 +18,15 @@ from __future__ import annotations
 import gc
 import json
 import sys
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator, Literal, Sequence
+from typing import Any, Literal, Sequence
 
 import pytest
 
 from ..config.options import OPTIONS
 from ..core.identity import SnapshotError, read_json
 from ..core.row import junit_properties
-from ..core.util import short_hash
+from ..core.util import collector_paused, short_hash
 
 # A run's options that decide what is judged or how: they mean nothing to a merge.
 RUN_ONLY = {"sprout_system", "sprout_concurrency", "sprout_timeout", "sprout_retries", "sprout_retry_on",
@@ -228,7 +227,7 @@ class MergeRun:
             for report in _reports(item, location, junit=junit, policy=policy):
                 logreport(report=report)
             logfinish(nodeid=nodeid, location=location)
-        gc.freeze()  # the rows and their test reports live to the end (main's _collector_paused)
+        gc.freeze()  # the rows and their test reports live to the end (main pauses the collector)
         return True
 
 
@@ -299,27 +298,17 @@ def _reason(row: dict[str, Any]) -> str:
     return "; ".join(t for t in texts if t)
 
 
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """The merge with the cyclic garbage collector paused. A merge builds millions of objects that
+def main(argv: Sequence[str] | None = None) -> int:
+    """Check the reports, then run the merge as a pytest session in the current project.
+
+    It runs with the cyclic garbage collector paused: a merge builds millions of objects that
     live to its end (the shard reports' rows, a test report per row, the suites' YAML nodes), and
     every automatic collection walked them all again (0.9 s of the 3.6 s a 10,000-row merge spent
     in this process). What is built is frozen twice (``gc.freeze``: once the reports are read, once
     the rows are replayed), so that pytest's closing ``gc.collect`` walks only what came after. The
     collector is enabled again at the end, and what was frozen stays frozen: ``gc.unfreeze()`` would
     hand it back to the collector, which the interpreter's exit would then walk (seconds)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Check the reports, then run the merge as a pytest session in the current project."""
-    with _collector_paused():
+    with collector_paused():
         return _merge(sys.argv[1:] if argv is None else argv)
 
 

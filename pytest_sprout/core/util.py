@@ -1,18 +1,35 @@
 """Small helpers every layer may use: whether a pytest config is an xdist worker's, how a hash
-is shown, how text goes into a Markdown table cell, and text that UTF-8 can always hold. Plain
-Python, no imports from the package."""
+is shown, how text goes into a Markdown table cell, text that UTF-8 can always hold, and work
+done with the cyclic garbage collector paused. Plain Python, no imports from the package."""
 
 from __future__ import annotations
 
 import functools
+import gc
 import re
-from typing import Any
+from contextlib import contextmanager
+from typing import Any, Iterator
 
 
 def is_xdist_worker(config: Any) -> bool:
     """True on a pytest-xdist worker (its config carries ``workerinput``); False in a plain run
     and on the xdist controller."""
     return hasattr(config, "workerinput")
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Run the block with Python's cyclic garbage collector paused, and leave it as it was found
+    (a caller that had disabled it keeps it disabled). For work that builds a great many objects
+    holding no cycle that live on (a large suite's YAML nodes, a merge's rows): each automatic
+    collection would walk them all again as they pile up."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def short_hash(digest: Any, missing: str = "unknown") -> str:

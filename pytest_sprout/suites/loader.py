@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
@@ -11,7 +10,7 @@ from .formats import BadLine
 from ..core.model import EXPECTS, ID_PATTERN, TIERS, Case
 from ..core.tier import unknown_tier
 from .yaml_lines import describe, duplicate_key, key_line, plain_data_checked
-from ..core.util import UNSAFE_TEXT as _UNSAFE
+from ..core.util import UNSAFE_TEXT as _UNSAFE, collector_paused
 
 SUITE_KEYS = ("suite", "description", "defaults", "cases")
 DEFAULT_KEYS = ("expect", "tiers", "tags", "citations")
@@ -251,13 +250,8 @@ def load_suite(path: Path, rel: str | None = None) -> SuiteFile:
     Python's cyclic garbage collector is paused while the file is read: a large suite's YAML
     node tree is a million small objects that hold no cycle (50,000 cases), and the collector
     walking them again and again as they pile up was two thirds of reading the file."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with collector_paused():
         return _load_suite(path, rel or str(path))
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _load_suite(path: Path, rel: str) -> SuiteFile:
