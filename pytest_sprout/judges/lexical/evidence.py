@@ -108,6 +108,24 @@ def _uncovered_tail(seq: Sequence[str], uncovered: set[str]) -> int:
     return tail
 
 
+def _added_clause(claim: Sentence, uncovered: set[str]) -> frozenset[str] | None:
+    """The claim's last clause when it is all the evidence lacks and the evidence holds it only
+    through the rest of the claim: every uncovered word of the claim is in it, at least two of them,
+    and of its covered words at most one (fewer than it lacks) is not also a word of another clause
+    ("..., but the new plants may take months to appear, because the roots store extra sugar at
+    night": 'roots' is the earlier clause's 'rooted'). A clause added to a sentence of the evidence;
+    its covered word may come from anywhere in the passage. Its uncovered keys; None otherwise."""
+    clauses = claim.clauses()
+    if len(clauses) < 2:
+        return None
+    last = clauses[-1]
+    missing = last.keys & uncovered
+    if len(missing) < 2 or len(missing) < len(uncovered):
+        return None
+    own = last.keys - uncovered - frozenset().union(*(c.keys for c in clauses[:-1]))
+    return missing if len(own) <= 1 and len(own) < len(missing) else None
+
+
 def _closer(where: tuple[int, int], best: tuple[int, int], chosen: list[tuple[int, int]]) -> bool:
     """On a tie, prefer the sentence nearer to one already chosen (same passage, fewer sentences away)."""
     def distance(w: tuple[int, int]) -> int:

@@ -29,7 +29,9 @@ A claim is judged against the sentences of the passages it cites:
    subject of its own while the claim's subject comes from another ("stitched"); no clause of two or more words, nor the second half of the claim, is
    wholly absent from the evidence ("clause": English puts what it says about its topic last, so a
    claim whose opening alone is in the evidence, "Peace lilies | are toxic to cats", is only on
-   topic). A claim that cites nothing is unsupported ("uncited").
+   topic), nor is the claim's last clause, when it is all the evidence lacks and holds no more than
+   one word of its own that is not a word of the rest of the claim (a clause added to a sentence
+   of the evidence). A claim that cites nothing is unsupported ("uncited").
 5. ``score`` is a probability that people would call the claim supported, from a logistic model of
    the coverage, the IDF-weighted coverage, the weight of the words left uncovered, whether a whole
    clause is uncovered, how many sentences the evidence takes, whether a rule failed, the
@@ -57,7 +59,7 @@ from pytest_sprout.core.model import Passage, Verdict
 
 from . import calibration
 from .claims import join_fragments, no_claim
-from .evidence import Evidence, _add_synonyms, _best_single, _closer, _uncovered_tail, _union
+from .evidence import Evidence, _add_synonyms, _added_clause, _best_single, _closer, _uncovered_tail, _union
 from .framing import strip_boilerplate
 from .index import Sentence, _bits, analyse
 from .passage import _Prepared, _prepare_passage, number_facts, numbers_near
@@ -375,6 +377,13 @@ class LexicalJudge:
                     shown = " ".join(ours.words[idx] for _, idx in ours.content[-tail:])
                     found.clause_failure = ("clause", f"no word of the second half of the claim '{shown}' is in the "
                                                       "evidence, only its opening")
+        if uncovered and found.clause_failure is None:
+            added = _added_clause(ours, uncovered)
+            if added is not None:
+                found.clause = 1.0
+                shown = " ".join(w for w in found.missing if stem(w) in added)
+                found.clause_failure = ("clause", f"the clause '{shown}' is not in the evidence: its other words "
+                                                  "are the rest of the claim's")
         if synonym_of:  # else found.synonyms stays empty, and the evidence's keys are not gathered
             evidence = frozenset().union(*(s.keys for s in window)) if window else frozenset()
             found.synonyms = [(words[keys[j]], next((s.surface(k) for s in window if k in s.keys), k))
