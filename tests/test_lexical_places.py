@@ -1,5 +1,6 @@
-"""A clause added to a sentence of the evidence (issue 26, item 1): what the evidence holds only
-through the rest of the claim does not support the claim."""
+"""A clause added to a sentence of the evidence, and a name put in the place of another (issue 26,
+items 1 and 2): what the evidence holds only through the rest of the claim, or only in another
+sentence away from the words around it, does not support the claim."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import pytest
 
 from pytest_sprout.judges.lexical import LexicalJudge, analyse
 from pytest_sprout.judges.lexical.evidence import _added_clause
+from pytest_sprout.judges.lexical.rules import check_name_in_place
 
 judge = LexicalJudge().judge
 
@@ -47,3 +49,27 @@ def test_added_clause_reads_the_last_clause_only() -> None:
     assert _added_clause(ours, uncovered) is None  # the uncovered clause comes first
     one = analyse("Snake plants store extra sugar at night.")
     assert _added_clause(one, set(one.keys)) is None  # one clause: the rest of the claim is nothing
+
+
+# --- a name in the place of another name of the sentence that says the rest --------------------------
+
+
+def test_a_name_from_another_sentence_in_the_place_of_the_evidence_name_is_caught() -> None:
+    claim = "These cables lack the firm holding pressure of a VGA connector."
+    verdict = judge(claim, ["These cables lack the holding pressure of a USB connector. A VGA cable is firm."])
+    assert (verdict.supported, verdict.rule) == (False, "entity"), verdict.reason
+    assert "claim has 'VGA' where the evidence sentence that says the rest has 'USB'" in verdict.reason
+
+
+@pytest.mark.parametrize(("claim", "passage"), [
+    # the other sentence states the name next to the claim's words: in its place
+    ("These cables lack the firm holding pressure of a VGA connector.",
+     "These cables lack the holding pressure of a USB connector. A VGA connector is firm."),
+    # no other name stands in its place: a name stated in one sentence joined to what another says
+    ("In Germany, only parties that pass a 5-percent threshold take seats in parliament.",
+     "Germany has a federal parliament. Only parties that pass a 5-percent threshold take seats in parliament."),
+])
+def test_a_name_in_place_or_with_no_rival_is_not_displaced(claim: str, passage: str) -> None:
+    sentences = [analyse(s + ".") for s in passage.rstrip(".").split(". ")]
+    assert check_name_in_place(analyse(claim), sentences) is None
+    assert judge(claim, [passage]).rule != "entity"

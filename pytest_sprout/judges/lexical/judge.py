@@ -15,7 +15,8 @@ A claim is judged against the sentences of the passages it cites:
    next to one already chosen joins only if it holds at least two of the claim's words: one word
    alone ("winter") is no sign that the sentence is about what the claim says.
 4. Rules, in order: every name of the claim is somewhere in the cited passages, and is not
-   in place of another name of the sentence that states the rest ("entity"); every number, by value,
+   in place of another name of the sentence that states the rest, nor taken from another evidence
+   sentence into the place where that sentence has another name ("entity"); every number, by value,
    range, unit and bound, is in the evidence sentences, or is a number that counts nothing ("in
    2015", "10 cm") in a sentence next to them ("number": a number the passage states about
    something else does not support it); quantifiers and modals
@@ -65,7 +66,7 @@ from .index import Sentence, _bits, analyse
 from .passage import _Prepared, _prepare_passage, number_facts, numbers_near
 from .rules import (
     _RULE_RANK, Failure, align, check_antonyms, check_displaced_name, check_negated_clause_stated, check_negation,
-    check_negation_unsaid, check_numbers_in, check_quantifiers, check_stitched, check_swap,
+    check_name_in_place, check_negation_unsaid, check_numbers_in, check_quantifiers, check_stitched, check_swap,
 )
 from .text import rejoin_numbers, stem, weight
 from .verdicts import sigmoid, verdict, wordless
@@ -399,6 +400,8 @@ class LexicalJudge:
         failure = None
         if best is not None:
             failure = check_displaced_name(ours, best, uncovered)
+            if failure is None:
+                failure = check_name_in_place(ours, window)
         if failure is None and ours.numbers:
             failure = check_numbers_in(ours, *(number_facts(prepared) if places is None
                                                else numbers_near(prepared, places)))
