@@ -65,6 +65,9 @@ def test_a_name_from_another_sentence_in_the_place_of_the_evidence_name_is_caugh
     # the other sentence states the name next to the claim's words: in its place
     ("These cables lack the firm holding pressure of a VGA connector.",
      "These cables lack the holding pressure of a USB connector. A VGA connector is firm."),
+    # a month is part of a date, for the date rule: no name to put in place of another
+    ("The cables lack the firm holding pressure of a January connector.",
+     "The cables lack the holding pressure of a USB connector. January cables are firm."),
     # no other name stands in its place: a name stated in one sentence joined to what another says
     ("In Germany, only parties that pass a 5-percent threshold take seats in parliament.",
      "Germany has a federal parliament. Only parties that pass a 5-percent threshold take seats in parliament."),

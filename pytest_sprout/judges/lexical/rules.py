@@ -11,7 +11,7 @@ from .subjects import split_clause
 from .text import antonym_keys
 from .text import (
     _ARTICLES, _LIST_JOINERS, _PUNCT_BREAKS, _RELATIONS, CLAIM_ONLY_FLAGGED, CLAUSE_BREAKS, EVIDENCE_ONLY_FLAGGED,
-    NEGATIONS, QUANTIFIERS, STOPWORDS, STRENGTH,
+    MONTHS, NEGATIONS, QUANTIFIERS, STOPWORDS, STRENGTH,
 )
 
 Failure = tuple[str, str]  # (rule, reason)
@@ -500,7 +500,7 @@ def check_name_in_place(claim: Sentence, window: Sequence[Sentence]) -> Failure 
     if not theirs or 2 * most < len(counted):
         return None
     for p, (key, _) in enumerate(content):
-        if key not in names:
+        if key not in names or names[key].lower() in MONTHS:  # a month is part of a date: the date rule's
             continue
         around = _around(content, p, names)
         run = _name_run(content, p, names)
