@@ -306,7 +306,8 @@ def test_the_score_is_a_probability_from_the_stored_coefficients() -> None:
     expected = {"coverage": 5 / 6, "weighted_coverage": share, "uncovered_weight": weight("winter"),
                 "uncovered_clause": 0.0, "extra_sentences": 0, "rule_failed": 0.0, "names_missing": 0,
                 "several_passages": 0.0, "rarest_missing": weight("winter"), "passage_weighted": share,
-                "log_sentences": math.log(2), "single_sentence": 5 / 6}
+                "log_sentences": math.log(2), "single_sentence": 5 / 6,
+                "linked_pairs": 1.0}  # one sentence of evidence holds every pair of the claim's words
     assert set(expected) == set(calibration.FEATURES)
     features = dict(zip(calibration.FEATURES, found.features()))
     assert features == pytest.approx(expected)
