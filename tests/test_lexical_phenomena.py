@@ -520,3 +520,29 @@ def test_a_subject_given_the_predicate_another_sentence_says_of_something_else_i
 def test_linked_or_unsplit_evidence_is_not_stitched(claim: str, passage: str) -> None:
     verdict = judge(claim, passage)
     assert verdict.supported is True, verdict.reason
+
+
+@pytest.mark.parametrize("claim, passage", [
+    ("Small asteroids do not have strong gravity.", "Small asteroids have weak gravity."),
+    ("Solid tires give a less comfortable ride.", "Solid tires give an uncomfortable ride."),
+    ("Ibuprofen is a non-steroidal drug.", "Ibuprofen is a nonsteroidal drug."),
+])
+def test_a_word_the_claim_negates_says_its_antonym_itself(claim: str, passage: str) -> None:
+    # "not strong" is what "weak" says: the antonym in the evidence agrees with the claim.
+    verdict = judge(claim, passage)
+    assert verdict.rule != "antonym", verdict.reason
+
+
+def test_an_antonym_the_claim_does_not_negate_is_still_an_antonym() -> None:
+    verdict = judge("Small asteroids have strong gravity.", "Small asteroids have weak gravity.")
+    assert (verdict.supported, verdict.rule) == (False, "antonym"), verdict.reason
+    # The claim negates another word than the one the evidence opposes.
+    other = judge("Small asteroids that are not round have strong gravity.", "Small asteroids that are not round have weak gravity.")
+    assert (other.supported, other.rule) == (False, "antonym"), other.reason
+
+
+def test_a_negated_claim_word_against_a_negated_antonym_is_still_an_antonym() -> None:
+    # "no internal torques" against "in the absence of external torques": both say no, they disagree.
+    verdict = judge("The wheels keep their direction if there are no internal torques.",
+                    "The wheels keep their direction in the absence of external torques.")
+    assert (verdict.supported, verdict.rule) == (False, "antonym"), verdict.reason

@@ -24,7 +24,8 @@ A claim is judged against the sentences of the passages it cites:
    not even in other words: "unless", "lacks", "prevents", or one evidence sentence says the whole
    negated clause without negating it; evidence gathered from several sentences may not negate a
    clause the claim states); no word of the claim is an antonym of
-   an evidence word in its place ("antonym"); no two entities of the evidence trade places
+   an evidence word in its place ("antonym"; a word the claim negates, "not strong", says its
+   antonym itself); no two entities of the evidence trade places
    ("entity-swap"); no sentence of evidence gathered from several says the claim's predicate of a
    subject of its own while the claim's subject comes from another ("stitched"); no clause of two or more words, nor the second half of the claim, is
    wholly absent from the evidence ("clause": English puts what it says about its topic last, so a
