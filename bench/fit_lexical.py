@@ -72,7 +72,7 @@ def features(judge: LexicalJudge, examples: list) -> tuple[np.ndarray, np.ndarra
         if found is None:  # uncited or wordless: the verdict stands, with its own score
             ok = 1.0 if verdict.supported else 0.0
             by_name = {"coverage": ok, "weighted_coverage": ok, "rule_failed": 1.0 - ok, "passage_weighted": ok,
-                       "single_sentence": ok}
+                       "single_sentence": ok, "linked_pairs": ok}
             rows.append(tuple(by_name.get(name, 0.0) for name in calibration.FEATURES))
             hard.append(not verdict.supported)
         else:

@@ -30,7 +30,7 @@ def verbatim_features(sentences: int) -> tuple[float, ...]:
     """The calibrated score's inputs for a claim that is a sentence of a passage of ``sentences``
     sentences: every word covered, in the evidence and in the passage, no rule failed."""
     full = {"coverage": 1.0, "weighted_coverage": 1.0, "passage_weighted": 1.0, "log_sentences": math.log1p(sentences),
-            "single_sentence": 1.0}
+            "single_sentence": 1.0, "linked_pairs": 1.0}
     return tuple(full.get(name, 0.0) for name in calibration.FEATURES)
 
 

@@ -306,7 +306,8 @@ def test_the_score_is_a_probability_from_the_stored_coefficients() -> None:
     expected = {"coverage": 5 / 6, "weighted_coverage": share, "uncovered_weight": weight("winter"),
                 "uncovered_clause": 0.0, "extra_sentences": 0, "rule_failed": 0.0, "names_missing": 0,
                 "several_passages": 0.0, "rarest_missing": weight("winter"), "passage_weighted": share,
-                "log_sentences": math.log(2), "single_sentence": 5 / 6}
+                "log_sentences": math.log(2), "single_sentence": 5 / 6,
+                "linked_pairs": 1.0}  # one sentence of evidence holds every pair of the claim's words
     assert set(expected) == set(calibration.FEATURES)
     features = dict(zip(calibration.FEATURES, found.features()))
     assert features == pytest.approx(expected)
@@ -519,3 +520,29 @@ def test_a_subject_given_the_predicate_another_sentence_says_of_something_else_i
 def test_linked_or_unsplit_evidence_is_not_stitched(claim: str, passage: str) -> None:
     verdict = judge(claim, passage)
     assert verdict.supported is True, verdict.reason
+
+
+@pytest.mark.parametrize("claim, passage", [
+    ("Small asteroids do not have strong gravity.", "Small asteroids have weak gravity."),
+    ("Solid tires give a less comfortable ride.", "Solid tires give an uncomfortable ride."),
+    ("Ibuprofen is a non-steroidal drug.", "Ibuprofen is a nonsteroidal drug."),
+])
+def test_a_word_the_claim_negates_says_its_antonym_itself(claim: str, passage: str) -> None:
+    # "not strong" is what "weak" says: the antonym in the evidence agrees with the claim.
+    verdict = judge(claim, passage)
+    assert verdict.rule != "antonym", verdict.reason
+
+
+def test_an_antonym_the_claim_does_not_negate_is_still_an_antonym() -> None:
+    verdict = judge("Small asteroids have strong gravity.", "Small asteroids have weak gravity.")
+    assert (verdict.supported, verdict.rule) == (False, "antonym"), verdict.reason
+    # The claim negates another word than the one the evidence opposes.
+    other = judge("Small asteroids that are not round have strong gravity.", "Small asteroids that are not round have weak gravity.")
+    assert (other.supported, other.rule) == (False, "antonym"), other.reason
+
+
+def test_a_negated_claim_word_against_a_negated_antonym_is_still_an_antonym() -> None:
+    # "no internal torques" against "in the absence of external torques": both say no, they disagree.
+    verdict = judge("The wheels keep their direction if there are no internal torques.",
+                    "The wheels keep their direction in the absence of external torques.")
+    assert (verdict.supported, verdict.rule) == (False, "antonym"), verdict.reason

@@ -188,6 +188,6 @@ def test_the_feature_vector_is_its_formula(uncovered, window, names, sentences, 
     found.uncovered_weight, found.window, found.names_missing = uncovered, (None,) * window, names
     found.sentences, found.passages, found.failure = sentences, passages, ("number", "x") if failed else None
     expected = (0.0, 0.0, min(uncovered, 3.0), 0.0, max(window - 1, 0), 1.0 if failed else 0.0, min(names, 2),
-                1.0 if passages > 1 else 0.0, 0.0, 0.0, math.log1p(min(sentences, 100)), 0.0)
+                1.0 if passages > 1 else 0.0, 0.0, 0.0, math.log1p(min(sentences, 100)), 0.0, 0.0)
     got = found.features()
     assert got == expected and list(map(type, got)) == list(map(type, expected))

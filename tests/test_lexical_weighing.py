@@ -182,3 +182,22 @@ def test_an_indirect_antonym_elsewhere_or_in_another_use_is_not_an_antonym() -> 
     # passage is the material, "said" (of same) the verb.
     assert "rubber" not in lexicon.antonyms("good") and "said" not in lexicon.antonyms("different")
     assert {"bright", "sunlit"} <= lexicon.antonyms("dim") and "arid" in lexicon.antonyms("moist")
+
+
+def test_evidence_stitched_from_sentences_about_other_things_splits_the_claims_links() -> None:
+    # Each pair of neighbouring claim words the evidence holds, held together by one sentence or not.
+    position = calibration.FEATURES.index("linked_pairs")
+    claim = "Ramsey scored in the draw with Villa."
+    said = JUDGE.assess(claim, ["Ramsey trained on Monday. Ramsey scored in the draw with Villa."])[1]
+    assert said is not None and said.features()[position] == 1.0  # one sentence holds it all
+    stitched = JUDGE.assess(claim, ["Ramsey trained with the squad on Monday. Austin scored in the draw with Villa."])[1]
+    assert stitched is not None and len(stitched.window) == 2 and stitched.coverage == 1.0
+    # ramsey-scored is split between the two sentences; scored-draw and draw-villa are held together.
+    assert stitched.features()[position] == pytest.approx(2 / 3)
+    # Gathered with the claim's links intact: the subject's sentence states the predicate too.
+    linked = JUDGE.assess("Ramsey scored in the draw and trained with the squad.",
+                          ["Ramsey scored in the draw. He trained with the squad."])[1]
+    assert linked is not None and len(linked.window) == 2
+    # ramsey-scored, scored-draw and trained-squad held together; only draw-trained spans the two.
+    assert linked.features()[position] == pytest.approx(3 / 4)
+    assert stitched.features()[position] < said.features()[position]

@@ -96,7 +96,8 @@ def test_junitxml_carries_scores_and_verdicts_as_properties(pytester: pytest.Pyt
     from pytest_sprout.judges.lexical import LexicalJudge, calibration
 
     features = {"coverage": 1.0, "weighted_coverage": 1.0, "rule_failed": 1.0, "passage_weighted": 1.0,
-                "log_sentences": math.log1p(1), "single_sentence": 1.0}  # the passage is one sentence
+                "log_sentences": math.log1p(1), "single_sentence": 1.0,
+                "linked_pairs": 1.0}  # the passage is one sentence
     failed_number = round(LexicalJudge().probability([features.get(n, 0.0) for n in calibration.FEATURES]), 4)
     assert json.loads(pothos["sprout.verdicts"]) == [
         {"supported": False, "score": failed_number, "citations": ["1"], "rule": "number"}]

@@ -26,7 +26,7 @@ class Evidence:
     __slots__ = ("window", "covered", "total", "coverage", "weighted", "uncovered_weight", "clause", "passages",
                  "synonyms", "failure", "boilerplate", "missing", "names_missing", "name_failure",
                  "clause_failure", "cue_conflict", "rarest_missing", "dated", "passage_weighted", "sentences",
-                 "single")
+                 "single", "linked")
 
     def __init__(self) -> None:
         self.window: tuple[Sentence, ...] = ()
@@ -46,6 +46,10 @@ class Evidence:
         # The share of the claim's words that the one cited sentence holding most of them holds: the
         # same coverage is stronger in one sentence than stitched from several.
         self.single = 0.0
+        # Of the pairs of neighbouring claim words that the evidence holds, the share one evidence
+        # sentence holds together (``_linked_pairs``): evidence stitched from sentences about other
+        # things holds the claim's words but splits its links. 1.0 for evidence of one sentence.
+        self.linked = 0.0
         self.synonyms: list[tuple[str, str]] = []  # (claim word, evidence word) matched as synonyms or related forms
         self.failure: Failure | None = None
         self.boilerplate = ""
@@ -70,6 +74,7 @@ class Evidence:
             window - 1 if window else 0, 1.0 if self.failure else 0.0, 2 if names > 2 else names,
             1.0 if self.passages > 1 else 0.0, self.rarest_missing, self.passage_weighted,
             _LOG_SENTENCES[sentences if sentences < _MOST_SENTENCES else _MOST_SENTENCES], self.single,
+            self.linked,
         )
 
 
@@ -135,3 +140,33 @@ def _closer(where: tuple[int, int], best: tuple[int, int], chosen: list[tuple[in
 
 def _best_single(window: tuple[Sentence, ...], keys: frozenset[str]) -> Sentence:
     return max(window, key=lambda s: len(keys & s.keys))
+
+
+def _linked_pairs(ours: Sentence, keys: Sequence[str], looked_up: Sequence[str], window: tuple[Sentence, ...]) -> float:
+    """Of the pairs of neighbouring content words of the claim (in its order) whose two words the
+    evidence holds, the share that one evidence sentence holds together; 1.0 when none.
+
+    ``keys``: the claim's keys; ``looked_up``: each as the evidence holds it (a synonym's key for
+    a word found by a synonym). A claim stitched from sentences about different things ("Ramsey"
+    from one, "scored in the 3-3 draw" from another) holds its words, not its links: the pairs
+    at each seam are split between sentences. Evidence of one sentence holds every pair."""
+    if len(window) == 1:
+        return 1.0
+    where: dict[str, int] = {}  # claim key -> the evidence sentences that hold it (bit i: window[i])
+    for key, other in zip(keys, looked_up):
+        mask = bit = 0
+        for s in window:
+            bit = bit << 1 if bit else 1
+            if other in s.keys:
+                mask |= bit
+        where[key] = mask
+    pairs = together = 0
+    last, before = "", 0
+    for key in ours.seq:
+        mask = where.get(key, 0)
+        if key != last and mask and before:
+            pairs += 1
+            if mask & before:
+                together += 1
+        last, before = key, mask
+    return together / pairs if pairs else 1.0

@@ -25,7 +25,8 @@ A claim is judged against the sentences of the passages it cites:
    not even in other words: "unless", "lacks", "prevents", or one evidence sentence says the whole
    negated clause without negating it; evidence gathered from several sentences may not negate a
    clause the claim states); no word of the claim is an antonym of
-   an evidence word in its place ("antonym"); no two entities of the evidence trade places
+   an evidence word in its place ("antonym"; a word the claim negates, "not strong", says its
+   antonym itself); no two entities of the evidence trade places
    ("entity-swap"); no sentence of evidence gathered from several says the claim's predicate of a
    subject of its own while the claim's subject comes from another ("stitched"); no clause of two or more words, nor the second half of the claim, is
    wholly absent from the evidence ("clause": English puts what it says about its topic last, so a
@@ -37,8 +38,10 @@ A claim is judged against the sentences of the passages it cites:
    the coverage, the IDF-weighted coverage, the weight of the words left uncovered, whether a whole
    clause is uncovered, how many sentences the evidence takes, whether a rule failed, the
    IDF-weighted share of the claim the cited passages hold anywhere (facts spread over a passage)
-   and how many sentences they have (the more text, the more words match by chance), and the share
-   of the claim the best single cited sentence holds (fitted by
+   and how many sentences they have (the more text, the more words match by chance), the share
+   of the claim the best single cited sentence holds, and, of the pairs of neighbouring claim
+   words the evidence holds, the share one evidence sentence holds together (evidence stitched
+   from sentences about other things holds a claim's words but splits its links) (fitted by
    ``bench/fit_lexical.py``; coefficients in ``calibration.py``). A claim is supported when no rule
    fails, at least ``coverage`` of its words are covered, and the score is at least ``threshold``
    ("coverage" or "calibrated" name the failure otherwise).
@@ -60,7 +63,9 @@ from pytest_sprout.core.model import Passage, Verdict
 
 from . import calibration
 from .claims import join_fragments, no_claim
-from .evidence import Evidence, _add_synonyms, _added_clause, _best_single, _closer, _uncovered_tail, _union
+from .evidence import (
+    Evidence, _add_synonyms, _added_clause, _best_single, _closer, _linked_pairs, _uncovered_tail, _union,
+)
 from .framing import strip_boilerplate
 from .index import Sentence, _bits, analyse
 from .passage import _Prepared, _prepare_passage, number_facts, numbers_near
@@ -206,7 +211,7 @@ class LexicalJudge:
         found = Evidence()
         found.window = (ours,)
         found.total = found.covered = len(ours.keys)
-        found.coverage = found.weighted = found.passage_weighted = found.single = 1.0
+        found.coverage = found.weighted = found.passage_weighted = found.single = found.linked = 1.0
         found.passages = 1
         found.sentences = len(p.sentences)
         return found
@@ -264,6 +269,7 @@ class LexicalJudge:
             return found
         window = tuple(prepared[pi].sentences[i] for pi, i in chosen)
         self._fill(found, ours, keys, window, covered, synonym_of, len({pi for pi, _ in chosen}), anywhere)
+        found.linked = _linked_pairs(ours, keys, looked_up, window)
         uncovered = tuple(key for j, key in enumerate(keys) if not covered >> j & 1)
         best = window[0] if len(window) == 1 else _best_single(window, ours.keys)
         failure = self._rules(ours, window, prepared, uncovered, best=best, places=chosen)
@@ -332,7 +338,7 @@ class LexicalJudge:
         found.window = window
         found.passages = 1
         found.covered = len(keys)
-        found.coverage = found.weighted = found.passage_weighted = found.single = 1.0
+        found.coverage = found.weighted = found.passage_weighted = found.single = found.linked = 1.0
         if synonym_of:
             words = ours.first_words()
             found.synonyms = [(words[keys[j]], window[0].surface(k)) for j, k in synonym_of.items()]

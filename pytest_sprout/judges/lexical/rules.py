@@ -50,19 +50,41 @@ def check_antonyms(claim: Sentence, window: Sequence[Sentence], uncovered: Itera
     In its place: a content word next to the antonym (up to ``_PLACE`` content words away) is one
     of the words next to the claim's word. An antonym elsewhere in the evidence ("a cold drink"
     and, two sentences on, "hot weather") says nothing about the claim's word. An antonym the
-    evidence negates ("not unusual") says the claim's word, and is left to the negation rule."""
+    evidence negates ("not unusual") says the claim's word, and is left to the negation rule; a
+    claim word the claim negates ("do not have strong gravity", "less comfortable", "non-steroidal")
+    says the antonym itself: the evidence's "weak gravity" agrees with it, unless that evidence
+    sentence negates something too ("no internal torques" against "no external torques")."""
     for key in uncovered:
+        negated = _negated_in_claim(claim, key)
         word = claim.surface(key)
         for other in antonym_keys(word):
             if other in claim.keys:
                 continue
             for s in window:
-                if other in s.keys:
+                if other in s.keys and not (negated and not says_no(s)):  # "not strong" is "weak"
                     for q, (k, idx) in enumerate(s.content):
                         if (k == other and not NEGATIONS.intersection(s.words[max(idx - 2, 0) : idx])
                                 and _in_place(claim, key, s, q)):
                             return "antonym", f"claim says '{word}' where the evidence says its antonym '{s.words[idx]}'"
     return None
+
+
+def _negated_in_claim(claim: Sentence, key: str) -> bool:
+    """Whether the claim negates its own word ``key`` where it says it: a negation cue or "less"
+    at most three words before it with no content word between ("do not have a strong pull",
+    "less comfortable"), or a "non-" prefix ("non-steroidal"). Such a claim states the antonym,
+    in other words. (A cue before another content word, "not round, strong", negates that one.)"""
+    words = claim.words
+    previous = -1  # the token index of the content word before
+    for k, idx in claim.content:
+        if k == key:
+            if words[max(idx - 2, 0) : idx] == ("non", "-"):
+                return True
+            for at in range(idx - 1, max(idx - 4, previous, -1), -1):
+                if words[at] in NEGATIONS or words[at] == "less":
+                    return True
+        previous = idx
+    return False
 
 
 def _in_place(claim: Sentence, key: str, s: Sentence, q: int) -> bool:
