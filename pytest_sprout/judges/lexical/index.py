@@ -150,10 +150,10 @@ class Sentence:
 
     def sites(self) -> tuple[tuple[int, frozenset[str]], ...]:
         """Where the sentence negates, word by word: for each negation cue of a clause it denies
-        (``Clause.denied``), that clause's position and the keys of the content word just before the
-        cue in its clause (if any) and of the first three after it ("workers | do not | have a
-        negligible impact on the wages": worker, negligible, impact, wage). A clause of the other
-        side that holds all of them says the same words, and its polarity is what it says of them."""
+        (``Clause.denied``), that clause's position and three keys: of the content word just before
+        the cue in its clause, if there is one, and of the first content words after it ("workers |
+        do not | have a negligible impact on the wages": worker, negligible, impact). A clause of the
+        other side that holds all three says the same words, and its polarity is what it says of them."""
         if self._sites is None:
             out = []
             clauses = self.clauses()
@@ -163,7 +163,7 @@ class Sentence:
                     continue
                 start, end = starts[cl], starts[cl + 1] if cl + 1 < len(starts) else len(content)
                 before = [k for k, i in content[start:end] if i < at]
-                after = [k for k, i in content[start:end] if i > at][:3]
+                after = [k for k, i in content[start:end] if i > at][: 3 - len(before[-1:])]
                 keys = frozenset(before[-1:] + after)
                 if len(keys) >= 3 and after:
                     out.append((cl, keys))
