@@ -136,3 +136,21 @@ def test_litotes_the_evidence_lacks_is_rejected() -> None:
     assert (unusual.supported, unusual.rule) == (False, "negation"), unusual.reason
     assert judge("It is not unusual for trained athletes to have a slow heart rate.", passage).supported is True
     assert judge("It is usual for athletes to have a slow heart rate.", passage).supported is True
+
+
+# --- a negation that denies the clause after it: "is not that when X, Y", "is not believed that" ---
+
+
+def test_a_denial_after_a_copula_reaches_the_next_clause() -> None:
+    clauses = Sentence("The reason is not that when a system is isolated, its momentum is conserved.").clauses()
+    assert [c.negated for c in clauses] == [True, True, False]
+    evidence = "In an isolated system, the total angular momentum has to be conserved."
+    denied = judge("The reason for this is not that when a system is isolated, the total angular momentum has to be"
+                   " conserved.", evidence)
+    assert (denied.supported, denied.rule) == (False, "negation"), denied.reason
+    said = judge("The reason for this is that when a system is isolated, the total angular momentum has to be"
+                 " conserved.", evidence)
+    assert said.supported is True, said.reason
+    # after a verb, "not because" gives the reason of an elided verb: no denial of what follows
+    assert [c.negated for c in Sentence("Pi bonds do not rotate, and sigma bonds do not because they are"
+                                        " single bonds.").clauses()][-1] is False

@@ -256,6 +256,7 @@ def _scan(words: list[str], in_date: dict[int, str]) -> tuple[
     has_negation = has_quantifier = after_number = False  # after a number, units are the number rule's
     special = dated = bool(in_date)  # after a number, or in a sentence with dates: the two checks below
     add = content.append
+    carried: list[tuple[str, int, int]] = []  # negations that deny the next clause too: (cue, clause, index)
     for idx, w, (kind, key) in zip(count(), words, map(_LEXICON.__getitem__, words)):  # _LEXICON classifies a new word
         if special:
             if after_number:
@@ -309,6 +310,8 @@ def _scan(words: list[str], in_date: dict[int, str]) -> tuple[
                 cues.append((NEG, w, clause, idx))
                 has_negation = True
                 cue_seen = True
+                if _denies_what_follows(words, idx, filled):
+                    carried.append((w, clause, idx))
             if w in QUANTIFIERS:
                 cues.append((QUANT, w, clause, idx))
                 has_quantifier = True
@@ -321,7 +324,32 @@ def _scan(words: list[str], in_date: dict[int, str]) -> tuple[
                 cues.append((QUANT, "a few" if w == "few" and prev == "a" else w, clause, idx))
                 has_quantifier = True
                 cue_seen = True
+    for w, cl, idx in carried:  # "is not that when X, Y": the negation is X's too
+        if cl + 1 < len(starts):
+            cues.append((NEG, w, cl + 1, idx))
     return content, starts, cues, numerals, periods, has_negation, has_quantifier
+
+
+# Words after which a negation denies the clause that follows ("The reason is not that when a
+# system is isolated, ..."; "It is not believed that this nasally, clipped pronunciation was ...").
+_COMPLEMENTIZERS = frozenset({"that", "because", "why", "how", "whether", "what", "when", "where"})
+_SAYING = frozenset({"believed", "thought", "said", "stated", "claimed", "suggested", "known", "assumed"})
+_COPULAS = frozenset({"is", "are", "was", "were", "be", "been", "'s"})
+
+
+def _denies_what_follows(words: list[str], idx: int, filled: bool) -> bool:
+    """Whether the negation cue at ``idx`` after a copula denies the next clause as well as its
+    own: a complementizer right after it in a clause that has content already ("the reason is not
+    that when a system is isolated, ..."), or a participle of saying or believing and "that" ("it
+    is not believed that this nasally, clipped pronunciation ..."): the clause the complementizer
+    opens may be cut short by a comma or a "when". ("Pi bonds do not because ..." elides a verb:
+    its "because" gives the reason, and the copula is what tells them apart.)"""
+    if not idx or words[idx - 1] not in _COPULAS:
+        return False
+    nxt = words[idx + 1] if idx + 1 < len(words) else ""
+    if nxt in _COMPLEMENTIZERS:
+        return filled
+    return nxt in _SAYING and words[idx + 2 : idx + 3] in (["that"], ["whether"])
 
 
 def content_keys(words: list[str], text: str) -> list[str] | None:
