@@ -398,7 +398,7 @@ def test_evidence_gathered_from_several_sentences_is_checked_only_for_the_claims
 def test_a_negation_that_no_evidence_sentence_says_is_rejected(claim: str, passage: str) -> None:
     verdict = judge(claim, passage)
     assert (verdict.supported, verdict.rule) == (False, "negation"), verdict.reason
-    assert "no evidence sentence about it negates anything" in verdict.reason
+    assert "no evidence clause about it negates anything" in verdict.reason
     # the same claim without the negation is supported by the same passage
     assert judge(claim.replace(" not ", " ").replace("does strengthen", "strengthens"), passage).supported is True
 
@@ -407,9 +407,9 @@ def test_a_negation_that_no_evidence_sentence_says_is_rejected(claim: str, passa
     ("King George spoke no English at his coronation.", "King George was a Hanoverian who spoke zero English."),
     ("Tobacco is not allowed in the community.", "The community is against the use of tobacco."),
     ("The estate was not administered by his mother after his death.",
-     "Unless a will says otherwise, the estate is administered by the mother."),
+     "The estate is administered by the mother unless a will says otherwise."),
     ("Lean removes steps that do not add value for customers.", "Lean drives out non-value added steps and processes."),
-    ("The contact lens does not move during sleep.", "The tear film prevents the contact lens from moving."),
+    ("The old lamp does not give light in the evening.", "The old lamp barely gives light."),
 ])
 def test_a_negation_the_evidence_says_in_other_words_is_still_only_weighed(claim: str, passage: str) -> None:
     verdict = judge(claim, passage)
@@ -436,7 +436,7 @@ def test_a_negation_no_evidence_clause_matches_is_rejected() -> None:
     evidence = "Advil (Ibuprofen) will tend to be more effective when inflammation is involved."
     negated = judge("Ibuprofen is not typically more effective when inflammation is involved.", evidence)
     assert (negated.supported, negated.rule) == (False, "negation"), negated.reason
-    assert "no evidence sentence about it negates anything" in negated.reason
+    assert "no evidence clause about it negates anything" in negated.reason
     assert judge("Ibuprofen is typically more effective when inflammation is involved.", evidence).supported is True
 
 
@@ -446,7 +446,8 @@ def test_a_negation_of_what_one_evidence_sentence_says_whole_is_rejected() -> No
     negated = judge("This law states that in an isolated system, the angular momentum must not remain constant.",
                     evidence)
     assert (negated.supported, negated.rule) == (False, "negation"), negated.reason
-    assert "an evidence sentence says all of it without negation" in negated.reason
+    # the "no" of that sentence ("impossible") is in another clause: no paraphrase of the claim's negation
+    assert "no evidence clause about it negates anything" in negated.reason
     kept = judge("This law states that in an isolated system, the angular momentum must remain constant.", evidence)
     assert kept.supported is True, kept.reason
     # the evidence negates those very words: agreement, not a conflict

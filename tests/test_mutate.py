@@ -77,6 +77,10 @@ PASSAGE = "Snake plants tolerate low light. Water them every 2 to 3 weeks. Keep 
     ("Keep the soil dry.", "Do not keep the soil dry."),
     ("Some plants can grow from a leaf.", "It is not true that some plants can grow from a leaf."),
     ("The plant will not only survive but thrive.", "It is not true that the plant will not only survive but thrive."),
+    # a capitalised first word that is no verb is no imperative: "Do not only the gas giants ..." is no sentence
+    ("Only the gas giants have rings.", "Only the gas giants do not have rings."),
+    ("Through their patterns, fish can identify their species.", "Through their patterns, fish cannot identify their species."),
+    ("Over the centuries, tribes have had contact with Germany.", "Over the centuries, tribes have not had contact with Germany."),
 ])
 def test_negation(text: str, expected: str) -> None:
     assert mutate_text("negation", text, [PASSAGE]) == expected

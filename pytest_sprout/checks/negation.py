@@ -21,7 +21,7 @@ _AUXILIARIES = frozenset("is are was were can could will would should must may m
 _HAVE = {"has": "does not have", "have": "do not have", "had": "did not have"}
 _PARTICIPLES = frozenset(
     """been become begun brought built bought chosen come done drawn driven eaten fallen found
-    forgotten given gone got gotten grown held hidden kept known led left lost made met paid put
+    forgotten given gone got gotten grown had held hidden kept known led left lost made met paid put
     read risen run said seen sent set shown sold spent spoken stood taken thought told understood
     won worn written""".split()
 )
@@ -34,6 +34,14 @@ _ADVERB_SKIP = frozenset("also often usually always only still generally typical
 _IMPERATIVE_NEXT = frozenset(
     """the a an it them your its their this these those every each only when if until once in at
     about roughly thoroughly deeply sparingly regularly well less more""".split()
+)
+# Capitalised first words that are no verb, so no imperative ("Only the gas giants have rings",
+# "Through their color patterns, fish ...", "Over the centuries, ..."): "Do not" before one of
+# them makes no sentence at all ("Do not only the gas giants have rings"), not the negation.
+_NOT_VERBS = frozenset(
+    """Only Through Though Although Over Under Above Below Across Along Among Around Behind Beyond
+    Despite Except Inside Outside Within Without Upon Via Unlike Like Since Until Whether Whereas
+    Because Unless Even Just Still Also Often Sometimes Usually Always Never Here Now Today People""".split()
 )
 _QUANTIFIED_SUBJECTS = frozenset("Some Many Most Several Few".split())
 _LOWER_FIRST = frozenset(
@@ -119,7 +127,7 @@ def negate(text: str, passages: Sequence[str] = ()) -> tuple[str, str] | None:
     # "Therefore, it is ...": a connective and a comma, not an imperative's verb and its object.
     adjacent = len(words) > 1 and not text[words[0].end(): words[1].start()].strip()
     if (
-        words[0].start() == 0 and first[:1].isupper() and first not in _LOWER_FIRST
+        words[0].start() == 0 and first[:1].isupper() and first not in _LOWER_FIRST and first not in _NOT_VERBS
         and second in _IMPERATIVE_NEXT and first.lower() not in _AUXILIARIES and adjacent
     ):
         return "Do not " + first.lower() + text[words[0].end():], "imperative: prefixed 'Do not'"

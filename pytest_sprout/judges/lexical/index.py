@@ -12,7 +12,7 @@ from .numbers import find_numbers
 from .text import (
     _ALL_IDIOM_NEXT, _ALL_IDIOM_PREV, _BARE_PERIOD_AFTER, _COMPARATIVES, _EVERY_NTH, _FIRST, _LEXICON, _NAME,
     _NEGATION_EXEMPT_NEXT, _PERIOD_ADVERBS, _PERIOD_WORDS_BEFORE, _SENTENCE_OPENERS, _TRUTH_WORDS, _UNIT_TOKENS, _VAGUE,
-    AND, BREAK, CONTENT, NEG, NUMERAL, OTHER, PERIOD, QUANT, QUANTIFIERS, STOP, _TOKEN, _classify, _pieces_of, stem,
+    AND, BREAK, CONTENT, NEG, NEGATIVE_WORDS, NUMERAL, OTHER, PERIOD, QUANT, QUANTIFIERS, STOP, _TOKEN, _classify, _pieces_of, stem,
     words_of,
 )
 
@@ -26,16 +26,34 @@ _MONTH_BEFORE = frozenset({"in", "of", "since", "until", "till", "by", "from", "
 _OPENERS = frozenset({"before", "after", "as", "once", "or", "whilst", "then"})
 _SUBJECTS = frozenset({"he", "she", "it", "they", "we", "i", "you", "there", "that"})
 
+# Verbs that negate what follows them, by the word they take: "failed to get the balance right"
+# says what "did not get the balance right" says ("to"); "lacks a nucleus" what "has no nucleus"
+# says (any word but "of": "a lack of sleep" names a cause); "prevents the lens from moving" what
+# "the lens does not move" says ("from", within a few words). Each is a negation cue of its clause
+# as well as a content word (``_negative_verb``).
+_NEGATIVE_VERBS: dict[str, str] = {
+    **dict.fromkeys(("fail", "fails", "failed", "failing", "refuse", "refuses", "refused", "refusing", "unable"), "to"),
+    **dict.fromkeys(("lack", "lacks", "lacked", "lacking"), ""),
+    **dict.fromkeys(("prevent", "prevents", "prevented", "preventing"), "from"),
+}
+
 
 class Clause(NamedTuple):
     """A clause with content: its keys, its polarity, its first negation cue, a word to name it,
-    and its quantifiers and modals as (class, family, word)."""
+    its quantifiers and modals as (class, family, word); ``denied``, its polarity with the
+    negative verbs counted too ("failed to get the balance right" denies what "got the balance
+    right" says); ``unread_no``, whether it has a negative verb in a use not read as a cue ("wheels
+    that prevent tripping": it may say "no" all the same); ``says_no``, whether it says "no" in
+    any way: a negation cue, a word of ``NEGATIVE_WORDS`` ("unless", "rather") or a "-free"/"-less"."""
 
     keys: frozenset[str]
     negated: bool
     cue: str
     word: str
     quants: tuple[tuple[str, str, str], ...]
+    denied: bool
+    unread_no: bool
+    says_no: bool
 
 
 _tuple_new = tuple.__new__  # _tuple_new(Clause, fields) is Clause(*fields) without a NamedTuple's Python-level __new__
@@ -55,7 +73,7 @@ class Sentence:
     """
 
     __slots__ = ("text", "words", "content", "seq", "keys", "numbers", "has_date", "has_negation", "has_quantifier", "has_cue",
-                 "_starts", "_cues", "_clauses", "_names", "_once", "_first",
+                 "_starts", "_cues", "_clauses", "_sites", "_names", "_once", "_first",
                  "__weakref__")
 
     def __init__(self, text: str, words: list[str] | None = None) -> None:
@@ -76,6 +94,7 @@ class Sentence:
         self._starts = tuple(starts)
         self._cues = tuple(cues)
         self._clauses: tuple[Clause, ...] | None = None
+        self._sites: tuple[tuple[int, frozenset[str]], ...] | None = None
         self._names: dict[str, str] | None = None
         self._once: frozenset[str] | None = None
         self._first: dict[str, str] | None = None
@@ -100,24 +119,56 @@ class Sentence:
             out = []
             words, content, seq = self.words, self.content, self.seq
             starts = self._starts
+            last = len(starts) - 1
             for cl, (start, end) in enumerate(zip(starts, starts[1:] + (len(content),))):
                 keys = self.keys if len(starts) == 1 else frozenset(seq[start:end])  # one clause: the sentence's keys
                 listed = quants.get(cl)
                 q = tuple(listed) if listed else ()
                 found = negs.get(cl) if negs else None
+                # its tokens: from the one after the previous clause's last content word to its own last
+                # (to the sentence's end, for the last clause)
+                span = words[content[start - 1][1] + 1 if start else 0 : len(words) if cl == last else content[end - 1][1] + 1]
+                negative = not _NEGATIVE_VERBS.keys().isdisjoint(span)  # in any use
+                says = bool(found) or not NEGATIVE_WORDS.isdisjoint(span) or ("-" in span and _free_or_less(span))
                 if not found:
-                    out.append(_tuple_new(Clause, (keys, False, "", words[content[start][1]], q)))
+                    out.append(_tuple_new(Clause, (keys, False, "", words[content[start][1]], q, False, negative, says)))
                     continue
-                counted = [n for n in found if n[0] != "nor"] or found
-                cue, at = found[0]
+                plain = [n for n in found if n[0] not in _NEGATIVE_VERBS]
+                counted = [n for n in plain if n[0] != "nor"] or plain
+                verbs = len(found) - len(plain)
+                negative = negative and sum(w in _NEGATIVE_VERBS for w in span) > verbs  # one not read as a cue
+                cue, at = (plain or found)[0]
                 word = words[content[start][1]]  # the first word after the cue, else the clause's first
                 for _, i in content[start:end]:
                     if i > at:
                         word = words[i]
                         break
-                out.append(_tuple_new(Clause, (keys, len(counted) % 2 == 1, cue, word, q)))
+                out.append(_tuple_new(Clause, (keys, len(counted) % 2 == 1, cue, word, q, (len(counted) + verbs) % 2 == 1,
+                                               negative, True)))
             self._clauses = tuple(out)
         return self._clauses
+
+    def sites(self) -> tuple[tuple[int, frozenset[str]], ...]:
+        """Where the sentence negates, word by word: for each negation cue of a clause it denies
+        (``Clause.denied``), that clause's position and three keys: of the content word just before
+        the cue in its clause, if there is one, and of the first content words after it ("workers |
+        do not | have a negligible impact on the wages": worker, negligible, impact). A clause of the
+        other side that holds all three says the same words, and its polarity is what it says of them."""
+        if self._sites is None:
+            out = []
+            clauses = self.clauses()
+            starts, content = self._starts, self.content
+            for kind, _, cl, at in self._cues:
+                if kind != NEG or cl >= len(clauses) or not clauses[cl].denied:
+                    continue
+                start, end = starts[cl], starts[cl + 1] if cl + 1 < len(starts) else len(content)
+                before = [k for k, i in content[start:end] if i < at]
+                after = [k for k, i in content[start:end] if i > at][: 3 - len(before[-1:])]
+                keys = frozenset(before[-1:] + after)
+                if len(keys) >= 3 and after:
+                    out.append((cl, keys))
+            self._sites = tuple(out)
+        return self._sites
 
     def names(self) -> dict[str, str]:
         """Content keys written with a capital inside the sentence ("Boston fern"), to the word."""
@@ -205,6 +256,7 @@ def _scan(words: list[str], in_date: dict[int, str]) -> tuple[
     has_negation = has_quantifier = after_number = False  # after a number, units are the number rule's
     special = dated = bool(in_date)  # after a number, or in a sentence with dates: the two checks below
     add = content.append
+    carried: list[tuple[str, int, int]] = []  # negations that deny the next clause too: (cue, clause, index)
     for idx, w, (kind, key) in zip(count(), words, map(_LEXICON.__getitem__, words)):  # _LEXICON classifies a new word
         if special:
             if after_number:
@@ -226,6 +278,9 @@ def _scan(words: list[str], in_date: dict[int, str]) -> tuple[
             if not filled:  # a clause ends only once it has content, so clause k starts starts[k]
                 starts.append(len(content))
                 filled = True
+            if w in _NEGATIVE_VERBS and _negative_verb(words, idx, w):
+                cues.append((NEG, w, clause, idx))  # "failed to get": a negation cue, and content
+                has_negation = cue_seen = True
             add((key, idx))
             cue_open = cue_seen  # (cue_open implies cue_seen)
         elif kind in (STOP, OTHER):
@@ -255,6 +310,8 @@ def _scan(words: list[str], in_date: dict[int, str]) -> tuple[
                 cues.append((NEG, w, clause, idx))
                 has_negation = True
                 cue_seen = True
+                if _denies_what_follows(words, idx, filled):
+                    carried.append((w, clause, idx))
             if w in QUANTIFIERS:
                 cues.append((QUANT, w, clause, idx))
                 has_quantifier = True
@@ -267,7 +324,32 @@ def _scan(words: list[str], in_date: dict[int, str]) -> tuple[
                 cues.append((QUANT, "a few" if w == "few" and prev == "a" else w, clause, idx))
                 has_quantifier = True
                 cue_seen = True
+    for w, cl, idx in carried:  # "is not that when X, Y": the negation is X's too
+        if cl + 1 < len(starts):
+            cues.append((NEG, w, cl + 1, idx))
     return content, starts, cues, numerals, periods, has_negation, has_quantifier
+
+
+# Words after which a negation denies the clause that follows ("The reason is not that when a
+# system is isolated, ..."; "It is not believed that this nasally, clipped pronunciation was ...").
+_COMPLEMENTIZERS = frozenset({"that", "because", "why", "how", "whether", "what", "when", "where"})
+_SAYING = frozenset({"believed", "thought", "said", "stated", "claimed", "suggested", "known", "assumed"})
+_COPULAS = frozenset({"is", "are", "was", "were", "be", "been", "'s"})
+
+
+def _denies_what_follows(words: list[str], idx: int, filled: bool) -> bool:
+    """Whether the negation cue at ``idx`` after a copula denies the next clause as well as its
+    own: a complementizer right after it in a clause that has content already ("the reason is not
+    that when a system is isolated, ..."), or a participle of saying or believing and "that" ("it
+    is not believed that this nasally, clipped pronunciation ..."): the clause the complementizer
+    opens may be cut short by a comma or a "when". ("Pi bonds do not because ..." elides a verb:
+    its "because" gives the reason, and the copula is what tells them apart.)"""
+    if not idx or words[idx - 1] not in _COPULAS:
+        return False
+    nxt = words[idx + 1] if idx + 1 < len(words) else ""
+    if nxt in _COMPLEMENTIZERS:
+        return filled
+    return nxt in _SAYING and words[idx + 2 : idx + 3] in (["that"], ["whether"])
 
 
 def content_keys(words: list[str], text: str) -> list[str] | None:
@@ -386,6 +468,23 @@ def _subject_follows(words: list[str], idx: int) -> bool:
     return idx + 1 < len(words) and words[idx + 1] in _SUBJECTS
 
 
+def _free_or_less(words: Sequence[str]) -> bool:
+    """Whether the tokens hold a hyphenated "-free" or "-less" ("mold-free", "wire-less")."""
+    return any(w == "-" and words[i + 1] in ("free", "less") for i, w in enumerate(words[:-1]))
+
+
+def _negative_verb(words: list[str], idx: int, w: str) -> bool:
+    """Whether the word ``w`` of ``_NEGATIVE_VERBS`` at ``idx`` negates what follows it: "failed to",
+    "lacks a" (not "a lack of", nor "lack" as a noun after an article), "prevents ... from"."""
+    takes = _NEGATIVE_VERBS[w]
+    nxt = words[idx + 1] if idx + 1 < len(words) else ""
+    if takes == "to":
+        return nxt == "to"
+    if takes == "from":
+        return "from" in words[idx + 1 : idx + 7]
+    return bool(nxt) and nxt != "of" and not (idx and words[idx - 1] in ("a", "the", "of"))
+
+
 def _ordinal_of_frequency(words: list[str], idx: int) -> bool:
     """Whether the ordinal at ``idx`` counts a frequency: "every second week", "each third day"."""
     return bool(idx) and words[idx - 1] in ("every", "each") and idx + 1 < len(words) and (
@@ -405,10 +504,11 @@ def _states_an_amount(words: list[str], idx: int, w: str) -> bool:
 
 def _negates(words: list[str], idx: int) -> bool:
     """Whether the negation word at ``idx`` is a cue: not before an exempt word, an "un-"/"non-"
-    word, or a bound ("no more than 3")."""
+    word, or a bound ("no more than 3"), nor in "were it not for" / "if not for"."""
     nxt = words[idx + 1] if idx + 1 < len(words) else ""
     return not (nxt in _NEGATION_EXEMPT_NEXT or (nxt.startswith(("un", "non")) and len(nxt) > 5) or (
-        nxt in _COMPARATIVES and words[idx + 2 : idx + 3] == ["than"]))
+        nxt in _COMPARATIVES and words[idx + 2 : idx + 3] == ["than"]) or (
+        nxt == "for" and idx and words[idx - 1] in ("it", "if")))  # "were it not for X", "if not for X": a condition
 
 
 def _may_is_the_month(words: list[str], idx: int, prev: str) -> bool:

@@ -20,11 +20,14 @@ A claim is judged against the sentences of the passages it cites:
    range, unit and bound, is in the evidence sentences, or is a number that counts nothing ("in
    2015", "10 cm") in a sentence next to them ("number": a number the passage states about
    something else does not support it); quantifiers and modals
-   agree with the evidence ("quantifier"); negation agrees ("negation"; on evidence that lacks some
-   of the claim's words a conflict is only weighed, unless no evidence sentence negates anything,
-   not even in other words: "unless", "lacks", "prevents", or one evidence sentence says the whole
-   negated clause without negating it; evidence gathered from several sentences may not negate a
-   clause the claim states); no word of the claim is an antonym of
+   agree with the evidence ("quantifier"); negation agrees ("negation": a negative verb, "failed to",
+   "lacks", "refused to", "prevented ... from", negates its clause as a cue does; on evidence that
+   lacks some of the claim's words a conflict is only weighed, unless no evidence clause about the
+   claim's negated clause says "no", not even in other words: "unless", "lacks", "barely", or one
+   evidence sentence says the whole negated clause, or one evidence clause the words around its
+   negation, without negating them; evidence gathered from several sentences may not negate a
+   clause the claim states; "It is not true that X" is false where the evidence supports X; a
+   litotes, "not unusual", is not its word alone); no word of the claim is an antonym of
    an evidence word in its place ("antonym"; a word the claim negates, "not strong", says its
    antonym itself); no two entities of the evidence trade places
    ("entity-swap"); no sentence of evidence gathered from several says the claim's predicate of a
@@ -70,8 +73,9 @@ from .framing import strip_boilerplate
 from .index import Sentence, _bits, analyse
 from .passage import _Prepared, _prepare_passage, number_facts, numbers_near
 from .rules import (
-    _RULE_RANK, Failure, align, check_antonyms, check_displaced_name, check_negated_clause_stated, check_negation,
-    check_name_in_place, check_negation_unsaid, check_numbers_in, check_quantifiers, check_stitched, check_swap,
+    _RULE_RANK, Failure, _short, align, check_antonyms, check_displaced_name, check_litotes, check_name_in_place,
+    check_negated_clause_stated, check_negation, check_negation_unsaid, check_numbers_in, check_quantifiers,
+    check_stitched, check_swap, denial,
 )
 from .text import rejoin_numbers, stem, weight
 from .verdicts import sigmoid, verdict, wordless
@@ -79,6 +83,10 @@ from .verdicts import sigmoid, verdict, wordless
 RULES_VERSION = 11  # bump when a rule changes what it decides: it is part of settings()
 
 _ZEROS = repeat(0)  # the default of each dict.get mapped over a claim's keys
+
+# Words of evidence that calls a statement into doubt ("the myth that X"): a denial of X may be its paraphrase.
+_DISPUTED = frozenset({"myth", "myths", "false", "untrue", "misconception", "misconceptions", "wrong", "incorrect",
+                       "disproved", "debunked", "contrary"})
 
 # Rules whose failure on evidence that lacks some of the claim's words is weighed, not decisive.
 _SOFT = frozenset({"negation", "quantifier"})
@@ -175,6 +183,9 @@ class LexicalJudge:
 
     def assess(self, claim: str, sources: Sequence[Passage | str]) -> tuple[Verdict, Evidence | None]:
         """The verdict and what it was based on (None for a claim that cites nothing or has no words)."""
+        return self._assess(claim, sources)
+
+    def _assess(self, claim: str, sources: Sequence[Passage | str]) -> tuple[Verdict, Evidence | None]:
         if not isinstance(claim, str):
             raise TypeError(f"claim must be a str, got {type(claim).__name__}")
         if isinstance(sources, (str, bytes)):
@@ -197,6 +208,14 @@ class LexicalJudge:
                 found = self._copied(ours, p)
                 return self._verdict(found), found
         text, boilerplate = strip_boilerplate(claim)
+        denied = denial(text) if "that" in text else None
+        if denied is not None:  # "It is not true that X": false where the evidence states X
+            said, stated = self._assess(denied, sources)  # (not ``assess``: one claim, one call of it)
+            # X's own rules read the polarity of its evidence; evidence that calls X a myth may say the same
+            if said.supported and stated is not None and not any(_DISPUTED.intersection(s.words) for s in stated.window):
+                stated.failure = ("negation", f"claim denies ('not') what the evidence states: '{_short(denied)}'")
+                stated.boilerplate = boilerplate
+                return self._verdict(stated), stated
         ours = analyse(text)
         if not ours.keys:
             return wordless(claim, ours, prepared, self.coverage), None
@@ -275,8 +294,8 @@ class LexicalJudge:
         failure = self._rules(ours, window, prepared, uncovered, best=best, places=chosen)
         if failure is not None and uncovered and failure[0] in _SOFT:  # the evidence lacks some of the claim
             found.cue_conflict = failure
-            failure = check_negation_unsaid(ours, window) or (
-                check_negated_clause_stated(ours, window) if len(window) == 1 else None) or self._rules(
+            failure = check_negation_unsaid(ours, window) or check_negated_clause_stated(
+                ours, window, 1 if len(window) == 1 else 3) or self._rules(
                 ours, window, prepared, uncovered, best=best, cues=False, places=chosen)
         if failure is None and found.clause_failure is not None:
             failure = found.clause_failure
@@ -418,6 +437,8 @@ class LexicalJudge:
             failure = (check_quantifiers(ours, window, pairs, gathered)
                        or check_negation(ours, window, pairs, gathered) or check_negation_unsaid(ours, window, pairs)
                        or (check_negated_clause_stated(ours, window, 2) if gathered else None))
+        if failure is None and cues:
+            failure = check_litotes(ours, window)
         if failure is None and uncovered:
             failure = check_antonyms(ours, window, uncovered)
         return failure or check_swap(ours, window) or check_stitched(ours, window)

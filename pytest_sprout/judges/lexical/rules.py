@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import Iterable, Sequence
 
@@ -11,7 +12,7 @@ from .subjects import split_clause
 from .text import antonym_keys
 from .text import (
     _ARTICLES, _LIST_JOINERS, _PUNCT_BREAKS, _RELATIONS, CLAIM_ONLY_FLAGGED, CLAUSE_BREAKS, EVIDENCE_ONLY_FLAGGED,
-    MONTHS, NEGATIONS, QUANTIFIERS, STOPWORDS, STRENGTH,
+    MONTHS, NEGATIONS, NEGATIVE_WORDS, QUANTIFIERS, STOPWORDS, STRENGTH,
 )
 
 Failure = tuple[str, str]  # (rule, reason)
@@ -264,23 +265,16 @@ def check_negation(claim: Sentence, window: Sequence[Sentence], pairs: Alignment
     if not claim.has_negation and not (not claim_side and any(s.has_negation for s in window)):
         return None
     for ours, closest, mutual in pairs if pairs is not None else align(claim, window):
-        if ours.negated and closest and not any(c.negated for c in closest):
+        if ours.negated and ours.denied and closest and not any(c.denied for c in closest):
             return "negation", f"claim negates '{ours.word}' ('{ours.cue}') but the evidence does not"
         if claim_side:
             continue
-        if not ours.negated and mutual and all(c.negated for c in mutual):
+        if not ours.denied and not ours.unread_no and mutual and all(c.denied for c in mutual):
             other = mutual[0]
             return "negation", f"evidence negates '{other.word}' ('{other.cue}') but the claim does not"
     if claim_side:
         return None
     return check_negated_clause_stated(claim, window)
-
-
-# Words that say "no" without a negation cue ("unless it rains", "zero English", "lacks a
-# nucleus", "prevents a dictator from seizing power", "is against alcohol").
-NEGATIVE_WORDS = frozenset("""unless non zero lack lacks lacked lacking fail fails failed failing prevent prevents
-    prevented preventing avoid avoids avoided avoiding absence absent unable inability impossible refuse refuses refused
-    deny denies denied hardly barely against instead rather stop stops stopped""".split())
 
 
 def says_no(s: Sentence) -> bool:
@@ -292,32 +286,114 @@ def says_no(s: Sentence) -> bool:
     return "-" in words and any(w == "-" and words[i + 1] in ("free", "less") for i, w in enumerate(words[:-1]))
 
 
+_LITOTES_CUES = frozenset({"not", "never"})
+
+
+def _negative_prefixed(s: Sentence) -> dict[str, bool]:
+    """The sentence's "un-"/"non-" words (and "impossible", "infrequent"), the words a negation
+    cue does not negate ("not unusual" is no cue: ``index._negates``), by key: whether "not" or
+    "never" is right before it ("not uncomfortable": True) or not ("uncomfortable": False); a key
+    written both ways is left out."""
+    out: dict[str, bool] = {}
+    words = s.words
+    for key, idx in s.content:
+        w = words[idx]
+        if (w.startswith(("un", "non")) and len(w) > 5) or w in ("impossible", "infrequent"):
+            negated = bool(idx) and words[idx - 1] in _LITOTES_CUES
+            out[key] = negated if out.get(key, negated) == negated else None  # type: ignore[assignment]
+    return {k: v for k, v in out.items() if v is not None}
+
+
+def check_litotes(claim: Sentence, window: Sequence[Sentence]) -> Failure | None:
+    """Litotes the other side lacks: "not uncomfortable" where the evidence says "uncomfortable",
+    or "unusual" where it says "not unusual" (the negation of such a word is no cue of its clause,
+    so the clause rules do not see it)."""
+    ours = _negative_prefixed(claim)
+    if not ours:
+        return None
+    theirs: dict[str, bool | None] = {}
+    for s in window:
+        for k, v in _negative_prefixed(s).items():
+            theirs[k] = v if theirs.get(k, v) == v else None
+    for k, negated in ours.items():
+        other = theirs.get(k)
+        if other is not None and other != negated:
+            word = claim.surface(k)
+            return "negation", (f"claim says 'not {word}' where the evidence says '{word}'" if negated
+                                else f"claim says '{word}' where the evidence says 'not {word}'")
+    return None
+
+
 def check_negation_unsaid(claim: Sentence, window: Sequence[Sentence], pairs: Alignment | None = None
                           ) -> Failure | None:
-    """A claim clause that negates, whose closest evidence clauses do not (or that has none, the
-    evidence splitting its words), where no evidence sentence about that clause (holding two of its
-    words; every evidence sentence when none does and it has closest clauses) negates anything
-    (``says_no``), or where one evidence sentence holds all of its two or more words and no negated
-    clause of that sentence holds any of them: decisive even when the evidence lacks some of the
-    claim's words. A negation that the claim adds to what its evidence says is the most common way
-    to reverse a sentence, and evidence that says "no" nowhere near it cannot be its paraphrase (a
-    paraphrase says it with "unless", "lacks", "prevents" or a cue of its own)."""
+    """A claim clause that negates (a negation cue, not cancelled by a negative verb), whose closest
+    evidence clauses do not deny (or that has none, the evidence splitting its words), where no
+    evidence sentence about that clause (holding two of its words; every evidence sentence when
+    none does and it has closest clauses or the evidence holds two of its words between its
+    sentences) says "no" in a clause that holds one of its words (``_says_no_about``; for a clause
+    of one word, anywhere in the sentence: ``says_no``); or where one evidence sentence holds all of
+    its two or more words and no denied clause of that sentence holds any of them; or where an
+    evidence clause holds the words around its negation cue (``Sentence.sites``) and says no "no"
+    (``_states``): decisive even when the evidence lacks some of the claim's words. A negation that
+    the claim adds to what its evidence says is the most common way to reverse a sentence, and
+    evidence that says "no" nowhere near it cannot be its paraphrase (a paraphrase says it with
+    "unless", "lacks", "barely" or a cue of its own, in the clause about those words: a "no" in
+    another clause of the sentence is about something else)."""
     if not claim.has_negation or _contrast_class(claim.words):
         return None
+    clauses = claim.clauses()
     for ours, closest, _ in pairs if pairs is not None else align(claim, window):
-        if not ours.negated or any(c.negated for c in closest):
+        if not (ours.negated and ours.denied) or any(c.denied for c in closest):
             continue
         about = [s for s in window if len(ours.keys & s.keys) >= 2]
-        if not about and closest:
-            about = list(window)
-        if about and not any(says_no(s) for s in about):
+        if not about and (closest or sum(any(k in s.keys for s in window) for k in ours.keys) >= 2):
+            about = list(window)  # the evidence splits the clause's words among its sentences
+        if about and not any(_says_no_about(s, ours.keys) if len(ours.keys) > 1 else says_no(s) for s in about):
             return "negation", (f"claim negates '{ours.word}' ('{ours.cue}') but the evidence does not, and no "
-                                "evidence sentence about it negates anything")
-        if len(ours.keys) >= 2 and any(ours.keys <= s.keys and not any(
-                c.negated and c.keys & ours.keys for c in s.clauses()) for s in about):
+                                "evidence clause about it negates anything")
+        if len(ours.keys) >= 2 and any(ours.keys <= s.keys and "unless" not in s.words and not any(
+                c.denied and c.keys & ours.keys for c in s.clauses()) for s in about):
             return "negation", (f"claim negates '{ours.word}' ('{ours.cue}') but an evidence sentence says all of "
                                 "it without negation")
+        stated = next((site for cl, site in claim.sites() if clauses[cl] is ours and _states(window, site)), None)
+        if stated is not None:
+            shown = ", ".join(claim.surface(k) for k in dict.fromkeys(claim.seq) if k in stated)
+            return "negation", (f"claim negates '{ours.word}' ('{ours.cue}') but an evidence clause says its words "
+                                f"({shown}) without negation")
     return None
+
+
+# A sentence that denies the whole of what follows it: "It is not true that X", "It's not the case
+# that X" (after a connective: "However, it is not true that X").
+_DENIAL = re.compile(r"^(?:[A-Za-z ]{1,20},\s+)?it(?:\s+is|'s|\u2019s)\s+not\s+(?:true|the\s+case|correct)\s+that\s+(\S.*)$",
+                     re.IGNORECASE | re.DOTALL)
+
+
+def denial(text: str) -> str | None:
+    """What a sentence of the form "It is not true that X" denies (X, capitalised), else None."""
+    m = _DENIAL.match(text.strip())
+    if m is None:
+        return None
+    rest = m.group(1)
+    return rest[:1].upper() + rest[1:]
+
+
+def _states(sentences: Sequence[Sentence], site: frozenset[str]) -> bool:
+    """Whether a clause of ``sentences`` holds every key of a negation site (``Sentence.sites``)
+    and says no "no" of any kind (``Clause.says_no``; nor does its sentence say "unless", which
+    qualifies the clause it is attached to): it states those words without negation."""
+    return any(site <= c.keys and not c.denied and not c.says_no
+               for s in sentences if "unless" not in s.words for c in s.clauses())
+
+
+def _says_no_about(s: Sentence, keys: frozenset[str]) -> bool:
+    """Whether a clause of ``s`` that holds one of ``keys`` says "no" in any way (``Clause.says_no``),
+    or ``s`` has an "unless" (a clause of its own, which qualifies the one it is attached to): a
+    "no" in another clause of the sentence is about something else ("Not every party can get in:
+    only those over the threshold are allowed to take seats")."""
+    if "unless" in s.words:  # a condition of its own clause, on the clause it qualifies
+        return True
+    return any(c.says_no and not keys.isdisjoint(c.keys) for c in s.clauses())
 
 
 def _contrast_class(words: Sequence[str]) -> bool:
@@ -337,10 +413,10 @@ def check_negated_clause_stated(claim: Sentence, window: Sequence[Sentence], lea
     """The claim states, without negation, every word of a clause that the evidence negates: the
     evidence says the opposite of the claim whatever else the claim adds. ``least``: the fewest
     words such an evidence clause must have."""
-    ours_negated = [c.keys for c in claim.clauses() if c.negated]
+    ours_negated = [c.keys for c in claim.clauses() if c.negated or c.denied]
     for other in (c for s in window if s.has_negation for c in s.clauses()):
-        if other.negated and len(other.keys) >= least and not any(keys & other.keys for keys in ours_negated) and any(
-                not c.negated and other.keys <= c.keys for c in claim.clauses()):
+        if other.denied and len(other.keys) >= least and not any(keys & other.keys for keys in ours_negated) and any(
+                not c.denied and not c.says_no and other.keys <= c.keys for c in claim.clauses()):
             return "negation", f"evidence negates '{other.word}' ('{other.cue}') but the claim does not"
     return None
 

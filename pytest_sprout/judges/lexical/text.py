@@ -31,6 +31,12 @@ NEGATIONS = frozenset(
     "not no never without none nor neither nothing nobody nowhere cannot".split()
 )
 
+# Words that say "no" without a negation cue ("unless it rains", "zero English", "lacks a
+# nucleus", "prevents a dictator from seizing power", "is against alcohol").
+NEGATIVE_WORDS = frozenset("""unless non zero lack lacks lacked lacking fail fails failed failing prevent prevents
+    prevented preventing avoid avoids avoided avoiding absence absent unable inability impossible refuse refuses refused
+    deny denies denied hardly barely against instead rather stop stops stopped""".split())
+
 # word -> (class, family). Words of one family are interchangeable.
 QUANTIFIERS: dict[str, tuple[str, str]] = {}
 for _cls, _families in {

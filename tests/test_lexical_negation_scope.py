@@ -1,0 +1,156 @@
+"""The lexical judge's negation on LLM-written answers (issue 26): negative verbs, polarity in the
+clause it is about, the words around a negation, "It is not true that X" and litotes. Each reading
+with a claim it must reject and one it must not."""
+
+from __future__ import annotations
+
+import pytest
+
+from pytest_sprout.judges.lexical import LexicalJudge, Sentence
+
+
+def judge(claim: str, *passages: str):
+    return LexicalJudge().judge(claim, list(passages))
+
+
+# --- negative verbs: "failed to", "lacks", "refused to", "prevented from" negate what follows ------
+
+
+@pytest.mark.parametrize(("claim", "passage"), [
+    ("The director did not get the balance right.", "The director failed to get the balance right."),
+    ("The director did not get the balance right in the film.",
+     "Critics said the director failed to get the balance right, and the film flopped."),
+    ("The cell does not have a nucleus.", "The cell lacks a nucleus."),
+    ("He did not sign the treaty.", "He refused to sign the treaty."),
+    ("The guards could not enter the building.", "The guards were prevented from entering the building."),
+    ("She did not finish the race.", "She never managed to finish the race."),
+    ("The contact lens does not move during sleep.", "The tear film prevents the contact lens from moving."),
+    ("The director failed to get the balance right.", "The director did not get the balance right."),
+])
+def test_a_negation_the_evidence_says_with_a_negative_verb_agrees(claim: str, passage: str) -> None:
+    verdict = judge(claim, passage)
+    assert verdict.supported is True, verdict.reason
+
+
+@pytest.mark.parametrize(("claim", "passage", "cue"), [
+    ("The director got the balance right.", "The director failed to get the balance right.", "failed"),
+    ("The director got the balance right in the film.",
+     "Critics said the director failed to get the balance right, and the film flopped.", "failed"),
+    ("The cell has a nucleus.", "The cell lacks a nucleus.", "lacks"),
+    ("He signed the treaty.", "He refused to sign the treaty.", "refused"),
+    ("The guards entered the building.", "The guards were prevented from entering the building.", "prevented"),
+    ("She finished the race.", "She never managed to finish the race.", "never"),
+])
+def test_a_claim_that_drops_the_negative_verb_of_its_evidence_is_rejected(claim: str, passage: str, cue: str) -> None:
+    verdict = judge(claim, passage)
+    assert (verdict.supported, verdict.rule) == (False, "negation"), verdict.reason
+    assert f"('{cue}')" in verdict.reason
+
+
+def test_a_negative_verb_is_a_cue_only_where_it_takes_what_it_negates() -> None:
+    assert Sentence("He failed to win.").clauses()[0].denied
+    assert not Sentence("The engine failed.").clauses()[0].denied  # no "to": it broke down
+    assert not Sentence("A lack of sleep causes fatigue.").clauses()[0].denied  # a cause named, nothing denied
+    # "prevent" without "from" is no cue, and a claim that uses it so may still say "no"
+    wheels = judge("Thick wheels prevent tripping over the board.",
+                   "Thick wheels prevent the rider from tripping over the board.")
+    assert wheels.supported is True, wheels.reason
+    # a negation and a negative verb cancel: "not to prevent X" is not what "to prevent X" says
+    assert judge("The law is not meant to prevent a dictator from seizing power.",
+                 "The law is meant to prevent a dictator from seizing power.").rule == "negation"
+
+
+# --- polarity in scope: a "no" elsewhere in the evidence sentence is no paraphrase of the claim's ---
+
+
+def test_a_no_in_another_clause_of_the_evidence_does_not_excuse_a_negation() -> None:
+    evidence = ("Not every party can get into parliament: only those that overcome the 5-percent threshold are"
+                " allowed to take seats. The rule gives the Bundestag stability.")
+    negated = judge("Parties that overcome the 5-percent threshold are not allowed to take seats in the Bundestag.",
+                    evidence)
+    assert (negated.supported, negated.rule) == (False, "negation"), negated.reason
+    kept = judge("Parties that overcome the 5-percent threshold are allowed to take seats in the Bundestag.", evidence)
+    assert kept.supported is True, kept.reason
+    # the "no" in the clause about those words is a paraphrase, and only weighed
+    hedged = judge("The old lamp does not give light in the evening.", "The old lamp barely gives light.")
+    assert hedged.supported is True and "weighed" in hedged.reason, hedged.reason
+
+
+def test_an_unless_qualifies_the_clause_it_is_attached_to() -> None:
+    evidence = "The estate is administered by the mother unless a will says otherwise."
+    paraphrase = judge("The estate is not administered by the mother if a will says otherwise, as it turns out.",
+                       evidence)
+    assert paraphrase.supported is True, paraphrase.reason
+
+
+def test_a_negated_clause_whose_words_the_evidence_spreads_over_sentences_is_rejected() -> None:
+    evidence = ("In any quantity of water, molecules move at different speeds. Even at room temperature, some break"
+                " free from the surface. This is the process we know as evaporation.")
+    negated = judge("Water cannot evaporate at room temperature because some molecules break free.", evidence)
+    assert (negated.supported, negated.rule) == (False, "negation"), negated.reason
+
+
+# --- the words around a negation: an evidence clause that says them without it ---------------------
+
+
+def test_a_negation_of_the_words_an_evidence_clause_states_is_rejected() -> None:
+    evidence = ("Undocumented workers have a negligible impact on the wages of documented workers, according to a"
+                " paper by the Federal Reserve Bank of Atlanta. Workers at a firm that does not employ undocumented"
+                " workers earn slightly more.")
+    negated = judge("A study by the Federal Reserve Bank of Atlanta found that undocumented workers do not have a"
+                    " negligible impact on the wages of documented workers.", evidence)
+    assert (negated.supported, negated.rule) == (False, "negation"), negated.reason
+    kept = judge("A study by the Federal Reserve Bank of Atlanta found that undocumented workers have a"
+                 " negligible impact on the wages of documented workers.", evidence)
+    assert kept.supported is True, kept.reason
+    assert [sorted(site) for _, site in Sentence("Undocumented workers do not have a negligible impact on wages.")
+            .sites()] == [["impact", "negligibl", "worker"]]
+
+
+# --- "It is not true that X": false where the evidence states X --------------------------------------
+
+
+def test_it_is_not_true_that_denies_all_of_what_follows() -> None:
+    evidence = ("Since his breakthrough, a famous Nineties photo-shoot for the British designer Katharine Hamnett,"
+                " Richardson has become the go-to guy for brands.")
+    denied = judge("It is not true that Richardson has become the go-to guy for brands since his breakthrough.",
+                   evidence)
+    assert (denied.supported, denied.rule) == (False, "negation"), denied.reason
+    assert "denies" in denied.reason
+    after_a_connective = judge("As a result, it is not true that Richardson has become the go-to guy for brands.",
+                               evidence)
+    assert (after_a_connective.supported, after_a_connective.rule) == (False, "negation"), after_a_connective.reason
+    # what the evidence itself calls false is no statement of it
+    myth = judge("It is not true that cracking your knuckles causes arthritis.",
+                 "The idea that cracking your knuckles causes arthritis is a myth.")
+    assert myth.rule != "negation" or "denies" not in myth.reason, myth.reason
+
+
+# --- litotes: "not uncomfortable" is not "uncomfortable" ---------------------------------------------
+
+
+def test_litotes_the_evidence_lacks_is_rejected() -> None:
+    assert judge("Body armor is not uncomfortable.", "Body armor is uncomfortable.").rule == "negation"
+    passage = "It is not unusual for athletes to have a slow heart rate."
+    unusual = judge("It is unusual for athletes to have a slow heart rate.", passage)
+    assert (unusual.supported, unusual.rule) == (False, "negation"), unusual.reason
+    assert judge("It is not unusual for trained athletes to have a slow heart rate.", passage).supported is True
+    assert judge("It is usual for athletes to have a slow heart rate.", passage).supported is True
+
+
+# --- a negation that denies the clause after it: "is not that when X, Y", "is not believed that" ---
+
+
+def test_a_denial_after_a_copula_reaches_the_next_clause() -> None:
+    clauses = Sentence("The reason is not that when a system is isolated, its momentum is conserved.").clauses()
+    assert [c.negated for c in clauses] == [True, True, False]
+    evidence = "In an isolated system, the total angular momentum has to be conserved."
+    denied = judge("The reason for this is not that when a system is isolated, the total angular momentum has to be"
+                   " conserved.", evidence)
+    assert (denied.supported, denied.rule) == (False, "negation"), denied.reason
+    said = judge("The reason for this is that when a system is isolated, the total angular momentum has to be"
+                 " conserved.", evidence)
+    assert said.supported is True, said.reason
+    # after a verb, "not because" gives the reason of an elided verb: no denial of what follows
+    assert [c.negated for c in Sentence("Pi bonds do not rotate, and sigma bonds do not because they are"
+                                        " single bonds.").clauses()][-1] is False
