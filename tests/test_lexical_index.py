@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 
 from pytest_sprout.core.model import split_sentences
 from pytest_sprout.judges.lexical import Sentence, _Prepared, words_of
-from pytest_sprout.judges.lexical.index import content_keys, sentence_keys
+from pytest_sprout.judges.lexical.dates import _ISO_DATE
+from pytest_sprout.judges.lexical.index import content_keys, keys_of, sentence_keys
 from pytest_sprout.judges.lexical.text import rejoin_numbers
 
 # Words that make _scan's decisions about content: numbers and units, ordinals of frequencies,
@@ -36,6 +37,9 @@ def test_content_keys_are_the_keys_of_the_analysis(text: str) -> None:
     words, read = sentence_keys(text)  # token by token where it can, else as content_keys
     assert words is None or words == words_of(text)
     assert read == keys
+    if "[" not in text and "\u2019" not in text and not ("-" in text and _ISO_DATE.search(text)):
+        assert sentence_keys(text, plain=True) == (words, read)  # as _Prepared reads a passage without them
+    assert keys_of(text) == Sentence(text).keys
 
 
 def test_content_keys_leave_dates_and_truth_words_to_the_analysis() -> None:

@@ -178,9 +178,18 @@ def _split_by_characters(text: str) -> list[str]:
 
 _PIECES = st.sampled_from(["Snake plants", " ", "  ", "\n", "\n\n", "\n\n\n", ".", "..", "!", "?", "?!", '"', "'",
                            ")", "\u201d", "\u2019", "[1]", " [2, 3]", "[ 4 ]", "e.g.", "Dr.", "U.S.", "J.", "2.5",
-                           "a.m.", "cm.", "(", "etc.", "Water it", "x"])
+                           "a.m.", "cm.", "(", "etc.", "Water it", "x", "x" * 40, "b.c"])
 
 
 @given(st.lists(_PIECES, max_size=40).map("".join))
 def test_split_sentences_is_the_character_scan(text: str) -> None:
+    assert split_sentences(text) == _split_by_characters(text)
+
+
+def test_a_word_longer_than_the_lookback_before_a_point_is_read_whole() -> None:
+    """``_is_boundary`` looks for the word before a point in the few characters before it, then in
+    the whole text before it."""
+    text = "(" + "z" * 50 + ".b.c. end. " + "y" * 45 + ". Then (Dr. Who) left!? Yes [1]. [2] No."
+    assert split_sentences(text) == ["(" + "z" * 50 + ".b.c.", "end.", "y" * 45 + ".", "Then (Dr. Who) left!?",
+                                     "Yes [1]. [2]", "No."]
     assert split_sentences(text) == _split_by_characters(text)

@@ -108,10 +108,11 @@ def _uncovered_tail(seq: Sequence[str], uncovered: set[str]) -> int:
     return tail
 
 
-def _closer(where: tuple[int, int], best: tuple[int, int], chosen: list[tuple[int, int]]) -> bool:
-    """On a tie, prefer the sentence nearer to one already chosen (same passage, fewer sentences away)."""
-    def distance(w: tuple[int, int]) -> int:
-        return min((abs(w[1] - c[1]) if w[0] == c[0] else 1 << 20) for c in chosen)
+def _closer(where: int, best: int, chosen: list[int]) -> bool:
+    """On a tie, prefer the sentence nearer to one already chosen (same passage, fewer sentences away).
+    Sentences are given as positions ``passage << 32 | sentence`` (``LexicalJudge._choose``)."""
+    def distance(w: int) -> int:
+        return min((abs(w - c) if w >> 32 == c >> 32 else 1 << 20) for c in chosen)
     return distance(where) < distance(best)
 
 

@@ -307,7 +307,7 @@ class _TokenKeys(dict):
     """A whitespace-separated, lower-cased token -> the keys of its content tokens (the tokens
     ``words_of`` makes of it) and whether a number's units may follow it, both after a token that
     does not end in a number and after one that does (``_after_number``); None when
-    ``content_keys`` would look further (an ordinal of a frequency, a month, a truth word) or
+    ``content_keys`` would look further (an ordinal of a frequency but "other", a month, a truth word) or
     ``words_of`` would (a detached "n't": "ca n't"). Computed on first sight, bounded like
     ``text._PIECES``."""
 
@@ -317,7 +317,7 @@ class _TokenKeys(dict):
         pieces = _pieces_of(tok) if "'" not in tok else (
             None if "n't" in _TOKEN.findall(tok) else words_of(tok))  # alone, as in its sentence
         found = None
-        if pieces is not None and _EVERY_NTH.keys().isdisjoint(pieces) and _MONTH_TOKENS.isdisjoint(pieces) and (
+        if pieces is not None and _ORDINALS.isdisjoint(pieces) and _MONTH_TOKENS.isdisjoint(pieces) and (
                 _TRUTH_WORDS.isdisjoint(pieces)):
             found = (*_after_number(pieces, False), *_after_number(pieces, True))
         if len(self) > 1 << 18:
@@ -345,15 +345,20 @@ def _after_number(pieces: Sequence[str], after_number: bool) -> tuple[tuple[str,
 
 
 _TOKEN_KEYS = _TokenKeys()
+# The ordinals of a frequency ("every second week") whose keys depend on the words around them:
+# "other" is a stopword, a key of no sentence whether it counts a frequency or not.
+_ORDINALS = frozenset(_EVERY_NTH) - {"other"}
 
 
-def sentence_keys(text: str) -> tuple[list[str] | None, list[str] | None]:
+def sentence_keys(text: str, plain: bool = False) -> tuple[list[str] | None, list[str] | None]:
     """(``words_of(text)``, or None where it was not needed; ``content_keys`` of them): a sentence
     without a citation marker, a date or a month... (most) is read token by token from
-    ``_TOKEN_KEYS`` without ``words_of``; ``tests/test_lexical_index.py`` checks that both ways agree."""
-    if "[" not in text and not ("-" in text and _ISO_DATE.search(text)):
+    ``_TOKEN_KEYS`` without ``words_of``; ``tests/test_lexical_index.py`` checks that both ways agree.
+    ``plain``: a text holding this one has no "[", ISO date or curly apostrophe (``passage._Prepared``
+    looks once in the whole passage), so the sentence is not searched for them."""
+    if plain or ("[" not in text and not ("-" in text and _ISO_DATE.search(text))):
         lowered = (text[:-1] if text.endswith(".") else text).lower()
-        if "\u2019" in lowered or "\u2018" in lowered:
+        if not plain and ("\u2019" in lowered or "\u2018" in lowered):
             lowered = lowered.replace("\u2019", "'").replace("\u2018", "'")
         keys: list[str] = []
         add = keys.extend
@@ -446,8 +451,35 @@ def analyse(text: str) -> Sentence:
     return Sentence(text)
 
 
+def keys_of(text: str) -> frozenset[str]:
+    """``analyse(text).keys``, read from the tokens where they give them (``sentence_keys``): the
+    keys of a part of a sentence, without analysing it."""
+    known = _KNOWN.get(text)
+    if known is not None:
+        return known.keys
+    keys = sentence_keys(text)[1]
+    return analyse(text).keys if keys is None else frozenset(keys)
+
+
 def _text(window: tuple[Sentence, ...]) -> str:
     return window[0].text if len(window) == 1 else " ".join(s.text for s in window)
+
+
+class _Positions(dict):
+    """A bit mask -> the positions of its bits (``_bits``), as a tuple, memoised: a passage's masks
+    of a word recur across the claims that cite it. Bounded like ``text._PIECES``."""
+
+    __slots__ = ()
+
+    def __missing__(self, mask: int) -> tuple[int, ...]:
+        found = tuple(_bits(mask))
+        if len(self) > 1 << 16:
+            self.clear()
+        self[mask] = found
+        return found
+
+
+positions = _Positions().__getitem__
 
 
 def _bits(mask: int) -> list[int]:

@@ -59,7 +59,7 @@ from . import calibration
 from .claims import join_fragments, no_claim
 from .evidence import Evidence, _add_synonyms, _best_single, _closer, _uncovered_tail, _union
 from .framing import strip_boilerplate
-from .index import Sentence, _bits, analyse
+from .index import Sentence, _bits, analyse, positions
 from .passage import _Prepared, _prepare_passage, number_facts, numbers_near
 from .rules import (
     _RULE_RANK, Failure, align, check_antonyms, check_displaced_name, check_negated_clause_stated, check_negation,
@@ -253,8 +253,7 @@ class LexicalJudge:
             self._fill_whole(found, keys, ours, window, synonym_of)
             found.failure = failure
             return found
-        looked_up = [synonym_of.get(j, key) for j, key in enumerate(keys)] if synonym_of else keys
-        chosen, covered, found.single = self._choose(looked_up, prepared)
+        chosen, covered, found.single = self._choose(masks, full)  # (the masks hold the synonyms' sentences)
         if not chosen:
             first = next((p.sentences[:1] for p in prepared if p.sentences), ())
             self._fill(found, ours, keys, first, 0, synonym_of, 1 if first else 0, anywhere)
@@ -274,38 +273,40 @@ class LexicalJudge:
         found.failure = failure
         return found
 
-    def _choose(self, keys: list[str], prepared: list[_Prepared]) -> tuple[list[tuple[int, int]], int, float]:
-        """The best set of up to ``window`` sentences for the claim's keys (a key found by a synonym
-        given as that synonym): (their (passage, sentence) positions in order, the claim keys they
-        cover as bits, the share of the keys the best single sentence holds).
+    def _choose(self, masks: list[list[int]], full: int) -> tuple[list[tuple[int, int]], int, float]:
+        """The best set of up to ``window`` sentences for the claim's ``full`` keys, given per passage
+        as the masks of the sentences holding each (a key found by a synonym: the synonym's):
+        (their (passage, sentence) positions in order, the claim keys they cover as bits, the
+        share of the keys the best single sentence holds).
 
         First the sentence that holds the most claim words (the first of them on a tie), then the
         one that adds the most words not yet covered, the nearer to one chosen on a tie. A sentence
         that is not next to one already chosen joins only if it holds at least two of the claim's
         words: one word alone ("winter") is no sign that the sentence is about what the claim says."""
-        # Per (passage, sentence), the claim keys it holds (bit j: keys[j]), in the order of the key
-        # then the sentence, read from the passage's index.
-        candidates: dict[tuple[int, int], int] = {}
+        # Per sentence, the claim keys it holds (bit j: keys[j]), in the order of the key then the
+        # sentence. A sentence is the int ``passage << 32 | sentence``: the neighbours of a
+        # sentence are one less and one more (no sentence of a passage is 2**32 - 1 away from it).
+        candidates: dict[int, int] = {}
         get = candidates.get
-        for pi, p in enumerate(prepared):
-            sentences_of = p.index.get
-            for j, key in enumerate(keys):
-                bit = 1 << j
-                for i in sentences_of(key, ()):  # each sentence holding key j, lowest first
-                    where = (pi, i)
-                    candidates[where] = get(where, 0) | bit
+        for pi, pm in enumerate(masks):
+            base = pi << 32
+            for j, mask in enumerate(pm):
+                if mask:
+                    bit = 1 << j
+                    for i in positions(mask):  # each sentence holding key j, lowest first
+                        where = base | i
+                        candidates[where] = get(where, 0) | bit
         if not candidates:
             return [], 0, 0.0
         counts = list(map(int.bit_count, candidates.values()))  # how many claim words each sentence holds
         top = max(counts)
-        best: tuple[int, int] | None = list(candidates)[counts.index(top)]
-        full = len(keys)
-        chosen: list[tuple[int, int]] = []
+        best: int | None = list(candidates)[counts.index(top)]
+        chosen: list[int] = []
         covered = 0
-        near: set[tuple[int, int]] = set()  # the neighbours of the sentences chosen so far
+        near: set[int] = set()  # the neighbours of the sentences chosen so far
         while best is not None:
             chosen.append(best)
-            near.update(((best[0], best[1] - 1), (best[0], best[1] + 1)))
+            near.update((best - 1, best + 1))
             covered |= candidates.pop(best)
             if covered.bit_count() == full or len(chosen) == self.window:
                 break
@@ -320,7 +321,7 @@ class LexicalJudge:
                 if g > gain or (best is not None and _closer(where, best, chosen)):  # g == gain (> 0) here: the nearer on a tie
                     best, gain = where, g
         chosen.sort()
-        return chosen, covered, top / full
+        return [(where >> 32, where & 0xFFFFFFFF) for where in chosen], covered, top / full
 
     @staticmethod
     def _fill_whole(found: Evidence, keys: list[str], ours: Sentence, window: tuple[Sentence, ...],

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Iterable, Sequence
 
-from .index import Clause, Sentence, analyse
+from .index import Clause, Sentence, keys_of
 from .numbers import CONVERTIBLE_UNITS, FREQUENCY_UNITS, Number, dimension_of
 from .subjects import split_clause
 from .text import antonym_keys
@@ -446,7 +446,7 @@ def check_stitched(claim: Sentence, window: Sequence[Sentence]) -> Failure | Non
     ours = split_clause(claim.text)
     if ours is None:
         return None
-    subject, predicate = analyse(ours[0]).keys, analyse(ours[1]).keys
+    subject, predicate = keys_of(ours[0]), keys_of(ours[1])
     if not subject or len(predicate) < 2:
         return None
     for s in window:
@@ -455,7 +455,7 @@ def check_stitched(claim: Sentence, window: Sequence[Sentence]) -> Failure | Non
         theirs = split_clause(s.text)
         if theirs is None:
             continue
-        other = analyse(theirs[0]).keys
+        other = keys_of(theirs[0])
         if not other or other & claim.keys:
             continue
         source = next((t for t in window if t is not s and subject & t.keys), None)
