@@ -4,14 +4,16 @@ gives."""
 
 from __future__ import annotations
 
+import re
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pytest_sprout.core.model import split_sentences
 from pytest_sprout.judges.lexical import Sentence, _Prepared, words_of
-from pytest_sprout.judges.lexical.dates import _ISO_DATE
+from pytest_sprout.judges.lexical.dates import has_iso_date
 from pytest_sprout.judges.lexical.index import content_keys, keys_of, sentence_keys
-from pytest_sprout.judges.lexical.text import rejoin_numbers
+from pytest_sprout.judges.lexical.text import _has_split_number, rejoin_numbers
 
 # Words that make _scan's decisions about content: numbers and units, ordinals of frequencies,
 # months and "may", the truth words of "it is not true that", negations and quantifiers, dashes.
@@ -37,7 +39,7 @@ def test_content_keys_are_the_keys_of_the_analysis(text: str) -> None:
     words, read = sentence_keys(text)  # token by token where it can, else as content_keys
     assert words is None or words == words_of(text)
     assert read == keys
-    if "[" not in text and "\u2019" not in text and not ("-" in text and _ISO_DATE.search(text)):
+    if "[" not in text and "\u2019" not in text and not has_iso_date(text):
         assert sentence_keys(text, plain=True) == (words, read)  # as _Prepared reads a passage without them
     assert keys_of(text) == Sentence(text).keys
 
@@ -103,3 +105,16 @@ def test_a_sentence_of_a_live_passage_not_read_yet_is_analysed_as_that_passage_s
     gc.collect()
     fresh = index.analyse(claim)
     assert fresh.text == claim and fresh.keys == Sentence(claim).keys
+
+
+_DIGITS_AND_DASHES = st.lists(st.sampled_from(["0", "1", "2", "3", "2011", "03", "-", " - ", " ", "\n", ".", ",",
+                                               ", ", ". ", "a", "\u0663"]), max_size=14).map("".join)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(_DIGITS_AND_DASHES)
+def test_the_fast_searches_find_what_their_regular_expressions_find(text: str) -> None:
+    """``has_iso_date`` and ``text._has_split_number`` search from a dash, a point or a comma, and
+    look at the digits around it: they must say what the plain regular expressions say."""
+    assert has_iso_date(text) == bool(re.search(r"\d{4}\s*-\s*\d\d\s*-\s*\d\d", text))
+    assert _has_split_number(text) == bool(re.search(r"\d[.,] \d", text))

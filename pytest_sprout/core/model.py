@@ -148,6 +148,9 @@ _MARKERS_RUN = re.compile(r"(?:\s*\[\s*\d+(?:\s*,\s*\d+)*\s*\])+")
 # Where split_sentences looks: an end mark with the closing marks, quotes, brackets and citation
 # markers after it, or a paragraph break.
 _BREAK_AT = re.compile(r"[.!?][.!?\"')\u201d\u2019]*(?:\s*\[\s*\d+(?:\s*,\s*\d+)*\s*\])*|\n(?=\n)")
+# Seven characters before a point, none a space, bracket, quote or point: the word they end is
+# longer than any abbreviation and its last part longer than two characters.
+_LONG_TAIL = re.compile(r"[^\s(\[\"'.]{7}")
 _WORD_OPENER = re.compile(r"[\s(\[\"'][^\s(\[\"']*\Z")  # the last space, bracket or quote before a point
 # Words that end with a full stop without ending a sentence. Not "fig" (a plant, in this domain),
 # "no" or "min": they end sentences far more often than they abbreviate.
@@ -173,6 +176,8 @@ def looks_like_refusal(text: str) -> bool:
 def _is_boundary(text: str, dot: int) -> bool:
     """Whether the punctuation at ``dot`` ends a sentence (next char is space/end already checked)."""
     if text[dot] in "!?":
+        return True
+    if dot >= 7 and _LONG_TAIL.match(text, dot - 7):  # most: no abbreviation, initial or "u.s" ends so
         return True
     # The word before the dot starts after the last space or opening bracket or quote: found by one
     # search of the few characters before it (the whole text before it, for a long word).

@@ -6,7 +6,7 @@ from itertools import count
 from typing import NamedTuple, Sequence
 from weakref import WeakValueDictionary, ref
 
-from .dates import _ISO_DATE, _MONTH_TOKENS, ORDINAL_SUFFIXES, Date, find_dates, month_name
+from .dates import _MONTH_TOKENS, ORDINAL_SUFFIXES, Date, find_dates, has_iso_date, month_name
 from .numbers import find_numbers
 
 from .text import (
@@ -63,7 +63,7 @@ class Sentence:
         if words is None:
             words = words_of(text)
         dates = find_dates(words) if not _MONTH_TOKENS.isdisjoint(words) or (
-            "-" in words and _ISO_DATE.search(text)) else ()
+            "-" in words and has_iso_date(text)) else ()
         content, starts, cues, numerals, periods, has_negation, has_quantifier = _scan(
             words, _date_tokens(words, dates) if dates else {})
         # Tuples, not lists: tuples of strings and ints drop out of the garbage collector's walks.
@@ -280,7 +280,7 @@ def content_keys(words: list[str], text: str) -> list[str] | None:
     ``tests/test_lexical_index.py`` checks it against ``Sentence``; a change to what ``_scan``
     counts as content must be made here too.
     """
-    if not _MONTH_TOKENS.isdisjoint(words) or ("-" in words and _ISO_DATE.search(text)):
+    if not _MONTH_TOKENS.isdisjoint(words) or ("-" in words and has_iso_date(text)):
         return None  # the dates decide ("May" the month or the modal; an ISO date says its month)
     keys: list[str] = []
     add = keys.append
@@ -356,7 +356,7 @@ def sentence_keys(text: str, plain: bool = False) -> tuple[list[str] | None, lis
     ``_TOKEN_KEYS`` without ``words_of``; ``tests/test_lexical_index.py`` checks that both ways agree.
     ``plain``: a text holding this one has no "[", ISO date or curly apostrophe (``passage._Prepared``
     looks once in the whole passage), so the sentence is not searched for them."""
-    if plain or ("[" not in text and not ("-" in text and _ISO_DATE.search(text))):
+    if plain or ("[" not in text and not ("-" in text and has_iso_date(text))):
         lowered = (text[:-1] if text.endswith(".") else text).lower()
         if not plain and ("\u2019" in lowered or "\u2018" in lowered):
             lowered = lowered.replace("\u2019", "'").replace("\u2018", "'")

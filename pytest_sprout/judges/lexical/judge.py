@@ -239,7 +239,7 @@ class LexicalJudge:
             common = reduce(and_, pm, -1)
             for i in _bits(common) if common else ():
                 window = p.sentences[i : i + 1]
-                seen = (window[0].text,) if not ours.numbers else tuple(s.text for s in p.sentences[max(i - 1, 0) : i + 2])
+                seen = (window[0].text,) if not ours.numbers else tuple(p.sentences.texts[max(i - 1, 0) : i + 2])
                 if seen in tried:
                     continue
                 tried.add(seen)

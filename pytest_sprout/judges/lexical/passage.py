@@ -10,7 +10,7 @@ from weakref import ref
 
 from pytest_sprout.core.model import split_sentences
 
-from .dates import _ISO_DATE
+from .dates import has_iso_date
 from .index import _IN_PASSAGE, _KNOWN, Sentence, sentence_keys
 from .numbers import Number, dimension_of
 from .text import rejoin_numbers
@@ -116,7 +116,7 @@ class _Prepared:
         texts = split_sentences(text)
         # No sentence of a passage without these needs looking for them (``sentence_keys``).
         plain = "[" not in text and "\u2019" not in text and "\u2018" not in text and not (
-            "-" in text and _ISO_DATE.search(text))
+            "-" in text and has_iso_date(text))
         words: list[list[str] | None] = []
         done: list[Sentence | None] = [None] * len(texts)
         self.sentences = sentences = _Sentences(texts, words, done)

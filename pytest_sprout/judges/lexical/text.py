@@ -391,11 +391,21 @@ _SPLIT_DECIMAL = re.compile(r"(\d(?<![\d.,]\d)\d{0,2})\. (\d{1,2})(?![\d,.]?\d)"
 _SPLIT_THOUSANDS = re.compile(r"(\d(?<![\d.,]\d)(?<!\d, \d)\d{0,2}), (\d{3})(?![\d,.]?\d| and \d|, \d)")
 
 
-_SPLIT_NUMBER = re.compile(r"\d[.,] \d")  # what both have: most texts are read by this one search
+_SPLIT_NUMBER = re.compile(r"[.,] \d")  # what both have after their first digit: most texts are read by this one search
+
+
+def _has_split_number(text: str) -> bool:
+    """Whether ``text`` has "\\d[.,] \\d": found faster from the point or comma, then the digit
+    before it (``\\d`` is what str.isdecimal says)."""
+    for m in _SPLIT_NUMBER.finditer(text):  # a point or comma, a space, a digit: no match overlaps another
+        k = m.start()
+        if k and text[k - 1].isdecimal():
+            return True
+    return False
 
 
 def rejoin_numbers(text: str) -> str:
     """``text`` with its split decimals and thousands written whole ("7. 8 per cent" -> "7.8 per cent")."""
-    if _SPLIT_NUMBER.search(text) is None:
+    if not _has_split_number(text):
         return text
     return _SPLIT_THOUSANDS.sub(r"\1,\2", _SPLIT_DECIMAL.sub(r"\1.\2", text))
