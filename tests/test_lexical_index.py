@@ -13,7 +13,7 @@ from pytest_sprout.core.model import split_sentences
 from pytest_sprout.judges.lexical import Sentence, _Prepared, words_of
 from pytest_sprout.judges.lexical.dates import has_iso_date
 from pytest_sprout.judges.lexical.index import content_keys, keys_of, sentence_keys
-from pytest_sprout.judges.lexical.text import _has_split_number, rejoin_numbers
+from pytest_sprout.judges.lexical.text import _has_split_number, rejoin_numbers, stem
 
 # Words that make _scan's decisions about content: numbers and units, ordinals of frequencies,
 # months and "may", the truth words of "it is not true that", negations and quantifiers, dashes.
@@ -44,9 +44,12 @@ def test_content_keys_are_the_keys_of_the_analysis(text: str) -> None:
     assert keys_of(text) == Sentence(text).keys
 
 
-def test_content_keys_leave_dates_and_truth_words_to_the_analysis() -> None:
-    for text in ("It opened in May 2011.", "It may rain.", "It is not true that ferns bloom.", "On 2011-03-03 it shut."):
-        assert content_keys(words_of(text), text) is None
+def test_content_keys_leave_truth_words_to_the_analysis_and_read_dates() -> None:
+    assert content_keys(words_of("It is not true that ferns bloom."), "It is not true that ferns bloom.") is None
+    for text in ("It opened in May 2011.", "It may rain.", "On 2011-03-03 it shut.", "On 3rd March 2011, 5 h."):
+        assert content_keys(words_of(text), text) == list(Sentence(text).seq)
+    assert content_keys(words_of("It opened in May 2011."), "") == ["open", stem("may")]
+    assert content_keys(words_of("It may rain."), "") == ["rain"]
     assert content_keys(words_of("Water it every second week, 10 cm deep."), "") == ["water", "week", "deep"]
 
 

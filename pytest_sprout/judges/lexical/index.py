@@ -273,15 +273,17 @@ def _scan(words: list[str], in_date: dict[int, str]) -> tuple[
 def content_keys(words: list[str], text: str) -> list[str] | None:
     """The keys of the content words of a sentence (``text``, its tokens ``words``), with repeats:
     ``Sentence(text).keys`` without the analysis, for indexing a passage; None for a sentence
-    whose keys only the analysis gives (a date or a month's name, "may", "it is not true that").
+    whose keys only the analysis gives (the clause's cues decide "it is not true that").
 
     It makes ``_scan``'s decisions about which tokens are content: units and ordinal suffixes
-    after a number are not, nor the ordinal of a frequency ("every second week").
+    after a number are not, nor the ordinal of a frequency ("every second week"), nor the tokens
+    of a date but its month (an ISO date says its month too); "may" is content only as the month.
     ``tests/test_lexical_index.py`` checks it against ``Sentence``; a change to what ``_scan``
     counts as content must be made here too.
     """
-    if not _MONTH_TOKENS.isdisjoint(words) or ("-" in words and has_iso_date(text)):
-        return None  # the dates decide ("May" the month or the modal; an ISO date says its month)
+    dates = find_dates(words) if not _MONTH_TOKENS.isdisjoint(words) or (
+        "-" in words and has_iso_date(text)) else ()
+    in_date = _date_tokens(words, dates) if dates else {}
     keys: list[str] = []
     add = keys.append
     after_number = False
@@ -290,6 +292,10 @@ def content_keys(words: list[str], text: str) -> list[str] | None:
             if w in _UNIT_TOKENS or w in ORDINAL_SUFFIXES:  # "10 cm", "3rd"
                 continue
             after_number = False
+        if in_date and idx in in_date:  # a date's token: its month's key, for an ISO date's month
+            if in_date[idx]:
+                add(in_date[idx])
+            continue
         if w in _EVERY_NTH and _ordinal_of_frequency(words, idx):
             continue
         if not kind:
@@ -300,6 +306,8 @@ def content_keys(words: list[str], text: str) -> list[str] | None:
             add(key)
         elif kind == NUMERAL:
             after_number = True
+        elif kind == QUANT and w == "may" and _may_is_the_month(words, idx, words[idx - 1] if idx else ""):
+            add(stem(w))  # the month: "May 2021", "3 May"
     return keys
 
 
