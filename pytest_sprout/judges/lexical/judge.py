@@ -49,7 +49,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import reduce
-from itertools import repeat
+from itertools import compress, count, repeat
 from operator import and_, mul
 from typing import Iterable, Sequence
 
@@ -219,11 +219,12 @@ class LexicalJudge:
         # Per passage and claim key, the sentences that hold the key (bit i: sentence i).
         masks = [list(map(p.masks.get, keys, _ZEROS)) for p in prepared]
         held = _union(masks)
-        synonym_of = _add_synonyms(ours, keys, masks, prepared) if 0 in held else {}
+        synonym_of = _add_synonyms(ours, keys, masks, prepared, held) if 0 in held else {}
         if synonym_of:
             held = _union(masks)
-        # The claim's words that some cited sentence holds (bit j: keys[j]), synonyms included.
-        anywhere = (1 << full) - 1 if 0 not in held else sum(1 << j for j, mask in enumerate(held) if mask)
+        # The claim's words that some cited sentence holds (bit j: keys[j]), synonyms included: the
+        # sum of the powers of two (1 << j) whose key j is held.
+        anywhere = (1 << full) - 1 if 0 not in held else sum(compress(map((1).__lshift__, count()), held))
         names = ours.names()
         if names:
             absent = [word for key, word in names.items() if not any(key in p.masks for p in prepared)]

@@ -346,10 +346,10 @@ def _transposition(claim: Sentence, window: Sequence[Sentence]) -> Failure | Non
         theirs = frozenset().union(*(
             s.once().difference(*(t.keys for t in window if t is not s)) for s in window))
     shared = claim.once() & theirs
+    if len(shared) < 3 or len(shared) < 0.6 * len(claim.keys):  # (each shared word is once in the claim)
+        return None  # too few shared words for word order to say anything
     mine = [k for k in claim.seq if k in shared]
     other = [(key, si, idx) for si, s in enumerate(window) for key, idx in s.content if key in shared]
-    if len(mine) < 3 or len(mine) < 0.6 * len(claim.keys):
-        return None  # too few shared words for word order to say anything
     diffs = [i for i, k in enumerate(mine) if k != other[i][0]]
     if not diffs:
         return None
