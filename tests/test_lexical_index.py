@@ -76,6 +76,17 @@ def test_a_passage_read_in_any_order_is_the_passage_analysed_in_full(sentences: 
     assert _numbers(lazy.loose(0)) == _numbers(n for n in eager[0].numbers if n.bare or n.unit is not None)
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_SENTENCE, min_size=1, max_size=8))
+def test_the_loose_numbers_of_a_sentence_not_read_yet_are_those_of_its_analysis(sentences: list[str]) -> None:
+    """``_Prepared.loose`` tells a sentence without numbers from its tokens, without analysing it."""
+    text = " ".join(sentences)
+    lazy = _Prepared(text)
+    for i, t in enumerate(split_sentences(rejoin_numbers(text))):
+        assert _numbers(lazy.loose(i)) == _numbers(n for n in Sentence(t).numbers if n.bare or n.unit is not None)
+    assert [s.text for s in lazy.sentences] == split_sentences(rejoin_numbers(text))  # (read after)
+
+
 _DIGITS_AND_SEPARATORS = st.lists(st.sampled_from(list("0123456789.., a") + [" and ", "x"]), max_size=30).map("".join)
 
 

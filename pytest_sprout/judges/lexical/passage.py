@@ -10,10 +10,13 @@ from weakref import ref
 
 from pytest_sprout.core.model import split_sentences
 
-from .dates import has_iso_date
+from .dates import _MONTH_TOKENS, has_iso_date
 from .index import _IN_PASSAGE, _KNOWN, Sentence, sentence_keys
 from .numbers import Number, dimension_of
-from .text import rejoin_numbers
+from .text import _FIRST as _KIND
+from .text import _LEXICON, NUMERAL, PERIOD, rejoin_numbers, words_of
+
+_NUMBER_KINDS = frozenset({NUMERAL, PERIOD})  # the kinds of token a sentence's numbers are read from
 
 
 class _Sentences(Sequence[Sentence]):
@@ -137,11 +140,25 @@ class _Prepared:
         self._loose: list[tuple[Number, ...] | None] = [None] * len(texts)
 
     def loose(self, i: int) -> tuple[Number, ...]:
-        """The numbers that count nothing of sentence ``i`` (``_loose``), kept once computed."""
+        """The numbers that count nothing of sentence ``i`` (``_loose``), kept once computed; a
+        sentence not analysed yet is analysed only if it may have numbers (``_may_count``)."""
         found = self._loose[i]
         if found is None:
-            found = self._loose[i] = _loose(self.sentences[i])
+            found = self._loose[i] = _loose(self.sentences[i]) if self._may_count(i) else ()
         return found
+
+    def _may_count(self, i: int) -> bool:
+        """False when sentence ``i`` has no numbers, told from its tokens: no number or period word,
+        no month nor ISO date (what ``Sentence`` reads numbers from). True once it is analysed."""
+        sentences = self.sentences
+        if sentences._done[i] is not None:
+            return True
+        text = sentences.texts[i]
+        words = sentences._words[i]
+        if words is None:
+            words = sentences._words[i] = words_of(text)  # kept for the analysis, if it comes
+        return not _NUMBER_KINDS.isdisjoint(map(_KIND, map(_LEXICON.__getitem__, words))) or (
+            not _MONTH_TOKENS.isdisjoint(words)) or ("-" in words and has_iso_date(text))
 
     def _number_facts(self) -> tuple:
         if self._facts is None:

@@ -168,7 +168,9 @@ def align(claim: Sentence, window: Sequence[Sentence]) -> list[tuple[Clause, lis
             out.append((a, same, same))
             continue
         if table is None:
-            table = [[_similarity(c.keys, b.keys) for b in theirs] for c in ours]
+            # The Jaccard similarity of each pair of clauses' keys (shared / all), written inline.
+            table = [[shared / (len(c.keys) + len(b.keys) - shared) if (shared := len(c.keys & b.keys)) else 0.0
+                      for b in theirs] for c in ours]
             best_theirs = [max(row[j] for row in table) for j in range(len(theirs))]
         row = table[k]
         best = max(row, default=0.0)
@@ -177,11 +179,6 @@ def align(claim: Sentence, window: Sequence[Sentence]) -> list[tuple[Clause, lis
                    if x and x == best and len(a.keys & b.keys) >= need]
         out.append((a, [b for b, _ in closest], [b for b, mutual in closest if mutual]))
     return out
-
-
-def _similarity(a: frozenset[str], b: frozenset[str]) -> float:
-    shared = len(a & b)
-    return shared / (len(a) + len(b) - shared) if shared else 0.0
 
 
 Alignment = list[tuple[Clause, list[Clause], list[Clause]]]
