@@ -109,12 +109,12 @@ def _uncovered_tail(seq: Sequence[str], uncovered: set[str]) -> int:
     return tail
 
 
-def _closer(where: int, best: int, chosen: list[int]) -> bool:
-    """On a tie, prefer the sentence nearer to one already chosen (same passage, fewer sentences away).
-    Sentences are given as positions ``passage << 32 | sentence`` (``LexicalJudge._choose``)."""
-    def distance(w: int) -> int:
-        return min((abs(w - c) if w >> 32 == c >> 32 else 1 << 20) for c in chosen)
-    return distance(where) < distance(best)
+def _distance(where: int, chosen: list[int]) -> int:
+    """How far a sentence is from the nearest one already chosen (in sentences; 1 << 20 from another
+    passage's), for ties: the nearer is preferred. Sentences are given as positions ``passage << 32 |
+    sentence`` (``LexicalJudge._choose``)."""
+    passage = where >> 32
+    return min((abs(where - c) if passage == c >> 32 else 1 << 20) for c in chosen)
 
 
 def _best_single(window: tuple[Sentence, ...], keys: frozenset[str]) -> Sentence:

@@ -57,7 +57,7 @@ from pytest_sprout.core.model import Passage, Verdict
 
 from . import calibration
 from .claims import join_fragments, no_claim
-from .evidence import Evidence, _add_synonyms, _best_single, _closer, _uncovered_tail, _union
+from .evidence import Evidence, _add_synonyms, _best_single, _distance, _uncovered_tail, _union
 from .framing import strip_boilerplate
 from .index import Sentence, _bits, analyse, positions
 from .passage import _Prepared, _prepare_passage, number_facts, numbers_near
@@ -311,7 +311,7 @@ class LexicalJudge:
             covered |= candidates.pop(best)
             if covered.bit_count() == full or len(chosen) == self.window:
                 break
-            best, gain = None, 0
+            best, gain, away = None, 0, -1  # away: the distance of best to the sentences chosen, once computed
             free = ~covered
             for where, bits in candidates.items():
                 g = (bits & free).bit_count()
@@ -319,8 +319,14 @@ class LexicalJudge:
                     continue
                 if not bits & (bits - 1) and where not in near:
                     continue  # a far sentence must share a second word with the claim, to be about it
-                if g > gain or (best is not None and _closer(where, best, chosen)):  # g == gain (> 0) here: the nearer on a tie
-                    best, gain = where, g
+                if g > gain:
+                    best, gain, away = where, g, -1
+                elif best is not None:  # g == gain (> 0): the nearer on a tie
+                    if away < 0:
+                        away = _distance(best, chosen)
+                    d = _distance(where, chosen)
+                    if d < away:
+                        best, away = where, d
         chosen.sort()
         return [(where >> 32, where & 0xFFFFFFFF) for where in chosen], covered, top / full
 
