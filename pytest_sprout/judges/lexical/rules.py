@@ -171,7 +171,7 @@ def align(claim: Sentence, window: Sequence[Sentence]) -> list[tuple[Clause, lis
             # The Jaccard similarity of each pair of clauses' keys (shared / all), written inline.
             table = [[shared / (len(c.keys) + len(b.keys) - shared) if (shared := len(c.keys & b.keys)) else 0.0
                       for b in theirs] for c in ours]
-            best_theirs = [max(row[j] for row in table) for j in range(len(theirs))]
+            best_theirs = list(map(max, zip(*table)))  # per evidence clause, its best similarity to a claim clause
         row = table[k]
         best = max(row, default=0.0)
         need = min(2, len(a.keys))  # a clause sharing one word of several is about something else
