@@ -543,3 +543,32 @@ def test_the_evidence_covers_at_least_as_much_as_any_single_sentence(passages, d
     found = LexicalJudge(window=window)._search(ours, prepared)
     best = max(len(ours.keys & s.keys) for p in prepared for s in p.sentences)
     assert found.covered >= best and 1 <= len(found.window) <= window
+
+
+def _next_best_one_by_one(candidates: dict[int, int], covered: int, chosen: list[int], near: set[int]) -> int | None:
+    """``judge._next_best`` written as one loop over the candidates, in order."""
+    def distance(w: int) -> int:
+        return min((abs(w - c) if w >> 32 == c >> 32 else 1 << 20) for c in chosen)
+
+    best, gain = None, 0
+    for where, bits in candidates.items():
+        g = (bits & ~covered).bit_count()
+        if not g or g < gain or (not bits & (bits - 1) and where not in near):
+            continue
+        if g > gain or distance(where) < distance(best):
+            best, gain = where, g
+    return best
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.dictionaries(st.builds(lambda p, i: p << 32 | i, st.integers(0, 2), st.integers(0, 12)),
+                       st.integers(1, 63), min_size=1, max_size=12), st.integers(0, 63), st.data())
+def test_the_next_sentence_of_the_evidence_is_the_one_that_adds_most(candidates, covered, data) -> None:
+    """The greedy step of the evidence search: the most keys added, then the nearest, then the first;
+    a far sentence with a single claim key is passed over."""
+    from pytest_sprout.judges.lexical.judge import _next_best
+
+    chosen = data.draw(st.lists(st.builds(lambda p, i: p << 32 | i, st.integers(0, 2), st.integers(0, 12)),
+                                min_size=1, max_size=3))
+    near = {c + d for c in chosen for d in (-1, 1)}
+    assert _next_best(candidates, covered, chosen, near) == _next_best_one_by_one(candidates, covered, chosen, near)

@@ -311,22 +311,7 @@ class LexicalJudge:
             covered |= candidates.pop(best)
             if covered.bit_count() == full or len(chosen) == self.window:
                 break
-            best, gain, away = None, 0, -1  # away: the distance of best to the sentences chosen, once computed
-            free = ~covered
-            for where, bits in candidates.items():
-                g = (bits & free).bit_count()
-                if not g or g < gain:
-                    continue
-                if not bits & (bits - 1) and where not in near:
-                    continue  # a far sentence must share a second word with the claim, to be about it
-                if g > gain:
-                    best, gain, away = where, g, -1
-                elif best is not None:  # g == gain (> 0): the nearer on a tie
-                    if away < 0:
-                        away = _distance(best, chosen)
-                    d = _distance(where, chosen)
-                    if d < away:
-                        best, away = where, d
+            best = _next_best(candidates, covered, chosen, near)
         chosen.sort()
         return [(where >> 32, where & 0xFFFFFFFF) for where in chosen], covered, top / full
 
@@ -414,6 +399,36 @@ class LexicalJudge:
 
     def _verdict(self, found: Evidence) -> Verdict:
         return verdict(found, self.probability(found.features()), self.coverage, self.threshold)
+
+
+def _next_best(candidates: dict[int, int], covered: int, chosen: list[int], near: set[int]) -> int | None:
+    """The sentence of ``candidates`` (sentence -> the claim keys it holds, as bits) that adds the
+    most keys not yet ``covered``, the nearer to one ``chosen`` on a tie, then the first; a sentence
+    not ``near`` one chosen that holds a single claim key is passed over (a far sentence must share
+    a second word with the claim, to be about it). None when none adds a key.
+
+    The gains are counted in C; only the sentences of the highest gain are looked at one by one (a
+    sentence passed over holds one key, so it matters only when the highest gain is one)."""
+    where = list(candidates)
+    held = list(candidates.values())
+    gains = list(map(int.bit_count, map((~covered).__and__, held)))
+    top = max(gains, default=0)
+    best, away = None, -1  # away: the distance of best to the sentences chosen, once computed
+    if not top:
+        return None
+    for k in compress(range(len(gains)), map(top.__eq__, gains)):
+        bits = held[k]
+        if not bits & (bits - 1) and where[k] not in near:
+            continue
+        if best is None:
+            best = where[k]
+            continue
+        if away < 0:
+            away = _distance(best, chosen)
+        d = _distance(where[k], chosen)
+        if d < away:
+            best, away = where[k], d
+    return best
 
 
 def _pair_key(claim: str, sources: Sequence[Passage | str]) -> tuple[str, ...] | None:
