@@ -239,7 +239,7 @@ class LexicalJudge:
         for pi, (pm, p) in enumerate(zip(masks, prepared)):
             common = reduce(and_, pm, -1)
             for i in _bits(common) if common else ():
-                window = p.sentences[i : i + 1]
+                window: tuple[Sentence, ...] = (p.sentences[i],)
                 seen = (window[0].text,) if not ours.numbers else tuple(p.sentences.texts[max(i - 1, 0) : i + 2])
                 if seen in tried:
                     continue
