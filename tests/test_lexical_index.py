@@ -132,3 +132,4 @@ def test_the_fast_searches_find_what_their_regular_expressions_find(text: str) -
     look at the digits around it: they must say what the plain regular expressions say."""
     assert has_iso_date(text) == bool(re.search(r"\d{4}\s*-\s*\d\d\s*-\s*\d\d", text))
     assert _has_split_number(text) == bool(re.search(r"\d[.,] \d", text))
+    assert _has_split_number(" " * 256 + text) == _has_split_number(text)  # a long text (a passage) too
