@@ -10,6 +10,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from pytest_sprout.judges.lexical import LexicalJudge, Sentence, _Prepared, calibration, stem, words_of
+from pytest_sprout.judges.lexical.index import positions
 from pytest_sprout.core.model import Passage, Verdict, split_sentences
 
 CARE = (
@@ -517,16 +518,16 @@ def test_every_rule_holds_for_a_sentence_against_itself(text: str) -> None:
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(SENTENCES, min_size=1, max_size=8), SENTENCES)
-def test_the_index_and_masks_match_their_definition(sentences: list[str], claim: str) -> None:
-    """Per content key, ``index`` lists the sentences that hold it and ``masks`` has their bits:
-    what the judge reads to find a claim's sentences."""
+def test_the_masks_match_their_definition(sentences: list[str], claim: str) -> None:
+    """Per content key, ``masks`` has the bits of the sentences that hold it, and ``positions``
+    lists them, lowest first: what the judge reads to find a claim's sentences."""
     prepared = _Prepared(passage_of(sentences))
     sets = [s.keys for s in prepared.sentences]
-    assert set(prepared.index) == set(prepared.masks) == set().union(*sets)
-    for key in set(Sentence(claim).keys) | set(prepared.index):
+    assert set(prepared.masks) == set().union(*sets)
+    for key in set(Sentence(claim).keys) | set(prepared.masks):
         holding = tuple(i for i, keys in enumerate(sets) if key in keys)
-        assert tuple(prepared.index.get(key, ())) == holding
         assert prepared.masks.get(key, 0) == sum(1 << i for i in holding)
+        assert positions(prepared.masks.get(key, 0)) == holding == positions(prepared.masks.get(key, 0))
 
 
 @settings(max_examples=300, deadline=None)
@@ -542,3 +543,32 @@ def test_the_evidence_covers_at_least_as_much_as_any_single_sentence(passages, d
     found = LexicalJudge(window=window)._search(ours, prepared)
     best = max(len(ours.keys & s.keys) for p in prepared for s in p.sentences)
     assert found.covered >= best and 1 <= len(found.window) <= window
+
+
+def _next_best_one_by_one(candidates: dict[int, int], covered: int, chosen: list[int], near: set[int]) -> int | None:
+    """``judge._next_best`` written as one loop over the candidates, in order."""
+    def distance(w: int) -> int:
+        return min((abs(w - c) if w >> 32 == c >> 32 else 1 << 20) for c in chosen)
+
+    best, gain = None, 0
+    for where, bits in candidates.items():
+        g = (bits & ~covered).bit_count()
+        if not g or g < gain or (not bits & (bits - 1) and where not in near):
+            continue
+        if g > gain or distance(where) < distance(best):
+            best, gain = where, g
+    return best
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.dictionaries(st.builds(lambda p, i: p << 32 | i, st.integers(0, 2), st.integers(0, 12)),
+                       st.integers(1, 63), min_size=1, max_size=12), st.integers(0, 63), st.data())
+def test_the_next_sentence_of_the_evidence_is_the_one_that_adds_most(candidates, covered, data) -> None:
+    """The greedy step of the evidence search: the most keys added, then the nearest, then the first;
+    a far sentence with a single claim key is passed over."""
+    from pytest_sprout.judges.lexical.judge import _next_best
+
+    chosen = data.draw(st.lists(st.builds(lambda p, i: p << 32 | i, st.integers(0, 2), st.integers(0, 12)),
+                                min_size=1, max_size=3))
+    near = {c + d for c in chosen for d in (-1, 1)}
+    assert _next_best(candidates, covered, chosen, near) == _next_best_one_by_one(candidates, covered, chosen, near)

@@ -4,13 +4,16 @@ gives."""
 
 from __future__ import annotations
 
+import re
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pytest_sprout.core.model import split_sentences
 from pytest_sprout.judges.lexical import Sentence, _Prepared, words_of
-from pytest_sprout.judges.lexical.index import content_keys, sentence_keys
-from pytest_sprout.judges.lexical.text import rejoin_numbers
+from pytest_sprout.judges.lexical.dates import has_iso_date
+from pytest_sprout.judges.lexical.index import content_keys, keys_of, sentence_keys
+from pytest_sprout.judges.lexical.text import _has_split_number, rejoin_numbers, stem
 
 # Words that make _scan's decisions about content: numbers and units, ordinals of frequencies,
 # months and "may", the truth words of "it is not true that", negations and quantifiers, dashes.
@@ -36,11 +39,17 @@ def test_content_keys_are_the_keys_of_the_analysis(text: str) -> None:
     words, read = sentence_keys(text)  # token by token where it can, else as content_keys
     assert words is None or words == words_of(text)
     assert read == keys
+    if "[" not in text and "\u2019" not in text and not has_iso_date(text):
+        assert sentence_keys(text, plain=True) == (words, read)  # as _Prepared reads a passage without them
+    assert keys_of(text) == Sentence(text).keys
 
 
-def test_content_keys_leave_dates_and_truth_words_to_the_analysis() -> None:
-    for text in ("It opened in May 2011.", "It may rain.", "It is not true that ferns bloom.", "On 2011-03-03 it shut."):
-        assert content_keys(words_of(text), text) is None
+def test_content_keys_leave_truth_words_to_the_analysis_and_read_dates() -> None:
+    assert content_keys(words_of("It is not true that ferns bloom."), "It is not true that ferns bloom.") is None
+    for text in ("It opened in May 2011.", "It may rain.", "On 2011-03-03 it shut.", "On 3rd March 2011, 5 h."):
+        assert content_keys(words_of(text), text) == list(Sentence(text).seq)
+    assert content_keys(words_of("It opened in May 2011."), "") == ["open", stem("may")]
+    assert content_keys(words_of("It may rain."), "") == ["rain"]
     assert content_keys(words_of("Water it every second week, 10 cm deep."), "") == ["water", "week", "deep"]
 
 
@@ -65,6 +74,17 @@ def test_a_passage_read_in_any_order_is_the_passage_analysed_in_full(sentences: 
     assert _numbers(lazy.numbers) == _numbers(n for s in eager for n in s.numbers)
     assert lazy.number_keys == frozenset(n.exact for n in lazy.numbers)
     assert _numbers(lazy.loose(0)) == _numbers(n for n in eager[0].numbers if n.bare or n.unit is not None)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_SENTENCE, min_size=1, max_size=8))
+def test_the_loose_numbers_of_a_sentence_not_read_yet_are_those_of_its_analysis(sentences: list[str]) -> None:
+    """``_Prepared.loose`` tells a sentence without numbers from its tokens, without analysing it."""
+    text = " ".join(sentences)
+    lazy = _Prepared(text)
+    for i, t in enumerate(split_sentences(rejoin_numbers(text))):
+        assert _numbers(lazy.loose(i)) == _numbers(n for n in Sentence(t).numbers if n.bare or n.unit is not None)
+    assert [s.text for s in lazy.sentences] == split_sentences(rejoin_numbers(text))  # (read after)
 
 
 _DIGITS_AND_SEPARATORS = st.lists(st.sampled_from(list("0123456789.., a") + [" and ", "x"]), max_size=30).map("".join)
@@ -99,3 +119,17 @@ def test_a_sentence_of_a_live_passage_not_read_yet_is_analysed_as_that_passage_s
     gc.collect()
     fresh = index.analyse(claim)
     assert fresh.text == claim and fresh.keys == Sentence(claim).keys
+
+
+_DIGITS_AND_DASHES = st.lists(st.sampled_from(["0", "1", "2", "3", "2011", "03", "-", " - ", " ", "\n", ".", ",",
+                                               ", ", ". ", "a", "\u0663"]), max_size=14).map("".join)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(_DIGITS_AND_DASHES)
+def test_the_fast_searches_find_what_their_regular_expressions_find(text: str) -> None:
+    """``has_iso_date`` and ``text._has_split_number`` search from a dash, a point or a comma, and
+    look at the digits around it: they must say what the plain regular expressions say."""
+    assert has_iso_date(text) == bool(re.search(r"\d{4}\s*-\s*\d\d\s*-\s*\d\d", text))
+    assert _has_split_number(text) == bool(re.search(r"\d[.,] \d", text))
+    assert _has_split_number(" " * 256 + text) == _has_split_number(text)  # a long text (a passage) too

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pytest_sprout.core.model import Answer, Passage, Sentence, split_sentences
+from pytest_sprout.core.model import ABBREVIATIONS, Answer, Passage, Sentence, split_sentences
 
 PASSAGES = ["Snake plants tolerate low light.", "Water every 2.5 weeks in winter.", "Pothos trails."]
 
@@ -178,9 +178,23 @@ def _split_by_characters(text: str) -> list[str]:
 
 _PIECES = st.sampled_from(["Snake plants", " ", "  ", "\n", "\n\n", "\n\n\n", ".", "..", "!", "?", "?!", '"', "'",
                            ")", "\u201d", "\u2019", "[1]", " [2, 3]", "[ 4 ]", "e.g.", "Dr.", "U.S.", "J.", "2.5",
-                           "a.m.", "cm.", "(", "etc.", "Water it", "x"])
+                           "a.m.", "cm.", "(", "etc.", "Water it", "x", "x" * 40, "b.c"])
 
 
 @given(st.lists(_PIECES, max_size=40).map("".join))
 def test_split_sentences_is_the_character_scan(text: str) -> None:
+    assert split_sentences(text) == _split_by_characters(text)
+
+
+def test_no_abbreviation_is_as_long_as_the_tail_that_ends_a_sentence() -> None:
+    """``_is_boundary`` ends a sentence at once after seven characters of a word without a point."""
+    assert max(map(len, ABBREVIATIONS)) < 7
+
+
+def test_a_word_longer_than_the_lookback_before_a_point_is_read_whole() -> None:
+    """``_is_boundary`` looks for the word before a point in the few characters before it, then in
+    the whole text before it."""
+    text = "(" + "z" * 50 + ".b.c. end. " + "y" * 45 + ". Then (Dr. Who) left!? Yes [1]. [2] No."
+    assert split_sentences(text) == ["(" + "z" * 50 + ".b.c.", "end.", "y" * 45 + ".", "Then (Dr. Who) left!?",
+                                     "Yes [1]. [2]", "No."]
     assert split_sentences(text) == _split_by_characters(text)

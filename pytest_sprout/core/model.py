@@ -145,7 +145,13 @@ def check_passage_ids(passages: Sequence[Passage]) -> None:
 
 _MARKER = re.compile(r"\[\s*(\d+(?:\s*,\s*\d+)*)\s*\]")
 _MARKERS_RUN = re.compile(r"(?:\s*\[\s*\d+(?:\s*,\s*\d+)*\s*\])+")
-_BREAK_AT = re.compile(r"[.!?]|\n(?=\n)")  # where split_sentences looks: an end mark or a paragraph break
+# Where split_sentences looks: an end mark with the closing marks, quotes, brackets and citation
+# markers after it, or a paragraph break.
+_BREAK_AT = re.compile(r"[.!?][.!?\"')\u201d\u2019]*(?:\s*\[\s*\d+(?:\s*,\s*\d+)*\s*\])*|\n(?=\n)")
+# Seven characters before a point, none a space, bracket, quote or point: the word they end is
+# longer than any abbreviation and its last part longer than two characters.
+_LONG_TAIL = re.compile(r"[^\s(\[\"'.]{7}")
+_WORD_OPENER = re.compile(r"[\s(\[\"'][^\s(\[\"']*\Z")  # the last space, bracket or quote before a point
 # Words that end with a full stop without ending a sentence. Not "fig" (a plant, in this domain),
 # "no" or "min": they end sentences far more often than they abbreviate.
 ABBREVIATIONS = frozenset(
@@ -171,10 +177,15 @@ def _is_boundary(text: str, dot: int) -> bool:
     """Whether the punctuation at ``dot`` ends a sentence (next char is space/end already checked)."""
     if text[dot] in "!?":
         return True
-    start = dot
-    while start > 0 and not text[start - 1].isspace() and text[start - 1] not in "([\"'":
-        start -= 1
-    word = text[start:dot].lower().rstrip(".")
+    if dot >= 7 and _LONG_TAIL.match(text, dot - 7):  # most: no abbreviation, initial or "u.s" ends so
+        return True
+    # The word before the dot starts after the last space or opening bracket or quote: found by one
+    # search of the few characters before it (the whole text before it, for a long word).
+    lo = dot - 32 if dot > 32 else 0
+    last = _WORD_OPENER.search(text, lo, dot)
+    if last is None and lo:
+        last = _WORD_OPENER.search(text, 0, dot)
+    word = text[last.start() + 1 if last is not None else 0 : dot].lower().rstrip(".")
     if word in ABBREVIATIONS:
         return False
     if len(word) == 1 and word.isalpha():  # an initial: "J. Smith"
@@ -194,31 +205,23 @@ def split_sentences(text: str) -> list[str]:
     """
     sentences: list[str] = []
     start = 0
-    i = 0  # where the scan resumes: punctuation inside a run already read is not looked at again
     n = len(text)
-    for at in _BREAK_AT.finditer(text):  # each . ! ? and each newline followed by another
+    # Each match is an end mark with what closes it, or a newline followed by another: the
+    # punctuation inside a match is not looked at again.
+    for at in _BREAK_AT.finditer(text):
         k = at.start()
-        if k < i:
-            continue
         if text[k] == "\n":  # paragraph break
             piece = text[start:k].strip()
             if piece:
                 sentences.append(piece)
             start = k
-            i = k + 1
             continue
-        j = k + 1
-        while j < n and text[j] in ".!?\"')\u201d\u2019":
-            j += 1
-        run = _MARKERS_RUN.match(text, j)
-        if run:
-            j = run.end()
+        j = at.end()
         if (j >= n or text[j].isspace()) and _is_boundary(text, k):
             piece = text[start:j].strip()
             if piece:
                 sentences.append(piece)
             start = j
-        i = j
     tail = text[start:].strip()
     if tail:
         sentences.append(tail)

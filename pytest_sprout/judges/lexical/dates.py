@@ -20,6 +20,19 @@ _MONTH_NAME_OF = {number: name for name, number in MONTH_NUMBERS.items()}
 ORDINAL_SUFFIXES = frozenset({"st", "nd", "rd", "th"})
 _MONTH_TOKENS = frozenset(MONTHS)
 _ISO_DATE = re.compile(r"\d{4}\s*-\s*\d\d\s*-\s*\d\d")  # a cheap test before reading "2011-03-03" from the tokens
+_ISO_TAIL = re.compile(r"-\s*\d\d\s*-\s*\d\d")  # what follows its year: found fast, from its dash
+
+
+def has_iso_date(text: str) -> bool:
+    """Whether ``_ISO_DATE`` is found in ``text``: its tail after a dash (a search that skips to
+    each dash), then the year before that dash, looked for backwards."""
+    for m in _ISO_TAIL.finditer(text):  # a failed tail holds no dash a date could start from
+        j = m.start()
+        while j and text[j - 1].isspace():  # ``\s``: what str.isspace says
+            j -= 1
+        if j >= 4 and text[j - 4 : j].isdecimal():  # ``\d``: a decimal digit
+            return True
+    return False
 
 
 class Date(Number):

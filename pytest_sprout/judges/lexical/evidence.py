@@ -84,18 +84,19 @@ def _union(masks: list[list[int]]) -> list[int]:
     return masks[0] if len(masks) == 1 else [reduce(or_, column) for column in zip(*masks)]
 
 
-def _add_synonyms(ours: Sentence, keys: list[str], masks: list[list[int]], prepared: list[_Prepared]) -> dict[int, str]:
-    """For each claim key that no cited sentence holds, the first of its synonyms or related forms
-    (WordNet, read only here) that a cited passage holds: its sentences are added to the key's
-    masks. Returns {key's position: the synonym's key}."""
+def _add_synonyms(ours: Sentence, keys: list[str], masks: list[list[int]], prepared: list[_Prepared],
+                  held: list[int]) -> dict[int, str]:
+    """For each claim key that no cited sentence holds (``held``: per key, the union of its
+    ``masks``), the first of its synonyms or related forms (WordNet, read only here) that a cited
+    passage holds: its sentences are added to the key's masks. Returns {key's position: the
+    synonym's key}."""
     words = ours.first_words()
     synonym_of: dict[int, str] = {}
-    held = prepared[0].masks.__contains__ if len(prepared) == 1 else (
+    holds = prepared[0].masks.__contains__ if len(prepared) == 1 else (
         lambda o: any(o in p.masks for p in prepared))  # one passage, the usual case: a lookup in C
-    for j, key in enumerate(keys):
-        if any(pm[j] for pm in masks):
-            continue
-        other = next(filter(held, related_keys(words[key])), None)
+    for j in [j for j, mask in enumerate(held) if not mask]:  # (a key's masks change only at its own turn)
+        key = keys[j]
+        other = next(filter(holds, related_keys(words[key])), None)
         if other is not None:
             for pm, p in zip(masks, prepared):
                 pm[j] |= p.masks.get(other, 0)
@@ -131,11 +132,12 @@ def _added_clause(claim: Sentence, uncovered: set[str]) -> frozenset[str] | None
     return missing if len(own) <= 1 and len(own) < len(missing) else None
 
 
-def _closer(where: tuple[int, int], best: tuple[int, int], chosen: list[tuple[int, int]]) -> bool:
-    """On a tie, prefer the sentence nearer to one already chosen (same passage, fewer sentences away)."""
-    def distance(w: tuple[int, int]) -> int:
-        return min((abs(w[1] - c[1]) if w[0] == c[0] else 1 << 20) for c in chosen)
-    return distance(where) < distance(best)
+def _distance(where: int, chosen: list[int]) -> int:
+    """How far a sentence is from the nearest one already chosen (in sentences; 1 << 20 from another
+    passage's), for ties: the nearer is preferred. Sentences are given as positions ``passage << 32 |
+    sentence`` (``LexicalJudge._choose``)."""
+    passage = where >> 32
+    return min((abs(where - c) if passage == c >> 32 else 1 << 20) for c in chosen)
 
 
 def _best_single(window: tuple[Sentence, ...], keys: frozenset[str]) -> Sentence:

@@ -6,7 +6,7 @@ from itertools import count
 from typing import NamedTuple, Sequence
 from weakref import WeakValueDictionary, ref
 
-from .dates import _ISO_DATE, _MONTH_TOKENS, ORDINAL_SUFFIXES, Date, find_dates, month_name
+from .dates import _MONTH_TOKENS, ORDINAL_SUFFIXES, Date, find_dates, has_iso_date, month_name
 from .numbers import find_numbers
 
 from .text import (
@@ -81,7 +81,7 @@ class Sentence:
         if words is None:
             words = words_of(text)
         dates = find_dates(words) if not _MONTH_TOKENS.isdisjoint(words) or (
-            "-" in words and _ISO_DATE.search(text)) else ()
+            "-" in words and has_iso_date(text)) else ()
         content, starts, cues, numerals, periods, has_negation, has_quantifier = _scan(
             words, _date_tokens(words, dates) if dates else {})
         # Tuples, not lists: tuples of strings and ints drop out of the garbage collector's walks.
@@ -355,15 +355,17 @@ def _denies_what_follows(words: list[str], idx: int, filled: bool) -> bool:
 def content_keys(words: list[str], text: str) -> list[str] | None:
     """The keys of the content words of a sentence (``text``, its tokens ``words``), with repeats:
     ``Sentence(text).keys`` without the analysis, for indexing a passage; None for a sentence
-    whose keys only the analysis gives (a date or a month's name, "may", "it is not true that").
+    whose keys only the analysis gives (the clause's cues decide "it is not true that").
 
     It makes ``_scan``'s decisions about which tokens are content: units and ordinal suffixes
-    after a number are not, nor the ordinal of a frequency ("every second week").
+    after a number are not, nor the ordinal of a frequency ("every second week"), nor the tokens
+    of a date but its month (an ISO date says its month too); "may" is content only as the month.
     ``tests/test_lexical_index.py`` checks it against ``Sentence``; a change to what ``_scan``
     counts as content must be made here too.
     """
-    if not _MONTH_TOKENS.isdisjoint(words) or ("-" in words and _ISO_DATE.search(text)):
-        return None  # the dates decide ("May" the month or the modal; an ISO date says its month)
+    dates = find_dates(words) if not _MONTH_TOKENS.isdisjoint(words) or (
+        "-" in words and has_iso_date(text)) else ()
+    in_date = _date_tokens(words, dates) if dates else {}
     keys: list[str] = []
     add = keys.append
     after_number = False
@@ -372,6 +374,10 @@ def content_keys(words: list[str], text: str) -> list[str] | None:
             if w in _UNIT_TOKENS or w in ORDINAL_SUFFIXES:  # "10 cm", "3rd"
                 continue
             after_number = False
+        if in_date and idx in in_date:  # a date's token: its month's key, for an ISO date's month
+            if in_date[idx]:
+                add(in_date[idx])
+            continue
         if w in _EVERY_NTH and _ordinal_of_frequency(words, idx):
             continue
         if not kind:
@@ -382,6 +388,8 @@ def content_keys(words: list[str], text: str) -> list[str] | None:
             add(key)
         elif kind == NUMERAL:
             after_number = True
+        elif kind == QUANT and w == "may" and _may_is_the_month(words, idx, words[idx - 1] if idx else ""):
+            add(stem(w))  # the month: "May 2021", "3 May"
     return keys
 
 
@@ -389,7 +397,7 @@ class _TokenKeys(dict):
     """A whitespace-separated, lower-cased token -> the keys of its content tokens (the tokens
     ``words_of`` makes of it) and whether a number's units may follow it, both after a token that
     does not end in a number and after one that does (``_after_number``); None when
-    ``content_keys`` would look further (an ordinal of a frequency, a month, a truth word) or
+    ``content_keys`` would look further (an ordinal of a frequency but "other", a month, a truth word) or
     ``words_of`` would (a detached "n't": "ca n't"). Computed on first sight, bounded like
     ``text._PIECES``."""
 
@@ -399,7 +407,7 @@ class _TokenKeys(dict):
         pieces = _pieces_of(tok) if "'" not in tok else (
             None if "n't" in _TOKEN.findall(tok) else words_of(tok))  # alone, as in its sentence
         found = None
-        if pieces is not None and _EVERY_NTH.keys().isdisjoint(pieces) and _MONTH_TOKENS.isdisjoint(pieces) and (
+        if pieces is not None and _ORDINALS.isdisjoint(pieces) and _MONTH_TOKENS.isdisjoint(pieces) and (
                 _TRUTH_WORDS.isdisjoint(pieces)):
             found = (*_after_number(pieces, False), *_after_number(pieces, True))
         if len(self) > 1 << 18:
@@ -427,15 +435,20 @@ def _after_number(pieces: Sequence[str], after_number: bool) -> tuple[tuple[str,
 
 
 _TOKEN_KEYS = _TokenKeys()
+# The ordinals of a frequency ("every second week") whose keys depend on the words around them:
+# "other" is a stopword, a key of no sentence whether it counts a frequency or not.
+_ORDINALS = frozenset(_EVERY_NTH) - {"other"}
 
 
-def sentence_keys(text: str) -> tuple[list[str] | None, list[str] | None]:
+def sentence_keys(text: str, plain: bool = False) -> tuple[list[str] | None, list[str] | None]:
     """(``words_of(text)``, or None where it was not needed; ``content_keys`` of them): a sentence
     without a citation marker, a date or a month... (most) is read token by token from
-    ``_TOKEN_KEYS`` without ``words_of``; ``tests/test_lexical_index.py`` checks that both ways agree."""
-    if "[" not in text and not ("-" in text and _ISO_DATE.search(text)):
+    ``_TOKEN_KEYS`` without ``words_of``; ``tests/test_lexical_index.py`` checks that both ways agree.
+    ``plain``: a text holding this one has no "[", ISO date or curly apostrophe (``passage._Prepared``
+    looks once in the whole passage), so the sentence is not searched for them."""
+    if plain or ("[" not in text and not ("-" in text and has_iso_date(text))):
         lowered = (text[:-1] if text.endswith(".") else text).lower()
-        if "\u2019" in lowered or "\u2018" in lowered:
+        if not plain and ("\u2019" in lowered or "\u2018" in lowered):
             lowered = lowered.replace("\u2019", "'").replace("\u2018", "'")
         keys: list[str] = []
         add = keys.extend
@@ -546,8 +559,35 @@ def analyse(text: str) -> Sentence:
     return Sentence(text)
 
 
+def keys_of(text: str) -> frozenset[str]:
+    """``analyse(text).keys``, read from the tokens where they give them (``sentence_keys``): the
+    keys of a part of a sentence, without analysing it."""
+    known = _KNOWN.get(text)
+    if known is not None:
+        return known.keys
+    keys = sentence_keys(text)[1]
+    return analyse(text).keys if keys is None else frozenset(keys)
+
+
 def _text(window: tuple[Sentence, ...]) -> str:
     return window[0].text if len(window) == 1 else " ".join(s.text for s in window)
+
+
+class _Positions(dict):
+    """A bit mask -> the positions of its bits (``_bits``), as a tuple, memoised: a passage's masks
+    of a word recur across the claims that cite it. Bounded like ``text._PIECES``."""
+
+    __slots__ = ()
+
+    def __missing__(self, mask: int) -> tuple[int, ...]:
+        found = tuple(_bits(mask))
+        if len(self) > 1 << 16:
+            self.clear()
+        self[mask] = found
+        return found
+
+
+positions = _Positions().__getitem__
 
 
 def _bits(mask: int) -> list[int]:

@@ -58,7 +58,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import reduce
-from itertools import repeat
+from itertools import compress, count, repeat
 from operator import and_, mul
 from typing import Iterable, Sequence
 
@@ -67,10 +67,10 @@ from pytest_sprout.core.model import Passage, Verdict
 from . import calibration
 from .claims import join_fragments, no_claim
 from .evidence import (
-    Evidence, _add_synonyms, _added_clause, _best_single, _closer, _linked_pairs, _uncovered_tail, _union,
+    Evidence, _add_synonyms, _added_clause, _best_single, _distance, _linked_pairs, _uncovered_tail, _union,
 )
 from .framing import strip_boilerplate
-from .index import Sentence, _bits, analyse
+from .index import Sentence, _bits, analyse, positions
 from .passage import _Prepared, _prepare_passage, number_facts, numbers_near
 from .rules import (
     _RULE_RANK, Failure, _short, align, check_antonyms, check_displaced_name, check_litotes, check_name_in_place,
@@ -246,11 +246,12 @@ class LexicalJudge:
         # Per passage and claim key, the sentences that hold the key (bit i: sentence i).
         masks = [list(map(p.masks.get, keys, _ZEROS)) for p in prepared]
         held = _union(masks)
-        synonym_of = _add_synonyms(ours, keys, masks, prepared) if 0 in held else {}
+        synonym_of = _add_synonyms(ours, keys, masks, prepared, held) if 0 in held else {}
         if synonym_of:
             held = _union(masks)
-        # The claim's words that some cited sentence holds (bit j: keys[j]), synonyms included.
-        anywhere = (1 << full) - 1 if 0 not in held else sum(1 << j for j, mask in enumerate(held) if mask)
+        # The claim's words that some cited sentence holds (bit j: keys[j]), synonyms included: the
+        # sum of the powers of two (1 << j) whose key j is held.
+        anywhere = (1 << full) - 1 if 0 not in held else sum(compress(map((1).__lshift__, count()), held))
         names = ours.names()
         if names:
             absent = [word for key, word in names.items() if not any(key in p.masks for p in prepared)]
@@ -265,8 +266,8 @@ class LexicalJudge:
         for pi, (pm, p) in enumerate(zip(masks, prepared)):
             common = reduce(and_, pm, -1)
             for i in _bits(common) if common else ():
-                window = p.sentences[i : i + 1]
-                seen = (window[0].text,) if not ours.numbers else tuple(s.text for s in p.sentences[max(i - 1, 0) : i + 2])
+                window: tuple[Sentence, ...] = (p.sentences[i],)
+                seen = (window[0].text,) if not ours.numbers else tuple(p.sentences.texts[max(i - 1, 0) : i + 2])
                 if seen in tried:
                     continue
                 tried.add(seen)
@@ -280,8 +281,7 @@ class LexicalJudge:
             self._fill_whole(found, keys, ours, window, synonym_of)
             found.failure = failure
             return found
-        looked_up = [synonym_of.get(j, key) for j, key in enumerate(keys)] if synonym_of else keys
-        chosen, covered, found.single = self._choose(looked_up, prepared)
+        chosen, covered, found.single = self._choose(masks, full)  # (the masks hold the synonyms' sentences)
         if not chosen:
             first = next((p.sentences[:1] for p in prepared if p.sentences), ())
             self._fill(found, ours, keys, first, 0, synonym_of, 1 if first else 0, anywhere)
@@ -302,53 +302,46 @@ class LexicalJudge:
         found.failure = failure
         return found
 
-    def _choose(self, keys: list[str], prepared: list[_Prepared]) -> tuple[list[tuple[int, int]], int, float]:
-        """The best set of up to ``window`` sentences for the claim's keys (a key found by a synonym
-        given as that synonym): (their (passage, sentence) positions in order, the claim keys they
-        cover as bits, the share of the keys the best single sentence holds).
+    def _choose(self, masks: list[list[int]], full: int) -> tuple[list[tuple[int, int]], int, float]:
+        """The best set of up to ``window`` sentences for the claim's ``full`` keys, given per passage
+        as the masks of the sentences holding each (a key found by a synonym: the synonym's):
+        (their (passage, sentence) positions in order, the claim keys they cover as bits, the
+        share of the keys the best single sentence holds).
 
         First the sentence that holds the most claim words (the first of them on a tie), then the
         one that adds the most words not yet covered, the nearer to one chosen on a tie. A sentence
         that is not next to one already chosen joins only if it holds at least two of the claim's
         words: one word alone ("winter") is no sign that the sentence is about what the claim says."""
-        # Per (passage, sentence), the claim keys it holds (bit j: keys[j]), in the order of the key
-        # then the sentence, read from the passage's index.
-        candidates: dict[tuple[int, int], int] = {}
+        # Per sentence, the claim keys it holds (bit j: keys[j]), in the order of the key then the
+        # sentence. A sentence is the int ``passage << 32 | sentence``: the neighbours of a
+        # sentence are one less and one more (no sentence of a passage is 2**32 - 1 away from it).
+        candidates: dict[int, int] = {}
         get = candidates.get
-        for pi, p in enumerate(prepared):
-            sentences_of = p.index.get
-            for j, key in enumerate(keys):
-                bit = 1 << j
-                for i in sentences_of(key, ()):  # each sentence holding key j, lowest first
-                    where = (pi, i)
-                    candidates[where] = get(where, 0) | bit
+        for pi, pm in enumerate(masks):
+            base = pi << 32
+            for j, mask in enumerate(pm):
+                if mask:
+                    bit = 1 << j
+                    for i in positions(mask):  # each sentence holding key j, lowest first
+                        where = base | i
+                        candidates[where] = get(where, 0) | bit
         if not candidates:
             return [], 0, 0.0
         counts = list(map(int.bit_count, candidates.values()))  # how many claim words each sentence holds
         top = max(counts)
-        best: tuple[int, int] | None = list(candidates)[counts.index(top)]
-        full = len(keys)
-        chosen: list[tuple[int, int]] = []
+        best: int | None = list(candidates)[counts.index(top)]
+        chosen: list[int] = []
         covered = 0
-        near: set[tuple[int, int]] = set()  # the neighbours of the sentences chosen so far
+        near: set[int] = set()  # the neighbours of the sentences chosen so far
         while best is not None:
             chosen.append(best)
-            near.update(((best[0], best[1] - 1), (best[0], best[1] + 1)))
+            near.update((best - 1, best + 1))
             covered |= candidates.pop(best)
             if covered.bit_count() == full or len(chosen) == self.window:
                 break
-            best, gain = None, 0
-            free = ~covered
-            for where, bits in candidates.items():
-                g = (bits & free).bit_count()
-                if not g or g < gain:
-                    continue
-                if not bits & (bits - 1) and where not in near:
-                    continue  # a far sentence must share a second word with the claim, to be about it
-                if g > gain or (best is not None and _closer(where, best, chosen)):  # g == gain (> 0) here: the nearer on a tie
-                    best, gain = where, g
+            best = _next_best(candidates, covered, chosen, near)
         chosen.sort()
-        return chosen, covered, top / full
+        return [(where >> 32, where & 0xFFFFFFFF) for where in chosen], covered, top / full
 
     @staticmethod
     def _fill_whole(found: Evidence, keys: list[str], ours: Sentence, window: tuple[Sentence, ...],
@@ -445,6 +438,36 @@ class LexicalJudge:
 
     def _verdict(self, found: Evidence) -> Verdict:
         return verdict(found, self.probability(found.features()), self.coverage, self.threshold)
+
+
+def _next_best(candidates: dict[int, int], covered: int, chosen: list[int], near: set[int]) -> int | None:
+    """The sentence of ``candidates`` (sentence -> the claim keys it holds, as bits) that adds the
+    most keys not yet ``covered``, the nearer to one ``chosen`` on a tie, then the first; a sentence
+    not ``near`` one chosen that holds a single claim key is passed over (a far sentence must share
+    a second word with the claim, to be about it). None when none adds a key.
+
+    The gains are counted in C; only the sentences of the highest gain are looked at one by one (a
+    sentence passed over holds one key, so it matters only when the highest gain is one)."""
+    where = list(candidates)
+    held = list(candidates.values())
+    gains = list(map(int.bit_count, map((~covered).__and__, held)))
+    top = max(gains, default=0)
+    best, away = None, -1  # away: the distance of best to the sentences chosen, once computed
+    if not top:
+        return None
+    for k in compress(range(len(gains)), map(top.__eq__, gains)):
+        bits = held[k]
+        if not bits & (bits - 1) and where[k] not in near:
+            continue
+        if best is None:
+            best = where[k]
+            continue
+        if away < 0:
+            away = _distance(best, chosen)
+        d = _distance(where[k], chosen)
+        if d < away:
+            best, away = where[k], d
+    return best
 
 
 def _pair_key(claim: str, sources: Sequence[Passage | str]) -> tuple[str, ...] | None:

@@ -10,9 +10,13 @@ from weakref import ref
 
 from pytest_sprout.core.model import split_sentences
 
+from .dates import _MONTH_TOKENS, has_iso_date
 from .index import _IN_PASSAGE, _KNOWN, Sentence, sentence_keys
 from .numbers import Number, dimension_of
-from .text import rejoin_numbers
+from .text import _FIRST as _KIND
+from .text import _LEXICON, NUMERAL, PERIOD, rejoin_numbers, words_of
+
+_NUMBER_KINDS = frozenset({NUMERAL, PERIOD})  # the kinds of token a sentence's numbers are read from
 
 
 class _Sentences(Sequence[Sentence]):
@@ -100,46 +104,61 @@ def _loose(s: Sentence) -> tuple[Number, ...]:
 class _Prepared:
     """A passage split into sentences, indexed by word.
 
-    ``index`` maps a content key to the (list of) indices of the sentences holding it, ``masks`` to the same
-    as a bit mask (bit i: sentence i), both built from each sentence's tokens (``sentence_keys``;
-    a sentence it cannot read is analysed at once); ``sentences`` analyses a sentence when it is
+    ``masks`` maps a content key to the sentences holding it as a bit mask (bit i: sentence i), built
+    from each sentence's tokens (``sentence_keys``; a sentence it cannot read is analysed at once;
+    ``index.positions`` lists a mask's sentences); ``sentences`` analyses a sentence when it is
     first read; ``by_text`` maps each sentence's text to its analysis; ``numbers`` and the three
     ``number_*`` fields (computed on first use, from every sentence) are what the number rule reads
     when the claim's numbers may come from anywhere in the passage.
     """
 
-    __slots__ = ("sentences", "index", "masks", "by_text", "_facts", "_loose")
+    __slots__ = ("sentences", "masks", "by_text", "_facts", "_loose")
 
     def __init__(self, text: str) -> None:
-        texts = split_sentences(rejoin_numbers(text))
+        text = rejoin_numbers(text)
+        texts = split_sentences(text)
+        # No sentence of a passage without these needs looking for them (``sentence_keys``).
+        plain = "[" not in text and "\u2019" not in text and "\u2018" not in text and not (
+            "-" in text and has_iso_date(text))
         words: list[list[str] | None] = []
         done: list[Sentence | None] = [None] * len(texts)
         self.sentences = sentences = _Sentences(texts, words, done)
         if len(_IN_PASSAGE) > 1 << 17:
             _IN_PASSAGE.clear()
         _IN_PASSAGE.update(zip(texts, repeat(ref(sentences))))  # a miscited sentence: analysed when read
-        index: dict[str, list[int]] = {}
         masks: dict[str, int] = {}
         get = masks.get
         for i, t in enumerate(texts):
-            tokens, keys = sentence_keys(t)
+            tokens, keys = sentence_keys(t, plain)
             words.append(tokens)
             bit = 1 << i
-            for key in sentences._analyse(i).keys if keys is None else set(keys):
-                index.setdefault(key, []).append(i)
+            for key in sentences._analyse(i).keys if keys is None else keys:  # a repeated key sets its bit again
                 masks[key] = get(key, 0) | bit
-        self.index = index  # lists, read only: a tuple of each would cost a copy per key
         self.masks = masks
         self.by_text = _ByText(sentences)
         self._facts: tuple | None = None
         self._loose: list[tuple[Number, ...] | None] = [None] * len(texts)
 
     def loose(self, i: int) -> tuple[Number, ...]:
-        """The numbers that count nothing of sentence ``i`` (``_loose``), kept once computed."""
+        """The numbers that count nothing of sentence ``i`` (``_loose``), kept once computed; a
+        sentence not analysed yet is analysed only if it may have numbers (``_may_count``)."""
         found = self._loose[i]
         if found is None:
-            found = self._loose[i] = _loose(self.sentences[i])
+            found = self._loose[i] = _loose(self.sentences[i]) if self._may_count(i) else ()
         return found
+
+    def _may_count(self, i: int) -> bool:
+        """False when sentence ``i`` has no numbers, told from its tokens: no number or period word,
+        no month nor ISO date (what ``Sentence`` reads numbers from). True once it is analysed."""
+        sentences = self.sentences
+        if sentences._done[i] is not None:
+            return True
+        text = sentences.texts[i]
+        words = sentences._words[i]
+        if words is None:
+            words = sentences._words[i] = words_of(text)  # kept for the analysis, if it comes
+        return not _NUMBER_KINDS.isdisjoint(map(_KIND, map(_LEXICON.__getitem__, words))) or (
+            not _MONTH_TOKENS.isdisjoint(words)) or ("-" in words and has_iso_date(text))
 
     def _number_facts(self) -> tuple:
         if self._facts is None:

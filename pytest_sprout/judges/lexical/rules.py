@@ -6,7 +6,7 @@ import re
 from functools import lru_cache
 from typing import Iterable, Sequence
 
-from .index import Clause, Sentence, analyse
+from .index import Clause, Sentence, keys_of
 from .numbers import CONVERTIBLE_UNITS, FREQUENCY_UNITS, Number, dimension_of
 from .subjects import split_clause
 from .text import antonym_keys
@@ -191,8 +191,10 @@ def align(claim: Sentence, window: Sequence[Sentence]) -> list[tuple[Clause, lis
             out.append((a, same, same))
             continue
         if table is None:
-            table = [[_similarity(c.keys, b.keys) for b in theirs] for c in ours]
-            best_theirs = [max(row[j] for row in table) for j in range(len(theirs))]
+            # The Jaccard similarity of each pair of clauses' keys (shared / all), written inline.
+            table = [[shared / (len(c.keys) + len(b.keys) - shared) if (shared := len(c.keys & b.keys)) else 0.0
+                      for b in theirs] for c in ours]
+            best_theirs = list(map(max, zip(*table)))  # per evidence clause, its best similarity to a claim clause
         row = table[k]
         best = max(row, default=0.0)
         need = min(2, len(a.keys))  # a clause sharing one word of several is about something else
@@ -200,11 +202,6 @@ def align(claim: Sentence, window: Sequence[Sentence]) -> list[tuple[Clause, lis
                    if x and x == best and len(a.keys & b.keys) >= need]
         out.append((a, [b for b, _ in closest], [b for b, mutual in closest if mutual]))
     return out
-
-
-def _similarity(a: frozenset[str], b: frozenset[str]) -> float:
-    shared = len(a & b)
-    return shared / (len(a) + len(b) - shared) if shared else 0.0
 
 
 Alignment = list[tuple[Clause, list[Clause], list[Clause]]]
@@ -444,10 +441,10 @@ def _transposition(claim: Sentence, window: Sequence[Sentence]) -> Failure | Non
         theirs = frozenset().union(*(
             s.once().difference(*(t.keys for t in window if t is not s)) for s in window))
     shared = claim.once() & theirs
+    if len(shared) < 3 or len(shared) < 0.6 * len(claim.keys):  # (each shared word is once in the claim)
+        return None  # too few shared words for word order to say anything
     mine = [k for k in claim.seq if k in shared]
     other = [(key, si, idx) for si, s in enumerate(window) for key, idx in s.content if key in shared]
-    if len(mine) < 3 or len(mine) < 0.6 * len(claim.keys):
-        return None  # too few shared words for word order to say anything
     diffs = [i for i, k in enumerate(mine) if k != other[i][0]]
     if not diffs:
         return None
@@ -544,7 +541,7 @@ def check_stitched(claim: Sentence, window: Sequence[Sentence]) -> Failure | Non
     ours = split_clause(claim.text)
     if ours is None:
         return None
-    subject, predicate = analyse(ours[0]).keys, analyse(ours[1]).keys
+    subject, predicate = keys_of(ours[0]), keys_of(ours[1])
     if not subject or len(predicate) < 2:
         return None
     for s in window:
@@ -553,7 +550,7 @@ def check_stitched(claim: Sentence, window: Sequence[Sentence]) -> Failure | Non
         theirs = split_clause(s.text)
         if theirs is None:
             continue
-        other = analyse(theirs[0]).keys
+        other = keys_of(theirs[0])
         if not other or other & claim.keys:
             continue
         source = next((t for t in window if t is not s and subject & t.keys), None)
