@@ -288,6 +288,7 @@ class LexicalJudge:
             return found
         window = tuple(prepared[pi].sentences[i] for pi, i in chosen)
         self._fill(found, ours, keys, window, covered, synonym_of, len({pi for pi, _ in chosen}), anywhere)
+        looked_up = [synonym_of.get(j, key) for j, key in enumerate(keys)] if synonym_of else keys
         found.linked = _linked_pairs(ours, keys, looked_up, window)
         uncovered = tuple(key for j, key in enumerate(keys) if not covered >> j & 1)
         best = window[0] if len(window) == 1 else _best_single(window, ours.keys)
