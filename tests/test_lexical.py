@@ -347,7 +347,7 @@ def test_settings_are_json_able_and_change_with_the_parameters() -> None:
     a, b = LexicalJudge().settings(), LexicalJudge(coverage=0.7, window=2).settings()
     assert json.loads(json.dumps(a)) == a and a != b
     assert a["coverage"] == 0.5 and a["window"] == 3 and LexicalJudge.name == "lexical"
-    assert a["rules_version"] == 11 and a["calibration"] and LexicalJudge(threshold=0.9).settings() != a
+    assert a["rules_version"] == 12 and a["calibration"] and LexicalJudge(threshold=0.9).settings() != a
 
 
 def test_reasons_are_one_line() -> None:
@@ -572,3 +572,14 @@ def test_the_next_sentence_of_the_evidence_is_the_one_that_adds_most(candidates,
                                 min_size=1, max_size=3))
     near = {c + d for c in chosen for d in (-1, 1)}
     assert _next_best(candidates, covered, chosen, near) == _next_best_one_by_one(candidates, covered, chosen, near)
+
+
+def test_a_sentence_that_differs_from_another_only_by_its_number_is_tried_on_its_own() -> None:
+    # Found by the negation property above: the two sentences share their neighbours, and the search
+    # took the second for a repeat of the first, so the claim failed on the first's number instead of
+    # on the negation the sentence it copies shows.
+    passage = "The young fern waters the leaf every 2 cm. The young fern waters the leaf every 3 cm."
+    verdict = LexicalJudge().judge("The young fern does not water the leaf every 3 cm.", [passage])
+    assert (verdict.supported, verdict.rule, verdict.evidence) == (
+        False, "negation", "The young fern waters the leaf every 3 cm.")
+    assert LexicalJudge().judge("The young fern waters the leaf every 3 cm.", [passage]).supported is True

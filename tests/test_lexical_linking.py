@@ -49,7 +49,7 @@ def test_split_decimals_and_thousands_are_read_whole() -> None:
 
 
 def test_the_rules_version_names_the_third_edition() -> None:
-    assert RULES_VERSION == 11 and LexicalJudge().settings()["rules_version"] == 11
+    assert RULES_VERSION == 12 and LexicalJudge().settings()["rules_version"] == 12
 
 
 def test_the_calibration_is_fitted_on_wice_dev_and_lfqa_only() -> None:

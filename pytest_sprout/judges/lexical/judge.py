@@ -262,12 +262,14 @@ class LexicalJudge:
         failures: list[tuple[tuple[Sentence, ...], Failure]] = []
         # A sentence repeated word for word fails as its first copy did (with its neighbours, which
         # hold the numbers it may take).
-        tried: set[tuple[str, ...]] = set()
+        tried: set[tuple[str | None, ...]] = set()
         for pi, (pm, p) in enumerate(zip(masks, prepared)):
             common = reduce(and_, pm, -1)
             for i in _bits(common) if common else ():
                 window: tuple[Sentence, ...] = (p.sentences[i],)
-                seen = (window[0].text,) if not ours.numbers else tuple(p.sentences.texts[max(i - 1, 0) : i + 2])
+                texts = p.sentences.texts
+                seen = (window[0].text,) if not ours.numbers else (  # a number may come from a neighbour
+                    texts[i - 1] if i else None, texts[i], texts[i + 1] if i + 1 < len(texts) else None)
                 if seen in tried:
                     continue
                 tried.add(seen)
