@@ -134,6 +134,29 @@ def test_entity_swap_uses_names_not_capitalised_words_and_keeps_kinds_and_whole_
     assert swap_entities("It is a sequence of DNA.", ["It is a sequence of DNA. Cells copy RNA too."])[0] == "It is a sequence of RNA."
 
 
+def test_entity_swap_never_makes_a_mutant_that_says_the_same() -> None:
+    """What real answers' documents gave: a sentence's opening word taken into a name ("Though
+    Afeni"), a title taken for a name ("Dr"), a short form put for the name ("Pac" for "Tupac"),
+    a modifier and the name it modifies exchanged ("Alfred Russel Wallace naturalist British"),
+    a campus and its university exchanged, one part of a product's name put for another when
+    another cited passage writes them as one name."""
+    assert entities("Though Afeni left, Entertainment One paid. One of Br'er Fox's plans failed. "
+                    "How CRISPR Works: Dr. Sujay Kansagra said so.") == [
+        "Afeni", "Entertainment One", "Br'er Fox's", "CRISPR Works", "Sujay Kansagra"]
+    text = "Dr. Sujay Kansagra suggests that dreams fade."
+    assert swap_entities(text, [text]) is None
+    assert swap_entities("The estate was run by Tupac's mother.",
+                         ["The estate was run by Tupac's mother. Where Pac would have gone is unknown."]) is None
+    for text in ("It was developed by British naturalist Alfred Russel Wallace.",
+                 "Sam Parnia, of the State University of New York at Stony Brook, studied it."):
+        assert swap_entities(text, [text]) is None, text
+    assert swap_entities("Max Gel Clog Remover is a thick gel.", [
+        "Drano Max Gel Clog Remover clears clogs.", "Drano\u00ae works. Max Gel Clog Remover is a thick gel."]) is None
+    # a verb between two names: their exchange is false
+    text = "Dr Dre took Eminem under his wing."
+    assert swap_entities(text, [text]) == ("Eminem took Dr Dre under his wing.", "swapped 'Dr Dre' and 'Eminem'")
+
+
 def test_entity_swap_leaves_aliases_alone() -> None:
     passage = "Pothos (Epipremnum aureum) trails. The Marble Queen variety fades in low light."
     assert swap_entities("The Marble Queen variety fades in low light.", [passage]) is None

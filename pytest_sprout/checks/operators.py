@@ -40,8 +40,10 @@ _NOT_ENTITIES = frozenset(
     """The A An In On At It Its This That These Those They Their There Then When While If As
     For From To By With Of Since Until During Between But And Or So After Before Some Most Many All
     Every Each Few No Not He She His Her We Our You Your I However Although Because Unlike Like
-    Also Both Either Neither Once""".split()
+    Also Both Either Neither Once Though Even Yet Thus How Why What Where Who Which One Yes Do Does""".split()
 )
+# Titles before a name ("Dr. Sujay Kansagra"): no name of their own; "Dr" in place of a name says nothing false.
+_TITLES = frozenset("Dr Mr Mrs Ms Mx Prof Sir St Rev Gen Sgt Capt Lt Col".split())
 _MONTH_NAMES = frozenset(
     "January February March April May June July August September October November December".split()
 )
@@ -90,9 +92,10 @@ def _entities(text: str) -> tuple[str, ...]:
     seen: dict[str, None] = {}
     for name, at_start in matches:
         head, _, rest = name.partition(" ")
-        if rest and head in _NOT_ENTITIES:
+        while rest and (head in _NOT_ENTITIES or head.islower()):  # "One of Br'er Fox's", "Though Afeni"
             name, at_start = rest, False
-        if name in _NOT_ENTITIES or len(name) < 2:
+            head, _, rest = name.partition(" ")
+        if name in _NOT_ENTITIES or name in _TITLES or len(name) < 2:
             continue
         if at_start and " " not in name and name not in mid:
             continue
@@ -149,6 +152,23 @@ def _one_name(passage: str, a: str, b: str) -> bool:
     return any(a in n and b in n and n not in (a, b) for n in entities(passage))
 
 
+def _apposition(between: str) -> bool:
+    """Whether the text between two names makes the first a modifier of a noun the second names
+    ("British naturalist Alfred Russel Wallace") or the second the place of the first ("State
+    University of New York at Stony Brook"): exchanged, they still say the same of each
+    ("Alfred Russel Wallace naturalist British")."""
+    words = between.split()
+    if len(words) != 1 or between != f" {words[0]} ":
+        return False
+    word = words[0]
+    if word == "at":
+        return True
+    from .splice import word_classes
+
+    classes = (word_classes(word) or frozenset()) if word.isalpha() and word.islower() else frozenset()
+    return "NOUN" in classes and "VERB" not in classes
+
+
 def swap_entities(text: str, passages: Sequence[str] = ()) -> tuple[str, str] | None:
     """Swap two entities of the cited passage: when the sentence names two of them (not in a plain
     list like "A and B", nor in a symmetric relation like "A is as hardy as B"), exchange their
@@ -164,19 +184,21 @@ def swap_entities(text: str, passages: Sequence[str] = ()) -> tuple[str, str] | 
         for (m1, n1), (m2, n2) in zip(spans, spans[1:]):
             if m2.start() < m1.end() or _LIST_LIKE.search(text[m1.end(): m2.start()]):
                 continue
-            if _aliases(passage, n1, n2) or _kind(n1) != _kind(n2):
+            if _aliases(passage, n1, n2) or _kind(n1) != _kind(n2) or _apposition(text[m1.end(): m2.start()]):
                 continue
             new = text[: m1.start()] + n2 + text[m1.end(): m2.start()] + n1 + text[m2.end():]
             return new, f"swapped {n1!r} and {n2!r}"
         for m, name in spans:
             for other in names:
-                if other in present or other in name or name in other or _kind(other) != _kind(name):
+                if other in present or _kind(other) != _kind(name):
                     continue
+                if other.lower() in name.lower() or name.lower() in other.lower():
+                    continue  # a short form of the name ("Pac" for "Tupac", "Afeni" for "Afeni Shakur")
                 if all(passage[o.start() - 1 : o.start()] == "(" for o in _occurrences(other, passage)):
                     continue  # only ever an alias in parentheses
                 if _aliases(passage, name, other) or _listed_together(passage, name, other):
                     continue
-                if _one_name(passage, name, other):
+                if any(_one_name(p, name, other) for p in passages):
                     continue
                 if has_word(other, [text]):
                     continue
