@@ -94,12 +94,13 @@ _DIGITS_AND_SEPARATORS = st.lists(st.sampled_from(list("0123456789.., a") + [" a
 @given(_DIGITS_AND_SEPARATORS)
 def test_rejoining_numbers_is_the_lookbehind_first_substitution(text: str) -> None:
     """``rejoin_numbers``'s patterns look behind their first digit rather than before it: the same
-    substitutions as the patterns written with the lookbehind first."""
+    substitutions as the patterns written with the lookbehind first (after a bare point's "0")."""
     import re
 
     decimal = re.compile(r"(?<![\d.,])(\d{1,3})\. (\d{1,2})(?![\d,.]?\d)")
     thousands = re.compile(r"(?<![\d.,])(?<!\d, )(\d{1,3}), (\d{3})(?![\d,.]?\d| and \d|, \d)")
-    assert rejoin_numbers(text) == thousands.sub(r"\1,\2", decimal.sub(r"\1.\2", text))
+    bare = re.compile(r"(?<![\w.,])\.(\d)")  # a decimal without its whole part: "$.99"
+    assert rejoin_numbers(text) == thousands.sub(r"\1,\2", decimal.sub(r"\1.\2", bare.sub(r"0.\1", text)))
 
 
 def test_a_sentence_of_a_live_passage_not_read_yet_is_analysed_as_that_passage_s() -> None:

@@ -48,6 +48,19 @@ def test_split_decimals_and_thousands_are_read_whole() -> None:
     assert (wrong.supported, wrong.rule) == (False, "number"), wrong.reason
 
 
+def test_a_decimal_without_its_whole_part_is_read_as_a_fraction() -> None:
+    """"$.99" is 0.99 dollars, not 99: the digits after a bare point are a fraction."""
+    assert rejoin_numbers("The app costs $.99 a month.") == "The app costs $0.99 a month."
+    assert rejoin_numbers("Rates rose by .5 percent (from .25).") == "Rates rose by 0.5 percent (from 0.25)."
+    # A point after a letter, a digit or another point is no decimal's own.
+    for text in ("No.5 was sold", "version 2.0.5", "and so on...5 more", "the end.5 people"):
+        assert rejoin_numbers(text) == text
+    passage = "The app is free to download. A subscription costs $.99 a month."
+    assert JUDGE.judge("A subscription costs $0.99 a month.", [passage]).supported is True
+    wrong = JUDGE.judge("A subscription costs $99 a month.", [passage])
+    assert (wrong.supported, wrong.rule) == (False, "number"), wrong.reason
+
+
 def test_the_rules_version_names_the_third_edition() -> None:
     assert RULES_VERSION == 12 and LexicalJudge().settings()["rules_version"] == 12
 

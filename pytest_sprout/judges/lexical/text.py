@@ -413,8 +413,18 @@ def _has_split_number(text: str) -> bool:
     return False
 
 
+# A decimal written without its whole part ("$.99", "a .5 percent rise"): read as "0.99", not as
+# the whole number 99 the tokeniser would make of the digits after the point. Not after a letter,
+# a digit, a point or a comma ("No.5", "2.0.5", "end.5" stay as they are). (The point first, then
+# a look behind it: the search skips to the next point.)
+_BARE_DECIMAL = re.compile(r"\.(?<![\w.,]\.)(?=\d)")
+
+
 def rejoin_numbers(text: str) -> str:
-    """``text`` with its split decimals and thousands written whole ("7. 8 per cent" -> "7.8 per cent")."""
+    """``text`` with its split decimals and thousands written whole ("7. 8 per cent" -> "7.8 per cent")
+    and a decimal without its whole part given one ("$.99" -> "$0.99")."""
+    if _BARE_DECIMAL.search(text) is not None:
+        text = _BARE_DECIMAL.sub("0.", text)
     if (_SPLIT_NUMBER.search(text) is None) if len(text) < 256 else not _has_split_number(text):  # (a claim: no call)
         return text
     return _SPLIT_THOUSANDS.sub(r"\1,\2", _SPLIT_DECIMAL.sub(r"\1.\2", text))
