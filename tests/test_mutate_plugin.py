@@ -62,7 +62,7 @@ def test_mutate_prints_kill_rates_and_reports_every_mutant(pytester: pytest.Pyte
         "*= sprout =*",
         "groundedness*grounded *2/3*",
         "mutation testing (mutants of supported sentences; never counted in the metrics above):",
-        "groundedness: grounded 0.667 (2/3) [[]0.208, 0.939[]]; its weakest text operator kills * of * [[]*%, *%[]]; its strongest, * of * [[]*%, *%[]]",
+        "groundedness: grounded 0.667 (2/3) [[]0.208, 0.939[]]; its weakest text operator kills * of * [[]*%, *%[]]*",
         "tier*operator*killed/n*kill rate*95% CI*flags",
     ]
     lines += [f"groundedness  {op}*{r['k']}/{r['n']}*{r['rate']:.3f}*" for op, r in rates.items()]
@@ -81,9 +81,10 @@ def test_mutate_prints_kill_rates_and_reports_every_mutant(pytester: pytest.Pyte
 # Negations: the negation rule. Dropped citations: an uncited sentence is unsupported. The clause
 # with a name: the entity rule. Antonyms: the antonym rule kills the pairs WordNet lists (high/low,
 # slower/faster) and their indirect antonyms ("harmless" for "toxic": harmless is the antonym of
-# harmful, which WordNet says to see also with toxic). ", which also doubles the growth rate" adds
-# three keys to five covered ones (5/8 = 0.625): it survives; ", and this also keeps slugs away" adds
-# three to four (4/7 = 0.57): it is killed.
+# harmful, which WordNet says to see also with toxic). The appended clauses: each holds every word
+# the evidence lacks, and at most one covered word of its own (", which also doubles the growth rate":
+# 'growth' is the first clause's 'grow'), so the clause rule kills both (rules_version 12; before it,
+# "doubles the growth rate", 5 of 8 keys covered, survived).
 EXPECTED_KILLS = {
     ("snake-light", 0, "negation", "It is not true that Snake plants tolerate low light."): True,
     ("snake-light", 0, "antonym", "Snake plants tolerate high light."): True,
@@ -91,7 +92,7 @@ EXPECTED_KILLS = {
     ("snake-light", 0, "citation_drop", "Snake plants tolerate low light."): True,
     ("snake-light", 1, "negation", "They do not grow faster in bright indirect light."): True,
     ("snake-light", 1, "antonym", "They grow slower in bright indirect light."): True,
-    ("snake-light", 1, "unsupported_clause", "They grow faster in bright indirect light, which also doubles the growth rate."): False,
+    ("snake-light", 1, "unsupported_clause", "They grow faster in bright indirect light, which also doubles the growth rate."): True,
     ("snake-light", 1, "citation_drop", "They grow faster in bright indirect light."): True,
     ("lily-cats", 0, "negation", "Peace lilies are not toxic to cats."): True,
     ("lily-cats", 0, "antonym", "Peace lilies are harmless to cats."): True,
@@ -109,12 +110,13 @@ def test_mutate_kills_exactly_the_hand_written_set(pytester: pytest.Pytester) ->
     }
     assert got == EXPECTED_KILLS
     rates = {r["operator"]: (r["k"], r["n"]) for r in report["mutation"]["kill_rates"]}
-    assert rates == {"negation": (3, 3), "antonym": (3, 3), "unsupported_clause": (2, 3), "citation_drop": (3, 3)}
+    assert rates == {"negation": (3, 3), "antonym": (3, 3), "unsupported_clause": (3, 3), "citation_drop": (3, 3)}
     result.stdout.fnmatch_lines([
-        "groundedness: grounded 0.667 (2/3) [[]0.208, 0.939[]]; its weakest text operator kills 67% of 3 unsupported clauses"
-        " [[]21%, 94%[]]; its strongest, 100% of 3 negations [[]44%, 100%[]]",
-        "1 surviving mutant, each with its evidence, is listed in --sprout-report",
+        # Every text operator kills all its mutants, so the weakest is the strongest: one rate, no survivor line.
+        "groundedness: grounded 0.667 (2/3) [[]0.208, 0.939[]]; its weakest text operator kills 100% of 3 negations"
+        " [[]44%, 100%[]]",
     ])
+    assert "surviving mutant" not in result.stdout.str() and report["mutation"]["survivors"] == []
 
 
 def test_mutants_never_count_in_the_main_metrics_and_xdist_gives_the_same_report(pytester: pytest.Pytester) -> None:
@@ -127,6 +129,6 @@ def test_mutants_never_count_in_the_main_metrics_and_xdist_gives_the_same_report
     for a, b in zip(plain["items"], serial["items"]):
         assert {k: v for k, v in b.items() if k != "mutants"} == a
     result, parallel = run(pytester, "--sprout-mutate", "-n", "2")
-    result.stdout.fnmatch_lines(["groundedness: grounded 0.667 (2/3)*its strongest, 100% of 3 negations*"])
+    result.stdout.fnmatch_lines(["groundedness: grounded 0.667 (2/3)*kills 100% of 3 negations*"])
     assert parallel["mutation"] == serial["mutation"]
     assert [row["mutants"] for row in parallel["items"]] == [row["mutants"] for row in serial["items"]]
