@@ -17,7 +17,7 @@ MAX_FUNCTION_LINES = 80
 # Modules allowed past MAX_MODULE_LINES, as {path inside the package: why}.
 MODULE_EXCEPTIONS: dict[str, str] = {}
 # Functions allowed past MAX_FUNCTION_LINES, as {"path:qualified name": why}. The lexical judge's
-# hot loop (judges/lexical/index.py `_scan`) fits, its rarer tests being helpers.
+# hot loop (judges/lexical/scan.py `_scan`) fits, its rarer tests being helpers.
 FUNCTION_EXCEPTIONS: dict[str, str] = {}
 
 

@@ -1,4 +1,4 @@
-"""The passage index is built from each sentence's tokens (``index.content_keys``) and a sentence
+"""The passage index is built from each sentence's tokens (``scan.content_keys``) and a sentence
 is analysed only when read (``passage._Prepared``): both must give what analysing every sentence
 gives."""
 
@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from pytest_sprout.core.model import split_sentences
 from pytest_sprout.judges.lexical import Sentence, _Prepared, words_of
 from pytest_sprout.judges.lexical.dates import has_iso_date
-from pytest_sprout.judges.lexical.index import content_keys, keys_of, sentence_keys
+from pytest_sprout.judges.lexical.index import keys_of
+from pytest_sprout.judges.lexical.scan import content_keys, sentence_keys
 from pytest_sprout.judges.lexical.text import _has_split_number, rejoin_numbers, stem
 
 # Words that make _scan's decisions about content: numbers and units, ordinals of frequencies,

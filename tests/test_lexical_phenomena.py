@@ -473,7 +473,7 @@ def test_a_negation_dropped_from_evidence_gathered_from_two_sentences_is_rejecte
 
 
 def test_what_says_no() -> None:
-    from pytest_sprout.judges.lexical.rules import says_no
+    from pytest_sprout.judges.lexical.polarity import says_no
 
     assert says_no(Sentence("The parts are mold-free."))
     assert says_no(Sentence("He failed to win."))

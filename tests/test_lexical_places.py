@@ -8,7 +8,7 @@ import pytest
 
 from pytest_sprout.judges.lexical import LexicalJudge, analyse
 from pytest_sprout.judges.lexical.evidence import _added_clause
-from pytest_sprout.judges.lexical.rules import check_name_in_place
+from pytest_sprout.judges.lexical.names import check_name_in_place
 
 judge = LexicalJudge().judge
 

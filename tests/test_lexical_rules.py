@@ -9,7 +9,7 @@ import ast
 import inspect
 import textwrap
 
-from pytest_sprout.judges.lexical import RULE_ORDER, LexicalJudge, rules
+from pytest_sprout.judges.lexical import RULE_ORDER, LexicalJudge, names, polarity, rules
 
 # Each rule function and the rule name it reports.
 RULE_OF = {"check_displaced_name": "entity", "check_numbers_in": "number", "check_quantifiers": "quantifier",
@@ -40,8 +40,8 @@ def test_every_rule_function_reports_its_own_name() -> None:
     for rule, (claim, passage) in cases.items():
         verdict = judge.judge(claim, [passage])
         assert (verdict.supported, verdict.rule) == (False, rule), (claim, verdict.reason)
-    for name in RULE_OF:
-        assert callable(getattr(rules, name))
+    for name in RULE_OF:  # each in the module of its phenomenon
+        assert sum(callable(getattr(module, name, None)) for module in (rules, polarity, names)) == 1, name
 
 
 def test_among_whole_sentences_that_fail_the_latest_rule_is_reported() -> None:

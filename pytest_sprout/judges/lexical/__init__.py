@@ -7,8 +7,13 @@ The package, by role (each module imports only those above it):
 - ``dates``: dates of day, month and year in any common form, compared by value;
 - ``lexicon``: the lemmatiser (lemminflect) and WordNet synonyms, antonyms and word rarity,
   loaded on first use only;
+- ``scan``: the one pass over a sentence's tokens (its content, clauses and cues) and the content
+  keys of a sentence without its analysis, for indexing a passage;
 - ``index``: analysed sentences and the per-passage index of sentences by word;
-- ``rules``: the rules a claim must pass against its evidence;
+- ``rules``: the order of the rules, the alignment of clauses, and the rules of numbers,
+  quantifiers, swapped entities and stitched subjects;
+- ``polarity``: the rules of negation, litotes, denial and antonyms;
+- ``names``: the rules of names (a name of the claim in the place of another of its evidence);
 - ``framing``: openings that frame an answer ("Based on the given context, ..."), set aside;
 - ``claims``: sentences with no claim of their own (unscored, rule ``no-claim``) and fragments
   without a verb (judged with the sentence before them, ``LexicalJudge.judge_answer``);
@@ -21,7 +26,8 @@ The package, by role (each module imports only those above it):
 How to add a rule (each step is a place in the code; tests/test_lexical_rules_order.py checks
 that the first three agree):
 
-1. Write ``check_x(claim, window, ...) -> Failure | None`` in ``rules.py``: ``claim`` and each
+1. Write ``check_x(claim, window, ...) -> Failure | None`` in ``rules.py`` (in ``polarity.py`` for
+   a rule of negation or antonyms, in ``names.py`` for one of names): ``claim`` and each
    evidence sentence are ``index.Sentence`` analyses; return ``("x", reason)``, the reason naming
    the claim's word and the evidence's. Read what the sentence already computes (``keys``,
    ``content``, ``clauses()``, ``numbers``, ``names()``) rather than the text.
@@ -53,10 +59,9 @@ from .index import Clause, Sentence, analyse
 from .passage import _Prepared, _prepare_passage
 from .judge import RULES_VERSION, Evidence, LexicalJudge, strip_boilerplate
 from .numbers import Number, find_numbers
-from .rules import (
-    RULE_ORDER, Alignment, Failure, align, check_antonyms, check_displaced_name, check_negated_clause_stated,
-    check_negation, check_numbers_in, check_quantifiers, check_swap,
-)
+from .names import check_displaced_name
+from .polarity import check_antonyms, check_negated_clause_stated, check_negation
+from .rules import RULE_ORDER, Alignment, Failure, align, check_numbers_in, check_quantifiers, check_swap
 from .text import stem, words_of
 
 __all__ = [

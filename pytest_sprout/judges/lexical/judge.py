@@ -71,12 +71,12 @@ from .evidence import (
 )
 from .framing import strip_boilerplate
 from .index import Sentence, _bits, analyse, positions
+from .names import check_displaced_name, check_name_in_place
 from .passage import _Prepared, _prepare_passage, number_facts, numbers_near
-from .rules import (
-    _RULE_RANK, Failure, _short, align, check_antonyms, check_displaced_name, check_litotes, check_name_in_place,
-    check_negated_clause_stated, check_negation, check_negation_unsaid, check_numbers_in, check_quantifiers,
-    check_stitched, check_swap, denial,
+from .polarity import (
+    check_antonyms, check_litotes, check_negated_clause_stated, check_negation, check_negation_unsaid, denial,
 )
+from .rules import _RULE_RANK, Failure, _short, align, check_numbers_in, check_quantifiers, check_stitched, check_swap
 from .text import rejoin_numbers, stem, weight
 from .verdicts import sigmoid, verdict, wordless
 

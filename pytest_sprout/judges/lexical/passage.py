@@ -11,8 +11,9 @@ from weakref import ref
 from pytest_sprout.core.model import split_sentences
 
 from .dates import _MONTH_TOKENS, has_iso_date
-from .index import _IN_PASSAGE, _KNOWN, Sentence, sentence_keys
+from .index import _IN_PASSAGE, _KNOWN, Sentence
 from .numbers import Number, dimension_of
+from .scan import sentence_keys
 from .text import _FIRST as _KIND
 from .text import _LEXICON, NUMERAL, PERIOD, rejoin_numbers, words_of
 

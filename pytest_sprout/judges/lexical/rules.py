@@ -1,18 +1,18 @@
-"""The rules a claim must pass against its evidence."""
+"""The rules a claim must pass against its evidence: their order, the clause alignment, and the
+rules of numbers, quantifiers, swapped entities and stitched subjects (the rules of polarity are in
+``polarity``, those of names in ``names``)."""
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
-from typing import Iterable, Sequence
+from typing import Sequence
 
 from .index import Clause, Sentence, keys_of
 from .numbers import CONVERTIBLE_UNITS, FREQUENCY_UNITS, Number, dimension_of
 from .subjects import split_clause
-from .text import antonym_keys
 from .text import (
     _ARTICLES, _LIST_JOINERS, _PUNCT_BREAKS, _RELATIONS, CLAIM_ONLY_FLAGGED, CLAUSE_BREAKS, EVIDENCE_ONLY_FLAGGED,
-    MONTHS, NEGATIONS, NEGATIVE_WORDS, QUANTIFIERS, STOPWORDS, STRENGTH,
+    NEGATIONS, QUANTIFIERS, STOPWORDS, STRENGTH,
 )
 
 Failure = tuple[str, str]  # (rule, reason)
@@ -22,80 +22,9 @@ Failure = tuple[str, str]  # (rule, reason)
 RULE_ORDER = ("entity", "number", "quantifier", "negation", "antonym", "entity-swap", "stitched", "clause")
 _RULE_RANK = {rule: rank for rank, rule in enumerate(RULE_ORDER)}
 
-
-def check_displaced_name(claim: Sentence, best: Sentence, uncovered: Sequence[str] = ()) -> Failure | None:
-    """A claim that is one evidence sentence with one of its names replaced by another name of the
-    passages: every other content word is in that sentence, the claim's name is not, and the
-    sentence has a name the claim lacks ("Rome" where the sentence says "Milan")."""
-    names = claim.names()
-    if not names:
-        return None
-    missing = [key for key in dict.fromkeys(claim.seq) if key not in best.keys]
-    if not missing or any(key not in names for key in missing):
-        return None
-    theirs = [word for key, word in best.names().items() if key not in claim.keys]
-    if theirs:
-        ours = names[missing[0]]
-        return "entity", f"claim has '{ours}' where its evidence sentence has '{theirs[0]}'"
-    return None
-
-
-# How many content words either side of a word make its place (its context) for the antonym rule.
+# How many content words either side of a word make its place (its context), for the antonym rule
+# (``polarity.check_antonyms``) and the name rule (``names.check_name_in_place``).
 _PLACE = 2
-
-
-def check_antonyms(claim: Sentence, window: Sequence[Sentence], uncovered: Iterable[str]) -> Failure | None:
-    """A content word of the claim that the evidence lacks, whose WordNet antonym the evidence has
-    in its place and the claim does not ("high water" where the evidence says "low water").
-
-    In its place: a content word next to the antonym (up to ``_PLACE`` content words away) is one
-    of the words next to the claim's word. An antonym elsewhere in the evidence ("a cold drink"
-    and, two sentences on, "hot weather") says nothing about the claim's word. An antonym the
-    evidence negates ("not unusual") says the claim's word, and is left to the negation rule; a
-    claim word the claim negates ("do not have strong gravity", "less comfortable", "non-steroidal")
-    says the antonym itself: the evidence's "weak gravity" agrees with it, unless that evidence
-    sentence negates something too ("no internal torques" against "no external torques")."""
-    for key in uncovered:
-        negated = _negated_in_claim(claim, key)
-        word = claim.surface(key)
-        for other in antonym_keys(word):
-            if other in claim.keys:
-                continue
-            for s in window:
-                if other in s.keys and not (negated and not says_no(s)):  # "not strong" is "weak"
-                    for q, (k, idx) in enumerate(s.content):
-                        if (k == other and not NEGATIONS.intersection(s.words[max(idx - 2, 0) : idx])
-                                and _in_place(claim, key, s, q)):
-                            return "antonym", f"claim says '{word}' where the evidence says its antonym '{s.words[idx]}'"
-    return None
-
-
-def _negated_in_claim(claim: Sentence, key: str) -> bool:
-    """Whether the claim negates its own word ``key`` where it says it: a negation cue or "less"
-    at most three words before it with no content word between ("do not have a strong pull",
-    "less comfortable"), or a "non-" prefix ("non-steroidal"). Such a claim states the antonym,
-    in other words. (A cue before another content word, "not round, strong", negates that one.)"""
-    words = claim.words
-    previous = -1  # the token index of the content word before
-    for k, idx in claim.content:
-        if k == key:
-            if words[max(idx - 2, 0) : idx] == ("non", "-"):
-                return True
-            for at in range(idx - 1, max(idx - 4, previous, -1), -1):
-                if words[at] in NEGATIONS or words[at] == "less":
-                    return True
-        previous = idx
-    return False
-
-
-def _in_place(claim: Sentence, key: str, s: Sentence, q: int) -> bool:
-    """Whether the content word ``q`` of ``s`` shares a neighbour with the claim's word ``key``."""
-    around = {k for k, _ in s.content[max(q - _PLACE, 0) : q + _PLACE + 1]}
-    content = claim.content
-    for p, (k, _) in enumerate(content):
-        if k == key and any(c != key and c in around for c, _ in content[max(p - _PLACE, 0) : p + _PLACE + 1]):
-            return True
-    return False
 
 
 def check_numbers_in(claim: Sentence, evidence: Sequence[Number], exact: frozenset | set = frozenset(),
@@ -253,171 +182,6 @@ def _quantifier_conflict(
     return None
 
 
-def check_negation(claim: Sentence, window: Sequence[Sentence], pairs: Alignment | None = None,
-                   claim_side: bool = False) -> Failure | None:
-    """Each clause of the claim must have the polarity of the evidence clause most like it (one
-    of them, on a tie); and the claim may not state, without negation, a whole clause that the
-    evidence negates ("Pothos is not fussy about humidity and does well" -> "Pothos is fussy
-    about humidity and does well"). ``claim_side``: only the claim's own negations count."""
-    if not claim.has_negation and not (not claim_side and any(s.has_negation for s in window)):
-        return None
-    for ours, closest, mutual in pairs if pairs is not None else align(claim, window):
-        if ours.negated and ours.denied and closest and not any(c.denied for c in closest):
-            return "negation", f"claim negates '{ours.word}' ('{ours.cue}') but the evidence does not"
-        if claim_side:
-            continue
-        if not ours.denied and not ours.unread_no and mutual and all(c.denied for c in mutual):
-            other = mutual[0]
-            return "negation", f"evidence negates '{other.word}' ('{other.cue}') but the claim does not"
-    if claim_side:
-        return None
-    return check_negated_clause_stated(claim, window)
-
-
-def says_no(s: Sentence) -> bool:
-    """Whether a sentence negates anything: a negation cue, a word of ``NEGATIVE_WORDS``, or a
-    hyphenated "-free" or "-less" ("mold-free", "wire-less")."""
-    if s.has_negation or not NEGATIVE_WORDS.isdisjoint(s.words):
-        return True
-    words = s.words
-    return "-" in words and any(w == "-" and words[i + 1] in ("free", "less") for i, w in enumerate(words[:-1]))
-
-
-_LITOTES_CUES = frozenset({"not", "never"})
-
-
-def _negative_prefixed(s: Sentence) -> dict[str, bool]:
-    """The sentence's "un-"/"non-" words (and "impossible", "infrequent"), the words a negation
-    cue does not negate ("not unusual" is no cue: ``index._negates``), by key: whether "not" or
-    "never" is right before it ("not uncomfortable": True) or not ("uncomfortable": False); a key
-    written both ways is left out."""
-    out: dict[str, bool] = {}
-    words = s.words
-    for key, idx in s.content:
-        w = words[idx]
-        if (w.startswith(("un", "non")) and len(w) > 5) or w in ("impossible", "infrequent"):
-            negated = bool(idx) and words[idx - 1] in _LITOTES_CUES
-            out[key] = negated if out.get(key, negated) == negated else None  # type: ignore[assignment]
-    return {k: v for k, v in out.items() if v is not None}
-
-
-def check_litotes(claim: Sentence, window: Sequence[Sentence]) -> Failure | None:
-    """Litotes the other side lacks: "not uncomfortable" where the evidence says "uncomfortable",
-    or "unusual" where it says "not unusual" (the negation of such a word is no cue of its clause,
-    so the clause rules do not see it)."""
-    ours = _negative_prefixed(claim)
-    if not ours:
-        return None
-    theirs: dict[str, bool | None] = {}
-    for s in window:
-        for k, v in _negative_prefixed(s).items():
-            theirs[k] = v if theirs.get(k, v) == v else None
-    for k, negated in ours.items():
-        other = theirs.get(k)
-        if other is not None and other != negated:
-            word = claim.surface(k)
-            return "negation", (f"claim says 'not {word}' where the evidence says '{word}'" if negated
-                                else f"claim says '{word}' where the evidence says 'not {word}'")
-    return None
-
-
-def check_negation_unsaid(claim: Sentence, window: Sequence[Sentence], pairs: Alignment | None = None
-                          ) -> Failure | None:
-    """A claim clause that negates (a negation cue, not cancelled by a negative verb), whose closest
-    evidence clauses do not deny (or that has none, the evidence splitting its words), where no
-    evidence sentence about that clause (holding two of its words; every evidence sentence when
-    none does and it has closest clauses or the evidence holds two of its words between its
-    sentences) says "no" in a clause that holds one of its words (``_says_no_about``; for a clause
-    of one word, anywhere in the sentence: ``says_no``); or where one evidence sentence holds all of
-    its two or more words and no denied clause of that sentence holds any of them; or where an
-    evidence clause holds the words around its negation cue (``Sentence.sites``) and says no "no"
-    (``_states``): decisive even when the evidence lacks some of the claim's words. A negation that
-    the claim adds to what its evidence says is the most common way to reverse a sentence, and
-    evidence that says "no" nowhere near it cannot be its paraphrase (a paraphrase says it with
-    "unless", "lacks", "barely" or a cue of its own, in the clause about those words: a "no" in
-    another clause of the sentence is about something else)."""
-    if not claim.has_negation or _contrast_class(claim.words):
-        return None
-    clauses = claim.clauses()
-    for ours, closest, _ in pairs if pairs is not None else align(claim, window):
-        if not (ours.negated and ours.denied) or any(c.denied for c in closest):
-            continue
-        about = [s for s in window if len(ours.keys & s.keys) >= 2]
-        if not about and (closest or sum(any(k in s.keys for s in window) for k in ours.keys) >= 2):
-            about = list(window)  # the evidence splits the clause's words among its sentences
-        if about and not any(_says_no_about(s, ours.keys) if len(ours.keys) > 1 else says_no(s) for s in about):
-            return "negation", (f"claim negates '{ours.word}' ('{ours.cue}') but the evidence does not, and no "
-                                "evidence clause about it negates anything")
-        if len(ours.keys) >= 2 and any(ours.keys <= s.keys and "unless" not in s.words and not any(
-                c.denied and c.keys & ours.keys for c in s.clauses()) for s in about):
-            return "negation", (f"claim negates '{ours.word}' ('{ours.cue}') but an evidence sentence says all of "
-                                "it without negation")
-        stated = next((site for cl, site in claim.sites() if clauses[cl] is ours and _states(window, site)), None)
-        if stated is not None:
-            shown = ", ".join(claim.surface(k) for k in dict.fromkeys(claim.seq) if k in stated)
-            return "negation", (f"claim negates '{ours.word}' ('{ours.cue}') but an evidence clause says its words "
-                                f"({shown}) without negation")
-    return None
-
-
-# A sentence that denies the whole of what follows it: "It is not true that X", "It's not the case
-# that X" (after a connective: "However, it is not true that X").
-_DENIAL = re.compile(r"^(?:[A-Za-z ]{1,20},\s+)?it(?:\s+is|'s|\u2019s)\s+not\s+(?:true|the\s+case|correct)\s+that\s+(\S.*)$",
-                     re.IGNORECASE | re.DOTALL)
-
-
-def denial(text: str) -> str | None:
-    """What a sentence of the form "It is not true that X" denies (X, capitalised), else None."""
-    m = _DENIAL.match(text.strip())
-    if m is None:
-        return None
-    rest = m.group(1)
-    return rest[:1].upper() + rest[1:]
-
-
-def _states(sentences: Sequence[Sentence], site: frozenset[str]) -> bool:
-    """Whether a clause of ``sentences`` holds every key of a negation site (``Sentence.sites``)
-    and says no "no" of any kind (``Clause.says_no``; nor does its sentence say "unless", which
-    qualifies the clause it is attached to): it states those words without negation."""
-    return any(site <= c.keys and not c.denied and not c.says_no
-               for s in sentences if "unless" not in s.words for c in s.clauses())
-
-
-def _says_no_about(s: Sentence, keys: frozenset[str]) -> bool:
-    """Whether a clause of ``s`` that holds one of ``keys`` says "no" in any way (``Clause.says_no``),
-    or ``s`` has an "unless" (a clause of its own, which qualifies the one it is attached to): a
-    "no" in another clause of the sentence is about something else ("Not every party can get in:
-    only those over the threshold are allowed to take seats")."""
-    if "unless" in s.words:  # a condition of its own clause, on the clause it qualifies
-        return True
-    return any(c.says_no and not keys.isdisjoint(c.keys) for c in s.clauses())
-
-
-def _contrast_class(words: Sequence[str]) -> bool:
-    """Whether the claim's negation names the other side of a comparison: "than" and, within four
-    words, "that", "who" or "which" with a negation within three more ("more colorful than fish
-    that don't live on reefs", "than those who do not exercise"). It restates what the comparison
-    implies of the claim's subject; the evidence need not say it."""
-    for i, w in enumerate(words):
-        if w == "than":
-            for j in range(i + 1, min(i + 5, len(words))):
-                if words[j] in ("that", "who", "which") and NEGATIONS.intersection(words[j + 1 : j + 4]):
-                    return True
-    return False
-
-
-def check_negated_clause_stated(claim: Sentence, window: Sequence[Sentence], least: int = 1) -> Failure | None:
-    """The claim states, without negation, every word of a clause that the evidence negates: the
-    evidence says the opposite of the claim whatever else the claim adds. ``least``: the fewest
-    words such an evidence clause must have."""
-    ours_negated = [c.keys for c in claim.clauses() if c.negated or c.denied]
-    for other in (c for s in window if s.has_negation for c in s.clauses()):
-        if other.denied and len(other.keys) >= least and not any(keys & other.keys for keys in ours_negated) and any(
-                not c.denied and not c.says_no and other.keys <= c.keys for c in claim.clauses()):
-            return "negation", f"evidence negates '{other.word}' ('{other.cue}') but the claim does not"
-    return None
-
-
 def check_swap(claim: Sentence, window: Sequence[Sentence]) -> Failure | None:
     """Catch a claim that swaps two entities of the evidence, where word order shows it."""
     if len(claim.content) < 3:
@@ -527,7 +291,6 @@ def _then_reversal(claim: Sentence, window: Sequence[Sentence]) -> Failure | Non
     return None
 
 
-
 def check_stitched(claim: Sentence, window: Sequence[Sentence]) -> Failure | None:
     """Evidence of several sentences, one of which says the claim's predicate of another subject:
     at least four fifths of the predicate's words are in it, its subject (``subjects.split_clause``)
@@ -563,90 +326,3 @@ def check_stitched(claim: Sentence, window: Sequence[Sentence]) -> Failure | Non
 
 def _short(text: str, most: int = 60) -> str:
     return text if len(text) <= most else text[: most - 3].rstrip() + "..."
-
-
-
-
-
-def check_name_in_place(claim: Sentence, window: Sequence[Sentence]) -> Failure | None:
-    """A name of the claim taken from one evidence sentence into the place of a name of the
-    sentence that says the rest ("the physical holding pressure of a VGA connector" where that
-    sentence says "a USB connector", and "VGA" is in another sentence of the evidence): the
-    claim's words that are not names are concentrated in one evidence sentence (at least half of
-    them); that sentence holds no part of the claim's name (a name of several words, "Terry
-    Richardson", counts as one), another evidence sentence does, but none holds it next to a word
-    that is next to it in the claim (up to ``_PLACE`` content words away, names aside); and that
-    sentence has another name with the same nearest word on the same side as the claim's name.
-    A name the evidence states in its place, or that no other name stands in for, passes: answers
-    join a name stated in one sentence to what another says of it ("In the case of Germany, ...")."""
-    names = claim.names()
-    if not names or len(window) < 2:
-        return None
-    content = claim.content
-    counted = frozenset(k for k, _ in content if k not in names)
-    if len(counted) < 2:
-        return None
-    best, most = window[0], -1
-    for s in window:
-        held = len(counted & s.keys)
-        if held > most:
-            best, most = s, held
-    theirs = best.names()
-    if not theirs or 2 * most < len(counted):
-        return None
-    for p, (key, _) in enumerate(content):
-        if key not in names or names[key].lower() in MONTHS:  # a month is part of a date: the date rule's
-            continue
-        around = _around(content, p, names)
-        run = _name_run(content, p, names)
-        if not around & best.keys or run & best.keys:
-            continue
-        if not any(key in s.keys for s in window if s is not best) or any(
-                key in s.keys and _placed(s, key, around, names) for s in window):
-            continue
-        sides = _sides(content, p, names)
-        for q, (other, _) in enumerate(best.content):
-            if other in theirs and other not in run and any(
-                    a is not None and a == b for a, b in zip(sides, _sides(best.content, q, theirs))):
-                return "entity", (f"claim has '{names[key]}' where the evidence sentence that says the rest "
-                                  f"has '{theirs[other]}' ('{_short(best.text)}'); '{names[key]}' is in "
-                                  "another sentence, not next to these words")
-    return None
-
-
-def _placed(s: Sentence, key: str, around: set[str], names: dict[str, str]) -> bool:
-    """Whether ``s`` holds ``key`` next to one of the keys ``around`` (up to ``_PLACE`` content words away)."""
-    content = s.content
-    return any(k == key and _around(content, q, names) & around for q, (k, _) in enumerate(content))
-
-
-def _around(content: Sequence[tuple[str, int]], p: int, names: dict[str, str]) -> set[str]:
-    """The keys of up to ``_PLACE`` content words that are not names either side of content word ``p``."""
-    out: set[str] = set()
-    for step in (-1, 1):
-        q, found = p + step, 0
-        while 0 <= q < len(content) and found < _PLACE:
-            k = content[q][0]
-            if k not in names:
-                out.add(k)
-                found += 1
-            q += step
-    return out
-
-
-def _sides(content: Sequence[tuple[str, int]], p: int, names: dict[str, str]) -> tuple[str | None, str | None]:
-    """The keys of the nearest content word that is not a name before and after content word ``p``."""
-    left = next((content[q][0] for q in range(p - 1, -1, -1) if content[q][0] not in names), None)
-    right = next((content[q][0] for q in range(p + 1, len(content)) if content[q][0] not in names), None)
-    return left, right
-
-
-def _name_run(content: Sequence[tuple[str, int]], p: int, names: dict[str, str]) -> set[str]:
-    """The keys of the names next to content word ``p`` without a word between ("Terry Richardson")."""
-    run = {content[p][0]}
-    for step in (-1, 1):
-        q = p + step
-        while 0 <= q < len(content) and content[q][0] in names:
-            run.add(content[q][0])
-            q += step
-    return run

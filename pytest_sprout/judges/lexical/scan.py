@@ -1,0 +1,364 @@
+"""The one pass over a sentence's tokens (``_scan``: its content, where its clauses begin, its
+cues, numerals and period words) and the content keys of a sentence without its analysis
+(``content_keys``, ``sentence_keys``), for indexing a passage."""
+
+from __future__ import annotations
+
+from itertools import count
+from typing import Sequence
+
+from .dates import _MONTH_TOKENS, ORDINAL_SUFFIXES, Date, find_dates, has_iso_date, month_name
+from .text import (
+    _ALL_IDIOM_NEXT, _ALL_IDIOM_PREV, _BARE_PERIOD_AFTER, _COMPARATIVES, _EVERY_NTH, _LEXICON, _NEGATION_EXEMPT_NEXT,
+    _PERIOD_ADVERBS, _PERIOD_WORDS_BEFORE, _TRUTH_WORDS, _UNIT_TOKENS, _VAGUE, AND, BREAK, CONTENT, NEG, NUMERAL, OTHER,
+    PERIOD, QUANT, QUANTIFIERS, STOP, _TOKEN, _classify, _pieces_of, stem, words_of,
+)
+
+# Words before "may" that make it the month ("in May", "since May"), not the modal.
+_MONTH_BEFORE = frozenset({"in", "of", "since", "until", "till", "by", "from", "early", "late", "mid", "during",
+                           "last", "next", "this"})
+
+
+# Words that open a clause of their own when a subject follows them ("before he won", "and that
+# the fans may support him"); "and" also ends a clause once a cue has been followed by content.
+_OPENERS = frozenset({"before", "after", "as", "once", "or", "whilst", "then"})
+_SUBJECTS = frozenset({"he", "she", "it", "they", "we", "i", "you", "there", "that"})
+
+# Verbs that negate what follows them, by the word they take: "failed to get the balance right"
+# says what "did not get the balance right" says ("to"); "lacks a nucleus" what "has no nucleus"
+# says (any word but "of": "a lack of sleep" names a cause); "prevents the lens from moving" what
+# "the lens does not move" says ("from", within a few words). Each is a negation cue of its clause
+# as well as a content word (``_negative_verb``).
+_NEGATIVE_VERBS: dict[str, str] = {
+    **dict.fromkeys(("fail", "fails", "failed", "failing", "refuse", "refuses", "refused", "refusing", "unable"), "to"),
+    **dict.fromkeys(("lack", "lacks", "lacked", "lacking"), ""),
+    **dict.fromkeys(("prevent", "prevents", "prevented", "preventing"), "from"),
+}
+
+
+def _date_tokens(words: list[str], dates: Sequence[tuple[int, int, int | None, Date]]) -> dict[int, str]:
+    """The tokens of a sentence's dates: token index -> "" (the date rule's, not content), or the
+    month's key for the month of an ISO date ("2011-03-03" says "March" too)."""
+    in_date: dict[int, str] = {}
+    for start, end, iso_month, date in dates:
+        for k in range(start, end):
+            if words[k] not in _MONTH_TOKENS:
+                in_date[k] = ""
+        if iso_month is not None:
+            in_date[iso_month] = (_LEXICON.get(month_name(date.month)) or _classify(month_name(date.month)))[1]
+    return in_date
+
+
+def _scan(words: list[str], in_date: dict[int, str]) -> tuple[
+        list[tuple[str, int]], list[int], list[tuple[int, str, int, int]], list[int], list[int], bool, bool]:
+    """One pass over a sentence's tokens, the lexical judge's hot loop: its content (key, token index),
+    where each clause's content begins, its cues (kind, word, clause, token index), its numerals and
+    amount-stating period words, whether it has a negation, a quantifier (``in_date``: ``_date_tokens``)."""
+    numerals: list[int] = []
+    periods: list[int] = []
+    content: list[tuple[str, int]] = []
+    starts: list[int] = []  # where each clause's content begins in ``content``; clause k is starts[k]
+    cues: list[tuple[int, str, int, int]] = []  # (kind, word, clause, token index)
+    clause = 0
+    filled = False  # the clause has content words
+    cue_seen = cue_open = False  # "and" ends a clause once a cue has been followed by content
+    has_negation = has_quantifier = after_number = False  # after a number, units are the number rule's
+    special = dated = bool(in_date)  # after a number, or in a sentence with dates: the two checks below
+    add = content.append
+    carried: list[tuple[str, int, int]] = []  # negations that deny the next clause too: (cue, clause, index)
+    for idx, w, (kind, key) in zip(count(), words, map(_LEXICON.__getitem__, words)):  # _LEXICON classifies a new word
+        if special:
+            if after_number:
+                if w in _UNIT_TOKENS or w in ORDINAL_SUFFIXES:  # "10 cm", "3rd"
+                    continue
+                after_number = False
+                special = dated
+            if dated and idx in in_date:
+                month_key = in_date[idx]
+                if month_key:  # "2011-03-03" says "March" too
+                    filled = _opened(starts, content, filled)
+                    add((month_key, idx))
+                continue
+        if w in _EVERY_NTH and _ordinal_of_frequency(words, idx):
+            continue  # "every second week": the ordinal of a frequency is the number rule's, not content
+        if not kind:  # CONTENT (0), the commonest kind
+            if cue_seen and not filled and w in _TRUTH_WORDS and words[idx + 1 : idx + 2] == ["that"]:
+                continue  # "it is not true that X": the negation is X's
+            if not filled:  # a clause ends only once it has content, so clause k starts starts[k]
+                starts.append(len(content))
+                filled = True
+            if w in _NEGATIVE_VERBS and _negative_verb(words, idx, w):
+                cues.append((NEG, w, clause, idx))  # "failed to get": a negation cue, and content
+                has_negation = cue_seen = True
+            add((key, idx))
+            cue_open = cue_seen  # (cue_open implies cue_seen)
+        elif kind in (STOP, OTHER):
+            if w in _OPENERS and filled and _subject_follows(words, idx):
+                clause += 1  # "... before he won the race": a clause of its own, with its own polarity
+                filled = cue_seen = cue_open = False
+            continue
+        elif kind == NUMERAL:
+            numerals.append(idx)
+            after_number = special = True
+        elif kind == PERIOD:  # content, and maybe an amount: "every week", "weekly"
+            filled = _opened(starts, content, filled)
+            content.append((key, idx))
+            if _states_an_amount(words, idx, w):
+                periods.append(idx)
+        elif kind == BREAK or (kind == AND and (cue_open or _subject_follows(words, idx))):
+            if filled:  # a clause without content words hands its cues to the next one
+                clause += 1
+                filled = cue_seen = cue_open = False
+        elif kind == NEG:
+            if w == "without" and filled:  # "without X" negates X, not the clause before it
+                clause += 1
+                filled = cue_seen = cue_open = False
+            negates, quantifies = _negation_cues(words, idx, w, clause, filled, cues, carried)
+            if negates:
+                has_negation = cue_seen = True
+            has_quantifier = has_quantifier or quantifies
+        elif kind == QUANT:
+            prev = words[idx - 1] if idx else ""
+            if w == "may" and _may_is_the_month(words, idx, prev):
+                filled = _opened(starts, content, filled)
+                content.append((stem(w), idx))  # the month: "May 2021", "3 May"
+            elif not _quantifies_nothing(words, idx, w, prev):
+                cues.append((QUANT, "a few" if w == "few" and prev == "a" else w, clause, idx))
+                has_quantifier = True
+                cue_seen = True
+    if carried:
+        _carry(carried, len(starts), cues)
+    return content, starts, cues, numerals, periods, has_negation, has_quantifier
+
+
+def _negation_cues(words: list[str], idx: int, w: str, clause: int, filled: bool,
+                   cues: list[tuple[int, str, int, int]], carried: list[tuple[str, int, int]]) -> tuple[bool, bool]:
+    """``_scan``'s step for a negation word ``w`` at ``idx`` of clause ``clause``: adds its cues
+    (a negation, unless it is none here; a quantifier, "no" and "none" being both) to ``cues``,
+    and to ``carried`` a negation that denies the next clause too; returns (negates, quantifies).
+    "no" before a numeral ("the no 1 jersey", "No. 10") is an abbreviated "number": no cue."""
+    if w == "no" and words[idx + 1 : idx + 2] and words[idx + 1][:1].isdecimal():
+        return False, False
+    negates = _negates(words, idx)
+    if negates:
+        cues.append((NEG, w, clause, idx))
+        if _denies_what_follows(words, idx, filled):
+            carried.append((w, clause, idx))
+    if w in QUANTIFIERS:
+        cues.append((QUANT, w, clause, idx))
+        return negates, True
+    return negates, False
+
+
+def _carry(carried: list[tuple[str, int, int]], clauses: int, cues: list[tuple[int, str, int, int]]) -> None:
+    """Adds to ``cues`` each negation of ``carried`` as a cue of the clause after its own, where
+    there is one ("is not that when X, Y": the negation is X's too); ``clauses``: how many there are."""
+    for w, cl, idx in carried:
+        if cl + 1 < clauses:
+            cues.append((NEG, w, cl + 1, idx))
+
+
+# Words after which a negation denies the clause that follows ("The reason is not that when a
+# system is isolated, ..."; "It is not believed that this nasally, clipped pronunciation was ...").
+_COMPLEMENTIZERS = frozenset({"that", "because", "why", "how", "whether", "what", "when", "where"})
+_SAYING = frozenset({"believed", "thought", "said", "stated", "claimed", "suggested", "known", "assumed"})
+_COPULAS = frozenset({"is", "are", "was", "were", "be", "been", "'s"})
+
+
+def _denies_what_follows(words: list[str], idx: int, filled: bool) -> bool:
+    """Whether the negation cue at ``idx`` after a copula denies the next clause as well as its
+    own: a complementizer right after it in a clause that has content already ("the reason is not
+    that when a system is isolated, ..."), or a participle of saying or believing and "that" ("it
+    is not believed that this nasally, clipped pronunciation ..."): the clause the complementizer
+    opens may be cut short by a comma or a "when". ("Pi bonds do not because ..." elides a verb:
+    its "because" gives the reason, and the copula is what tells them apart.)"""
+    if not idx or words[idx - 1] not in _COPULAS:
+        return False
+    nxt = words[idx + 1] if idx + 1 < len(words) else ""
+    if nxt in _COMPLEMENTIZERS:
+        return filled
+    return nxt in _SAYING and words[idx + 2 : idx + 3] in (["that"], ["whether"])
+
+
+def content_keys(words: list[str], text: str) -> list[str] | None:
+    """The keys of the content words of a sentence (``text``, its tokens ``words``), with repeats:
+    ``Sentence(text).keys`` without the analysis, for indexing a passage; None for a sentence
+    whose keys only the analysis gives (the clause's cues decide "it is not true that").
+
+    It makes ``_scan``'s decisions about which tokens are content: units and ordinal suffixes
+    after a number are not, nor the ordinal of a frequency ("every second week"), nor the tokens
+    of a date but its month (an ISO date says its month too); "may" is content only as the month.
+    ``tests/test_lexical_index.py`` checks it against ``Sentence``; a change to what ``_scan``
+    counts as content must be made here too.
+    """
+    dates = find_dates(words) if not _MONTH_TOKENS.isdisjoint(words) or (
+        "-" in words and has_iso_date(text)) else ()
+    in_date = _date_tokens(words, dates) if dates else {}
+    keys: list[str] = []
+    add = keys.append
+    after_number = False
+    for idx, w, (kind, key) in zip(count(), words, map(_LEXICON.__getitem__, words)):
+        if after_number:
+            if w in _UNIT_TOKENS or w in ORDINAL_SUFFIXES:  # "10 cm", "3rd"
+                continue
+            after_number = False
+        if in_date and idx in in_date:  # a date's token: its month's key, for an ISO date's month
+            if in_date[idx]:
+                add(in_date[idx])
+            continue
+        if w in _EVERY_NTH and _ordinal_of_frequency(words, idx):
+            continue
+        if not kind:
+            if w in _TRUTH_WORDS and words[idx + 1 : idx + 2] == ["that"]:
+                return None  # content or not by the clause's cues
+            add(key)
+        elif kind == PERIOD:
+            add(key)
+        elif kind == NUMERAL:
+            after_number = True
+        elif kind == QUANT and w == "may" and _may_is_the_month(words, idx, words[idx - 1] if idx else ""):
+            add(stem(w))  # the month: "May 2021", "3 May"
+    return keys
+
+
+class _TokenKeys(dict):
+    """A whitespace-separated, lower-cased token -> the keys of its content tokens (the tokens
+    ``words_of`` makes of it) and whether a number's units may follow it, both after a token that
+    does not end in a number and after one that does (``_after_number``); None when
+    ``content_keys`` would look further (an ordinal of a frequency but "other", a month, a truth word) or
+    ``words_of`` would (a detached "n't": "ca n't"). Computed on first sight, bounded like
+    ``text._PIECES``."""
+
+    __slots__ = ()
+
+    def __missing__(self, tok: str) -> tuple[tuple[str, ...], bool, tuple[str, ...], bool] | None:
+        pieces = _pieces_of(tok) if "'" not in tok else (
+            None if "n't" in _TOKEN.findall(tok) else words_of(tok))  # alone, as in its sentence
+        found = None
+        if pieces is not None and _ORDINALS.isdisjoint(pieces) and _MONTH_TOKENS.isdisjoint(pieces) and (
+                _TRUTH_WORDS.isdisjoint(pieces)):
+            found = (*_after_number(pieces, False), *_after_number(pieces, True))
+        if len(self) > 1 << 18:
+            self.clear()
+        self[tok] = found
+        return found
+
+
+def _after_number(pieces: Sequence[str], after_number: bool) -> tuple[tuple[str, ...], bool]:
+    """``content_keys``'s loop over some tokens (none an ordinal of a frequency, a month or a truth
+    word), ``after_number`` when the token before them was a number or a unit after one: their
+    keys, and whether the last is such."""
+    found: list[str] = []
+    for piece in pieces:
+        kind, key = _LEXICON[piece]
+        if after_number:
+            if piece in _UNIT_TOKENS or piece in ORDINAL_SUFFIXES:
+                continue
+            after_number = False
+        if kind in (CONTENT, PERIOD):
+            found.append(key)
+        elif kind == NUMERAL:
+            after_number = True
+    return tuple(found), after_number
+
+
+_TOKEN_KEYS = _TokenKeys()
+# The ordinals of a frequency ("every second week") whose keys depend on the words around them:
+# "other" is a stopword, a key of no sentence whether it counts a frequency or not.
+_ORDINALS = frozenset(_EVERY_NTH) - {"other"}
+
+
+def sentence_keys(text: str, plain: bool = False) -> tuple[list[str] | None, list[str] | None]:
+    """(``words_of(text)``, or None where it was not needed; ``content_keys`` of them): a sentence
+    without a citation marker, a date or a month... (most) is read token by token from
+    ``_TOKEN_KEYS`` without ``words_of``; ``tests/test_lexical_index.py`` checks that both ways agree.
+    ``plain``: a text holding this one has no "[", ISO date or curly apostrophe (``passage._Prepared``
+    looks once in the whole passage), so the sentence is not searched for them."""
+    if plain or ("[" not in text and not ("-" in text and has_iso_date(text))):
+        lowered = (text[:-1] if text.endswith(".") else text).lower()
+        if not plain and ("\u2019" in lowered or "\u2018" in lowered):
+            lowered = lowered.replace("\u2019", "'").replace("\u2018", "'")
+        keys: list[str] = []
+        add = keys.extend
+        after = False
+        for found in map(_TOKEN_KEYS.__getitem__, lowered.split()):
+            if found is None:
+                break
+            if after:
+                add(found[2])
+                after = found[3]
+            else:
+                add(found[0])
+                after = found[1]
+        else:
+            return None, keys
+    words = words_of(text)
+    return words, content_keys(words, text)
+
+
+def _opened(starts: list[int], content: list[tuple[str, int]], filled: bool) -> bool:
+    """A clause is about to get a content word: if it had none, it starts here. Returns True (the
+    clause is filled). The commonest kind of content inlines this test in ``_scan``."""
+    if not filled:
+        starts.append(len(content))
+    return True
+
+
+def _subject_follows(words: list[str], idx: int) -> bool:
+    """Whether a subject pronoun or "that" follows ``idx`` ("and he", "before they", "and that")."""
+    return idx + 1 < len(words) and words[idx + 1] in _SUBJECTS
+
+
+def _free_or_less(words: Sequence[str]) -> bool:
+    """Whether the tokens hold a hyphenated "-free" or "-less" ("mold-free", "wire-less")."""
+    return any(w == "-" and words[i + 1] in ("free", "less") for i, w in enumerate(words[:-1]))
+
+
+def _negative_verb(words: list[str], idx: int, w: str) -> bool:
+    """Whether the word ``w`` of ``_NEGATIVE_VERBS`` at ``idx`` negates what follows it: "failed to",
+    "lacks a" (not "a lack of", nor "lack" as a noun after an article), "prevents ... from"."""
+    takes = _NEGATIVE_VERBS[w]
+    nxt = words[idx + 1] if idx + 1 < len(words) else ""
+    if takes == "to":
+        return nxt == "to"
+    if takes == "from":
+        return "from" in words[idx + 1 : idx + 7]
+    return bool(nxt) and nxt != "of" and not (idx and words[idx - 1] in ("a", "the", "of"))
+
+
+def _ordinal_of_frequency(words: list[str], idx: int) -> bool:
+    """Whether the ordinal at ``idx`` counts a frequency: "every second week", "each third day"."""
+    return bool(idx) and words[idx - 1] in ("every", "each") and idx + 1 < len(words) and (
+        _LEXICON.get(words[idx + 1]) or _classify(words[idx + 1]))[0] == PERIOD
+
+
+def _states_an_amount(words: list[str], idx: int, w: str) -> bool:
+    """Whether the period word ``w`` at ``idx`` states an amount without a numeral: "weekly",
+    "every week", "a day", "a few days", "for years", "every other day"."""
+    prev = words[idx - 1] if idx else ""
+    if prev == "-" and idx >= 2:  # a tokenised "per - year"
+        prev = words[idx - 2]
+    return w in _PERIOD_ADVERBS or prev in _PERIOD_WORDS_BEFORE or prev in _VAGUE or (
+        prev in _BARE_PERIOD_AFTER and w[-1] == "s") or (
+        prev in _EVERY_NTH and words[idx - 2 : idx - 1] in (["every"], ["each"]))
+
+
+def _negates(words: list[str], idx: int) -> bool:
+    """Whether the negation word at ``idx`` is a cue: not before an exempt word, an "un-"/"non-"
+    word, or a bound ("no more than 3"), nor in "were it not for" / "if not for"."""
+    nxt = words[idx + 1] if idx + 1 < len(words) else ""
+    return not (nxt in _NEGATION_EXEMPT_NEXT or (nxt.startswith(("un", "non")) and len(nxt) > 5) or (
+        nxt in _COMPARATIVES and words[idx + 2 : idx + 3] == ["than"]) or (
+        nxt == "for" and idx and words[idx - 1] in ("it", "if")))  # "were it not for X", "if not for X": a condition
+
+
+def _may_is_the_month(words: list[str], idx: int, prev: str) -> bool:
+    """Whether "may" at ``idx`` is the month: "May 2021", "3 May", "in May"."""
+    return prev[:1].isdecimal() or prev in _MONTH_BEFORE or (idx + 1 < len(words) and words[idx + 1][:1].isdecimal())
+
+
+def _quantifies_nothing(words: list[str], idx: int, w: str, prev: str) -> bool:
+    """Whether the quantifier ``w`` at ``idx`` is no quantifier here: a superlative or a bound
+    ("the most", "at most"), or "all" in an idiom."""
+    return (w == "most" and prev in ("the", "at")) or (w == "all" and (prev in _ALL_IDIOM_PREV or (
+        idx + 1 < len(words) and words[idx + 1] in _ALL_IDIOM_NEXT)))
