@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -142,8 +144,9 @@ def test_bytes_answers_and_passages_are_decoded_not_judged_as_their_repr() -> No
 def _split_by_characters(text: str) -> list[str]:
     """split_sentences as it was written first, one character at a time: the oracle for the
     version that jumps from one end mark or paragraph break to the next."""
-    from pytest_sprout.core.model import _MARKERS_RUN, _is_boundary
+    from pytest_sprout.core.model import _is_boundary
 
+    markers_run = re.compile(r"(?:\s*\[\s*\d+(?:\s*,\s*\d+)*\s*\])+")  # citation markers after an end mark
     sentences: list[str] = []
     start = i = 0
     n = len(text)
@@ -153,7 +156,7 @@ def _split_by_characters(text: str) -> list[str]:
             j = i + 1
             while j < n and text[j] in ".!?\"')\u201d\u2019":
                 j += 1
-            run = _MARKERS_RUN.match(text, j)
+            run = markers_run.match(text, j)
             if run:
                 j = run.end()
             if (j >= n or text[j].isspace()) and _is_boundary(text, i):

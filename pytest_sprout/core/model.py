@@ -144,7 +144,6 @@ def check_passage_ids(passages: Sequence[Passage]) -> None:
 # --- answer parsing ---------------------------------------------------------------------------
 
 _MARKER = re.compile(r"\[\s*(\d+(?:\s*,\s*\d+)*)\s*\]")
-_MARKERS_RUN = re.compile(r"(?:\s*\[\s*\d+(?:\s*,\s*\d+)*\s*\])+")
 # Where split_sentences looks: an end mark with the closing marks, quotes, brackets and citation
 # markers after it, or a paragraph break.
 _BREAK_AT = re.compile(r"[.!?][.!?\"')\u201d\u2019]*(?:\s*\[\s*\d+(?:\s*,\s*\d+)*\s*\])*|\n(?=\n)")

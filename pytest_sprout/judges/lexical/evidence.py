@@ -144,24 +144,20 @@ def _best_single(window: tuple[Sentence, ...], keys: frozenset[str]) -> Sentence
     return max(window, key=lambda s: len(keys & s.keys))
 
 
-def _linked_pairs(ours: Sentence, keys: Sequence[str], looked_up: Sequence[str], window: tuple[Sentence, ...]) -> float:
+def _linked_pairs(ours: Sentence, keys: Sequence[str], masks: list[list[int]], chosen: list[tuple[int, int]]) -> float:
     """Of the pairs of neighbouring content words of the claim (in its order) whose two words the
     evidence holds, the share that one evidence sentence holds together; 1.0 when none.
 
-    ``keys``: the claim's keys; ``looked_up``: each as the evidence holds it (a synonym's key for
-    a word found by a synonym). A claim stitched from sentences about different things ("Ramsey"
-    from one, "scored in the 3-3 draw" from another) holds its words, not its links: the pairs
-    at each seam are split between sentences. Evidence of one sentence holds every pair."""
-    if len(window) == 1:
+    ``keys``: the claim's keys; ``masks``: per passage and key, the sentences that hold it (a key
+    found by a synonym: the synonym's, ``_add_synonyms``); ``chosen``: the evidence sentences'
+    (passage, sentence) positions. A claim stitched from sentences about different things
+    ("Ramsey" from one, "scored in the 3-3 draw" from another) holds its words, not its links: the
+    pairs at each seam are split between sentences. Evidence of one sentence holds every pair."""
+    if len(chosen) == 1:
         return 1.0
-    where: dict[str, int] = {}  # claim key -> the evidence sentences that hold it (bit i: window[i])
-    for key, other in zip(keys, looked_up):
-        mask = bit = 0
-        for s in window:
-            bit = bit << 1 if bit else 1
-            if other in s.keys:
-                mask |= bit
-        where[key] = mask
+    where: dict[str, int] = {}  # claim key -> the evidence sentences that hold it (bit w: chosen[w])
+    for j, key in enumerate(keys):
+        where[key] = sum(1 << w for w, (pi, i) in enumerate(chosen) if masks[pi][j] >> i & 1)
     pairs = together = 0
     last, before = "", 0
     for key in ours.seq:

@@ -290,8 +290,7 @@ class LexicalJudge:
             return found
         window = tuple(prepared[pi].sentences[i] for pi, i in chosen)
         self._fill(found, ours, keys, window, covered, synonym_of, len({pi for pi, _ in chosen}), anywhere)
-        looked_up = [synonym_of.get(j, key) for j, key in enumerate(keys)] if synonym_of else keys
-        found.linked = _linked_pairs(ours, keys, looked_up, window)
+        found.linked = _linked_pairs(ours, keys, masks, chosen)
         uncovered = tuple(key for j, key in enumerate(keys) if not covered >> j & 1)
         best = window[0] if len(window) == 1 else _best_single(window, ours.keys)
         failure = self._rules(ours, window, prepared, uncovered, best=best, places=chosen)
@@ -455,9 +454,9 @@ def _next_best(candidates: dict[int, int], covered: int, chosen: list[int], near
     held = list(candidates.values())
     gains = list(map(int.bit_count, map((~covered).__and__, held)))
     top = max(gains, default=0)
-    best, away = None, -1  # away: the distance of best to the sentences chosen, once computed
     if not top:
         return None
+    best, away = None, -1  # away: the distance of best to the sentences chosen, once computed
     for k in compress(range(len(gains)), map(top.__eq__, gains)):
         bits = held[k]
         if not bits & (bits - 1) and where[k] not in near:

@@ -44,11 +44,8 @@ def check_name_in_place(claim: Sentence, window: Sequence[Sentence]) -> Failure 
     counted = frozenset(k for k, _ in content if k not in names)
     if len(counted) < 2:
         return None
-    best, most = window[0], -1
-    for s in window:
-        held = len(counted & s.keys)
-        if held > most:
-            best, most = s, held
+    best = max(window, key=lambda s: len(counted & s.keys))  # the first of the most
+    most = len(counted & best.keys)
     theirs = best.names()
     if not theirs or 2 * most < len(counted):
         return None

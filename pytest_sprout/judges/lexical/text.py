@@ -425,6 +425,6 @@ def rejoin_numbers(text: str) -> str:
     and a decimal without its whole part given one ("$.99" -> "$0.99")."""
     if _BARE_DECIMAL.search(text) is not None:
         text = _BARE_DECIMAL.sub("0.", text)
-    if (_SPLIT_NUMBER.search(text) is None) if len(text) < 256 else not _has_split_number(text):  # (a claim: no call)
+    if not _has_split_number(text):
         return text
     return _SPLIT_THOUSANDS.sub(r"\1,\2", _SPLIT_DECIMAL.sub(r"\1.\2", text))
