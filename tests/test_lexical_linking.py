@@ -62,7 +62,7 @@ def test_a_decimal_without_its_whole_part_is_read_as_a_fraction() -> None:
 
 
 def test_the_rules_version_names_the_third_edition() -> None:
-    assert RULES_VERSION == 12 and LexicalJudge().settings()["rules_version"] == 12
+    assert RULES_VERSION == 13 and LexicalJudge().settings()["rules_version"] == 13
 
 
 def test_the_calibration_is_fitted_on_wice_dev_and_lfqa_only() -> None:
@@ -72,3 +72,12 @@ def test_the_calibration_is_fitted_on_wice_dev_and_lfqa_only() -> None:
 
     assert calibration.VERSION.startswith("wicedev349+lfqa3844-")
     assert LexicalJudge().settings()["calibration"] == calibration.VERSION
+
+
+def test_a_decimal_comma_before_a_percent_sign_is_a_decimal() -> None:
+    assert rejoin_numbers("it stays at 99,9% for a long time") == "it stays at 99.9% for a long time"
+    assert rejoin_numbers("rates of 5,25 % and 1,234% and 1,2,3%") == "rates of 5.25 % and 1,234% and 1,2,3%"
+    passage = "If the buffer and the file are huge, then it stays at 99,9% for a long time."
+    assert JUDGE.judge("If the buffer and the file are huge, it stays at 99.9% for a long time.", [passage]).supported
+    wrong = JUDGE.judge("If the buffer and the file are huge, it stays at 9% for a long time.", [passage])
+    assert (wrong.supported, wrong.rule) == (False, "number"), wrong.reason

@@ -154,3 +154,64 @@ def test_a_denial_after_a_copula_reaches_the_next_clause() -> None:
     # after a verb, "not because" gives the reason of an elided verb: no denial of what follows
     assert [c.negated for c in Sentence("Pi bonds do not rotate, and sigma bonds do not because they are"
                                         " single bonds.").clauses()][-1] is False
+
+
+# --- a "not" that asks or raises, and "zero" as "no" (rules_version 13) ------------------------------
+
+
+@pytest.mark.parametrize("text", [
+    "Agnostics are unsure whether God exists or not.",
+    "Agnostics are unsure if there is a God or not, and say so.",
+    "They asked whether or not the drug has side effects.",
+])
+def test_an_or_not_that_only_asks_negates_nothing(text: str) -> None:
+    assert not any(c.negated for c in Sentence(text).clauses())
+
+
+def test_an_or_not_before_a_word_of_its_clause_still_negates() -> None:
+    # "or not water it": a choice stated, not asked; the cue stays
+    assert any(c.negated for c in Sentence("You can water it daily or not water it at all.").clauses())
+
+
+@pytest.mark.parametrize(("text", "negated"), [
+    ("Much if not most of their value benefits the native population.", False),
+    ("It takes weeks if not months to heal.", False),
+    ("It is one of the best, if not the best, of the lamps.", False),
+    ("The wound spreads if not treated.", True),  # a condition: "if it is not treated"
+    ("If not treated, the wound spreads.", True),
+])
+def test_an_if_not_that_raises_is_no_negation(text: str, negated: bool) -> None:
+    assert any(c.negated for c in Sentence(text).clauses()) is negated
+
+
+def test_an_evidence_sentence_that_says_no_with_zero_is_no_plain_statement() -> None:
+    # (an LFQA answer sentence people called supported) the evidence sentence that holds all of the
+    # claim clause's words says "no" with "zero": it does not state them without negation
+    claim = "Furthermore, they were aware of the case of England's King George I, who was a Hanoverian who spoke no English."
+    evidence = ("Keep in mind, too, that dynasties occasionally shuffled around Europe regardless of national origin;"
+                " England's King George I, for example, was a Hanoverian who spoke {} English.")
+    said = judge(claim, evidence.format("zero"))
+    assert said.supported is True, said.reason
+    # the same sentence without "zero" states the words plainly: the "no" the claim adds is rejected
+    added = judge(claim, evidence.format("fluent"))
+    assert (added.supported, added.rule) == (False, "negation"), added.reason
+
+
+def test_a_negation_that_stands_for_the_object_ends_its_clause_before_and() -> None:
+    clauses = Sentence("The accent favoured neither and was consciously learned by actors.").clauses()
+    assert [(sorted(c.keys), c.negated) for c in clauses] == [(["accent", "favour"], True),
+                                                              (["actor", "consciousli", "learn"], False)]
+    evidence = "This consciously learned accent was a blend of two accents which favoured neither."
+    said = judge("The accent was a blend of two accents which favoured neither and was consciously learned.", evidence)
+    assert said.supported is True, said.reason
+
+
+def test_a_without_clause_of_the_aligned_sentence_says_the_claims_negation() -> None:
+    evidence = "Moreover, saccharin passes through the body without being metabolized and thus has no caloric content."
+    said = judge("Saccharin is not metabolized by the body.", evidence)
+    assert said.supported is True, said.reason
+    # a negation in another clause that is not opened by "without" is about something else
+    passage = "A yellow leaf never turns green again, so remove it once more than half of it has yellowed."
+    added = judge("A yellow leaf never turns green again, so remove it once more than half of it has not yellowed.",
+                  passage)
+    assert (added.supported, added.rule) == (False, "negation"), added.reason

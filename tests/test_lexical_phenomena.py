@@ -362,7 +362,7 @@ def test_a_cue_in_another_clause_of_the_evidence_sentence_is_no_conflict(claim: 
 
 @pytest.mark.parametrize(("claim", "passage", "rule"), [
     ("A bet was placed on Smith.", "Not a single bet was placed on Smith before he won the race at Ascot.", "negation"),
-    ("Jones said the fans will support him.", "Jones said the team played well and that the fans may support him.",
+    ("Jones said the fans must support him.", "Jones said the team played well and that the fans may support him.",
      "quantifier"),
     ("Smith wore no jersey for Leeds.", "Smith wore the jersey for Leeds last season.", "negation"),
     ("Cats do not bite.", "Cats and dogs bite.", "negation"),  # "and" between nouns opens no clause
@@ -370,6 +370,12 @@ def test_a_cue_in_another_clause_of_the_evidence_sentence_is_no_conflict(claim: 
 def test_a_cue_in_the_aligned_clause_still_conflicts(claim: str, passage: str, rule: str) -> None:
     verdict = judge(claim, passage)
     assert (verdict.supported, verdict.rule) == (False, rule), verdict.reason
+
+
+def test_a_hedge_dropped_in_the_aligned_clause_is_read_there_and_weighed() -> None:
+    verdict = judge("Jones said the fans will support him.", "Jones said the team played well and that the fans may"
+                    " support him.")
+    assert verdict.supported is True and "evidence says 'may' but the claim does not, weighed" in verdict.reason
 
 
 def test_evidence_gathered_from_several_sentences_is_checked_only_for_the_claims_own_classes_of_cue() -> None:
@@ -527,6 +533,9 @@ def test_linked_or_unsplit_evidence_is_not_stitched(claim: str, passage: str) ->
     ("Small asteroids do not have strong gravity.", "Small asteroids have weak gravity."),
     ("Solid tires give a less comfortable ride.", "Solid tires give an uncomfortable ride."),
     ("Ibuprofen is a non-steroidal drug.", "Ibuprofen is a nonsteroidal drug."),
+    # a "no" in another clause of the evidence sentence is about something else
+    ("Small asteroids do not have strong gravity.", "Small asteroids have weak gravity, meaning they cannot pull"
+     " all the material around them."),
 ])
 def test_a_word_the_claim_negates_says_its_antonym_itself(claim: str, passage: str) -> None:
     # "not strong" is what "weak" says: the antonym in the evidence agrees with the claim.

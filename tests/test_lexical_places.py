@@ -8,7 +8,7 @@ import pytest
 
 from pytest_sprout.judges.lexical import LexicalJudge, analyse
 from pytest_sprout.judges.lexical.evidence import _added_clause
-from pytest_sprout.judges.lexical.names import check_name_in_place
+from pytest_sprout.judges.lexical.names import check_displaced_name, check_name_in_place
 
 judge = LexicalJudge().judge
 
@@ -76,3 +76,61 @@ def test_a_name_in_place_or_with_no_rival_is_not_displaced(claim: str, passage: 
     sentences = [analyse(s + ".") for s in passage.rstrip(".").split(". ")]
     assert check_name_in_place(analyse(claim), sentences) is None
     assert judge(claim, [passage]).rule != "entity"
+
+
+# --- no rival: a month (or its abbreviation) or a heading in capitals is no name to displace ---------
+
+
+@pytest.mark.parametrize(("claim", "passage"), [
+    # the evidence sentence's other capitalised word is a month's abbreviation, a date's
+    ("Hamamatsu Base is in Shizuoka Prefecture.", "Hamamatsu is in Shizuoka Prefecture, since Oct. 1, 1956."),
+    # ... or an English word in capitals, a heading
+    ("Slash toured with Velvet Revolver in Texas.", "The story PUBLISHED here: Slash toured with Velvet Revolver."),
+])
+def test_a_month_or_a_heading_is_no_rival_name(claim: str, passage: str) -> None:
+    assert check_displaced_name(analyse(claim), analyse(passage)) is None
+    assert check_displaced_name(analyse(claim), analyse(passage.replace("Oct.", "Osaka").replace("PUBLISHED", "Slate")))
+
+
+def test_a_month_that_another_evidence_sentence_holds_is_not_displaced() -> None:
+    claim = analyse("Alice in Chains joined Velvet Revolver for gigs from August through October.")
+    best = analyse("The story PUBLISHED here: Velvet Revolver and Alice in Chains joined for gigs through October.")
+    assert check_displaced_name(claim, best, uncovered=()) is None  # "August" is in another evidence sentence
+    assert check_displaced_name(analyse(claim.text.replace("August", "Boston")), analyse(best.text.replace(
+        "PUBLISHED", "Slate")), uncovered=("boston",)) is not None
+
+
+def test_a_name_displaced_by_a_real_name_is_still_caught() -> None:
+    verdict = judge("It is based at Hamamatsu Air Base in Osaka.", ["Hamamatsu Air Base, Shizuoka, formed Oct. 1, 1956."])
+    assert (verdict.supported, verdict.rule) == (False, "entity"), verdict.reason
+    assert "'Shizuoka'" in verdict.reason
+
+
+def test_a_month_the_passage_abbreviates_is_in_the_passage() -> None:
+    assess = LexicalJudge().assess
+    _, found = assess("Paterson died in November 2018 at the age of 78.", ["Paterson died Nov 2018, aged 78."])
+    assert found is not None and (found.names_missing, found.name_failure) == (0, None)
+    _, found = assess("Paterson died in November 2018 at the age of 78.", ["Paterson died in 2018, aged 78."])
+    assert found is not None and found.names_missing == 1 and "name 'November'" in found.name_failure[1]
+
+
+# --- a name written by its initials or in full -------------------------------------------------------
+
+
+def test_a_name_the_passage_writes_by_its_initials_is_in_the_passage() -> None:
+    assess = LexicalJudge().assess
+    for claim, passage in [
+        ("Lee was born in the United States in 1990.", "Lee was born in the U.S. in 1990."),
+        ("The EU will answer the tariffs.", "The European Union will answer the tariffs."),
+        ("Build the PC in the UK.", "Build the PC in the United Kingdom."),
+    ]:
+        _, found = assess(claim, [passage])
+        assert found is not None and found.names_missing == 0, (claim, found.name_failure)
+    _, found = assess("Lee was born in the United States in 1990.", ["Lee was born in Utah in 1990."])
+    assert found is not None and found.names_missing == 2  # "United", "States": not "U.S." nor "US"
+
+
+def test_a_name_and_its_initials_are_no_rivals() -> None:
+    claim = analyse("The EU has said it will act against the tariffs.")
+    assert check_displaced_name(claim, analyse("The European Union has said it will act against the tariffs.")) is None
+    assert check_displaced_name(claim, analyse("The African Union has said it will act against the tariffs."))

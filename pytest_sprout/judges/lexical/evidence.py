@@ -25,7 +25,7 @@ class Evidence:
 
     __slots__ = ("window", "covered", "total", "coverage", "weighted", "uncovered_weight", "clause", "passages",
                  "synonyms", "failure", "boilerplate", "missing", "names_missing", "name_failure",
-                 "clause_failure", "cue_conflict", "rarest_missing", "dated", "passage_weighted", "sentences",
+                 "clause_failure", "cue_conflict", "hedge", "rarest_missing", "dated", "passage_weighted", "sentences",
                  "single", "linked")
 
     def __init__(self) -> None:
@@ -60,6 +60,9 @@ class Evidence:
         # Negation or quantifiers that disagree with evidence that does not hold the whole claim: a
         # sign weighed by the score, not a verdict (the evidence may be about something else).
         self.cue_conflict: Failure | None = None
+        # A hedge of the one evidence sentence that the claim drops (``rules.check_dropped_hedge``):
+        # weighed by the score, not a verdict.
+        self.hedge: Failure | None = None
 
     def features(self) -> tuple[float, ...]:
         """The inputs of the calibrated score, in the order of ``calibration.FEATURES``.

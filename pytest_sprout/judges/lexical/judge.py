@@ -71,16 +71,19 @@ from .evidence import (
 )
 from .framing import strip_boilerplate
 from .index import Sentence, _bits, analyse, positions
-from .names import check_displaced_name, check_name_in_place
+from .names import absent_names, check_displaced_name, check_name_in_place
 from .passage import _Prepared, _prepare_passage, number_facts, numbers_near
 from .polarity import (
     check_antonyms, check_litotes, check_negated_clause_stated, check_negation, check_negation_unsaid, denial,
 )
-from .rules import _RULE_RANK, Failure, _short, align, check_numbers_in, check_quantifiers, check_stitched, check_swap
+from .rules import (
+    _RULE_RANK, Failure, _short, align, check_dropped_hedge, check_numbers_in, check_quantifiers, check_stitched,
+    check_swap,
+)
 from .text import rejoin_numbers, stem, weight
 from .verdicts import sigmoid, verdict, wordless
 
-RULES_VERSION = 12  # bump when a rule changes what it decides: it is part of settings()
+RULES_VERSION = 13  # bump when a rule changes what it decides: it is part of settings()
 
 _ZEROS = repeat(0)  # the default of each dict.get mapped over a claim's keys
 
@@ -252,17 +255,16 @@ class LexicalJudge:
         # The claim's words that some cited sentence holds (bit j: keys[j]), synonyms included: the
         # sum of the powers of two (1 << j) whose key j is held.
         anywhere = (1 << full) - 1 if 0 not in held else sum(compress(map((1).__lshift__, count()), held))
-        names = ours.names()
-        if names:
-            absent = [word for key, word in names.items() if not any(key in p.masks for p in prepared)]
+        absent = absent_names(ours, prepared)
+        if absent:
             found.names_missing = len(absent)
-            if absent:
-                found.name_failure = ("entity", f"name '{absent[0]}' of the claim is in none of the cited passages")
+            found.name_failure = ("entity", f"name '{absent[0]}' of the claim is in none of the cited passages")
         # A sentence that covers the whole claim and passes the rules settles it.
         failures: list[tuple[tuple[Sentence, ...], Failure]] = []
         # A sentence repeated word for word fails as its first copy did (with its neighbours, which
         # hold the numbers it may take).
         tried: set[tuple[str | None, ...]] = set()
+        hedged: tuple[tuple[Sentence, ...], Failure] | None = None  # the first such sentence that drops a hedge
         for pi, (pm, p) in enumerate(zip(masks, prepared)):
             common = reduce(and_, pm, -1)
             for i in _bits(common) if common else ():
@@ -275,9 +277,18 @@ class LexicalJudge:
                 tried.add(seen)
                 failure = self._rules(ours, window, prepared, (), places=((pi, i),))
                 if failure is None:
-                    self._fill_whole(found, keys, ours, window, synonym_of)
-                    return found
+                    hedge = check_dropped_hedge(ours, window)
+                    if hedge is None:
+                        self._fill_whole(found, keys, ours, window, synonym_of)
+                        return found
+                    if hedged is None:
+                        hedged = (window, hedge)
+                    continue
                 failures.append((window, failure))
+        if hedged is not None:  # it passes the rules, dropping a hedge its sentence has: weighed
+            self._fill_whole(found, keys, ours, hedged[0], synonym_of)
+            found.hedge = hedged[1]
+            return found
         if failures:  # sentences that cover the whole claim are the best evidence; the rules failed them all
             window, failure = max(failures, key=lambda f: _RULE_RANK[f[1][0]])  # the first of the latest rule
             self._fill_whole(found, keys, ours, window, synonym_of)
@@ -301,6 +312,8 @@ class LexicalJudge:
                 ours, window, prepared, uncovered, best=best, cues=False, places=chosen)
         if failure is None and found.clause_failure is not None:
             failure = found.clause_failure
+        if failure is None and found.cue_conflict is None:
+            found.hedge = check_dropped_hedge(ours, window)
         found.failure = failure
         return found
 

@@ -2,28 +2,116 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+import re
+from functools import cache
+from typing import Iterable, Sequence
 
 from .index import Sentence
 from .rules import _PLACE, Failure, _short
-from .text import MONTHS
+from .lexicon import word_classes
+from .passage import _Prepared
+from .text import _LEXICON, MONTHS
 
 
 def check_displaced_name(claim: Sentence, best: Sentence, uncovered: Sequence[str] = ()) -> Failure | None:
     """A claim that is one evidence sentence with one of its names replaced by another name of the
     passages: every other content word is in that sentence, the claim's name is not, and the
-    sentence has a name the claim lacks ("Rome" where the sentence says "Milan")."""
+    sentence has a name the claim lacks ("Rome" where the sentence says "Milan"; ``_no_rival``: not
+    a month nor an English word in capitals; nor the claim's name in full or by its initials, "EU"
+    and "European Union"). A month of the claim that another evidence sentence
+    holds counts as held (``uncovered``: the claim's keys no evidence sentence holds)."""
     names = claim.names()
     if not names:
         return None
-    missing = [key for key in dict.fromkeys(claim.seq) if key not in best.keys]
+    # a month the rest of the evidence holds is a date's, the date rule's ("from August through October")
+    missing = [key for key in dict.fromkeys(claim.seq) if key not in best.keys and not (
+        key in names and names[key].lower() in MONTHS and key not in uncovered)]
     if not missing or any(key not in names for key in missing):
         return None
-    theirs = [word for key, word in best.names().items() if key not in claim.keys]
+    ours = names[missing[0]]
+    theirs = [word for key, word in best.names().items() if key not in claim.keys and not _no_rival(word)
+              and not _same_by_initials(ours, claim.text, word, best.text)]
     if theirs:
-        ours = names[missing[0]]
         return "entity", f"claim has '{ours}' where its evidence sentence has '{theirs[0]}'"
     return None
+
+
+def _no_rival(word: str) -> bool:
+    """Whether a capitalised word of the evidence is no name another could stand in for: a month or
+    its abbreviation ("Oct", a date's: the date rule's), or an English word in capitals ("PUBLISHED",
+    a heading)."""
+    lowered = word.lower()
+    if lowered in MONTHS:
+        return True
+    return len(word) > 3 and word.isupper() and bool(word_classes(lowered))
+
+
+# A run of adjacent capitalised words ("United States"), and the words that open a sentence or a
+# phrase with a capital without being part of a name ("The EU", "In New York").
+_RUN = re.compile(r"[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)+")
+_OPENING = frozenset("the a an in on at by for of and but if this that these those it its as from to with".split())
+
+
+def initials(word: str, text: str) -> str | None:
+    """The initials of the run of capitalised words of ``text`` that holds ``word`` ("United States"
+    -> "US"; an opening "The" or "In" is no part of it), None when ``word`` stands in no run of two
+    or more."""
+    for m in _RUN.finditer(text):
+        words = m.group().split()
+        if words[0].lower() in _OPENING:
+            words = words[1:]
+        if word in words and len(words) >= 2:
+            return "".join(w[0] for w in words)
+    return None
+
+
+def written_by_initials(word: str, text: str, passages: Iterable[str]) -> bool:
+    """Whether ``passages`` write the name ``word`` (of ``text``) by its initials or in full: the
+    claim's "United States" as "U.S." or "US", the claim's "EU" as "European Union"."""
+    patterns = []
+    if 2 <= len(word) <= 5 and word.isalpha() and word.isupper():  # an acronym: its words in full
+        patterns.append(re.compile(r"(?<![\w-])" + r"[\w'-]*\s+(?:(?:of|the|and|for)\s+)*".join(word) + r"[\w'-]*"))
+    short = initials(word, text)
+    if short is not None:  # a name of several words: its initials, with or without points
+        patterns.append(re.compile(r"(?<![\w.])" + r"\.?".join(short) + r"\.?(?!\w)"))
+    return any(pattern.search(p) is not None for pattern in patterns for p in passages)
+
+
+def absent_names(claim: Sentence, prepared: Sequence[_Prepared]) -> list[str]:
+    """The names of the claim (``Sentence.names``) that no cited passage holds, as the claim writes
+    them: not by their key, nor (for a month) by another of its forms ("October" as "Oct"), nor by
+    their initials or in full (``written_by_initials``)."""
+    names = claim.names()
+    if not names:
+        return []
+    absent = [word for key, word in names.items() if not any(key in p.masks for p in prepared)]
+    if absent:
+        texts = [t for p in prepared for t in p.sentences.texts]
+        absent = [word for word in absent if not _month_written_otherwise(word, prepared)
+                  and not written_by_initials(word, claim.text, texts)]
+    return absent
+
+
+@cache
+def _month_keys() -> dict[str, frozenset[str]]:
+    """Each month's name and abbreviations ("october", "oct") -> the keys of all of them (computed on
+    first use: classifying a word may load the lemmatiser)."""
+    forms: dict[str, set[str]] = {}
+    for form, month in MONTHS.items():
+        forms.setdefault(month, set()).add(_LEXICON[form][1])
+    return {form: frozenset(forms[month]) for form, month in MONTHS.items()}
+
+
+def _month_written_otherwise(word: str, prepared: Sequence[_Prepared]) -> bool:
+    """Whether ``word`` is a month that a cited passage writes another way ("October" as "Oct")."""
+    keys = _month_keys().get(word.lower()) if word.lower() in MONTHS else None
+    return keys is not None and any(k in p.masks for p in prepared for k in keys)
+
+
+def _same_by_initials(ours: str, ours_text: str, theirs: str, theirs_text: str) -> bool:
+    """Whether one name is the other's initials ("EU" and "European Union")."""
+    return (ours.isupper() and initials(theirs, theirs_text) == ours) or (
+        theirs.isupper() and initials(ours, ours_text) == theirs)
 
 
 def check_name_in_place(claim: Sentence, window: Sequence[Sentence]) -> Failure | None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Iterable, Sequence
 
-from .index import Sentence
+from .index import Clause, Sentence
 from .rules import _PLACE, Alignment, Failure, align
 from .text import NEGATIONS, NEGATIVE_WORDS, antonym_keys
 
@@ -20,8 +20,9 @@ def check_antonyms(claim: Sentence, window: Sequence[Sentence], uncovered: Itera
     and, two sentences on, "hot weather") says nothing about the claim's word. An antonym the
     evidence negates ("not unusual") says the claim's word, and is left to the negation rule; a
     claim word the claim negates ("do not have strong gravity", "less comfortable", "non-steroidal")
-    says the antonym itself: the evidence's "weak gravity" agrees with it, unless that evidence
-    sentence negates something too ("no internal torques" against "no external torques")."""
+    says the antonym itself: the evidence's "weak gravity" agrees with it, unless the evidence
+    clause that holds the antonym negates something too ("no internal torques" against "no
+    external torques"; ``_says_no_in``)."""
     for key in uncovered:
         negated = _negated_in_claim(claim, key)
         word = claim.surface(key)
@@ -29,12 +30,19 @@ def check_antonyms(claim: Sentence, window: Sequence[Sentence], uncovered: Itera
             if other in claim.keys:
                 continue
             for s in window:
-                if other in s.keys and not (negated and not says_no(s)):  # "not strong" is "weak"
+                if other in s.keys and not (negated and not _says_no_in(s, other)):  # "not strong" is "weak"
                     for q, (k, idx) in enumerate(s.content):
                         if (k == other and not NEGATIONS.intersection(s.words[max(idx - 2, 0) : idx])
                                 and _in_place(claim, key, s, q)):
                             return "antonym", f"claim says '{word}' where the evidence says its antonym '{s.words[idx]}'"
     return None
+
+
+def _says_no_in(s: Sentence, key: str) -> bool:
+    """Whether a clause of ``s`` that holds ``key`` says "no" in any way (``Clause.says_no``): a "no" in
+    another clause of the sentence ("have very weak pulls, | meaning they cannot pull ...") is
+    about something else."""
+    return says_no(s) and any(c.says_no and key in c.keys for c in s.clauses())
 
 
 def _negated_in_claim(claim: Sentence, key: str) -> bool:
@@ -74,7 +82,8 @@ def check_negation(claim: Sentence, window: Sequence[Sentence], pairs: Alignment
     if not claim.has_negation and not (not claim_side and any(s.has_negation for s in window)):
         return None
     for ours, closest, mutual in pairs if pairs is not None else align(claim, window):
-        if ours.negated and ours.denied and closest and not any(c.denied for c in closest):
+        if ours.negated and ours.denied and closest and not any(c.denied for c in closest) and not (
+                _denied_beside(claim, ours, closest, window)):
             return "negation", f"claim negates '{ours.word}' ('{ours.cue}') but the evidence does not"
         if claim_side:
             continue
@@ -84,6 +93,25 @@ def check_negation(claim: Sentence, window: Sequence[Sentence], pairs: Alignment
     if claim_side:
         return None
     return check_negated_clause_stated(claim, window)
+
+
+def _denied_beside(claim: Sentence, ours: Clause, closest: Sequence[Clause], window: Sequence[Sentence]) -> bool:
+    """Whether the sentence of one of the claim clause's ``closest`` evidence clauses denies, in a
+    clause that "without" opens, the word the claim's cue negates: "saccharin passes through the
+    body | without being metabolized" says what "saccharin is not metabolized by the body" says,
+    the "without" clause holding fewer of the claim's words than the one before it. (Only
+    "without": a negation in another clause of the sentence is about something else, "A yellow
+    leaf never turns green | once half of it has yellowed".)"""
+    key = next((k for k, i in claim.content if claim.words[i] == ours.word), None)
+    if key is None:
+        return False
+    for s in window:
+        if s.has_negation:
+            clauses = s.clauses()
+            if any(c is b for c in clauses for b in closest) and any(
+                    c.denied and c.cue == "without" and key in c.keys for c in clauses):
+                return True
+    return False
 
 
 def says_no(s: Sentence) -> bool:
@@ -141,7 +169,8 @@ def check_negation_unsaid(claim: Sentence, window: Sequence[Sentence], pairs: Al
     none does and it has closest clauses or the evidence holds two of its words between its
     sentences) says "no" in a clause that holds one of its words (``_says_no_about``; for a clause
     of one word, anywhere in the sentence: ``says_no``); or where one evidence sentence holds all of
-    its two or more words and no denied clause of that sentence holds any of them; or where an
+    its two or more words and no clause of that sentence that holds any of them says "no" in any way
+    (a cue, "zero English", "lacks": ``Clause.says_no``); or where an
     evidence clause holds the words around its negation cue (``Sentence.sites``) and says no "no"
     (``_states``): decisive even when the evidence lacks some of the claim's words. A negation that
     the claim adds to what its evidence says is the most common way to reverse a sentence, and
@@ -161,7 +190,7 @@ def check_negation_unsaid(claim: Sentence, window: Sequence[Sentence], pairs: Al
             return "negation", (f"claim negates '{ours.word}' ('{ours.cue}') but the evidence does not, and no "
                                 "evidence clause about it negates anything")
         if len(ours.keys) >= 2 and any(ours.keys <= s.keys and "unless" not in s.words and not any(
-                c.denied and c.keys & ours.keys for c in s.clauses()) for s in about):
+                (c.denied or c.says_no) and c.keys & ours.keys for c in s.clauses()) for s in about):
             return "negation", (f"claim negates '{ours.word}' ('{ours.cue}') but an evidence sentence says all of "
                                 "it without negation")
         stated = next((site for cl, site in claim.sites() if clauses[cl] is ours and _states(window, site)), None)

@@ -9,10 +9,14 @@ from typing import Sequence
 
 from .dates import _MONTH_TOKENS, ORDINAL_SUFFIXES, Date, find_dates, has_iso_date, month_name
 from .text import (
-    _ALL_IDIOM_NEXT, _ALL_IDIOM_PREV, _BARE_PERIOD_AFTER, _COMPARATIVES, _EVERY_NTH, _LEXICON, _NEGATION_EXEMPT_NEXT,
+    CLAUSE_BREAKS, _ALL_IDIOM_NEXT, _ALL_IDIOM_PREV, _BARE_PERIOD_AFTER, _COMPARATIVES, _EVERY_NTH, _LEXICON, _NEGATION_EXEMPT_NEXT,
     _PERIOD_ADVERBS, _PERIOD_WORDS_BEFORE, _TRUTH_WORDS, _UNIT_TOKENS, _VAGUE, AND, BREAK, CONTENT, NEG, NUMERAL, OTHER,
     PERIOD, QUANT, QUANTIFIERS, STOP, _TOKEN, _classify, _pieces_of, stem, words_of,
 )
+
+# Negations that stand for a noun ("favoured neither", "saw nothing"): after the clause's verb they
+# are its object, so an "and" after them opens another clause, as after a cue followed by content.
+_OBJECT_NEGATIONS = frozenset({"neither", "none", "nothing", "nobody"})
 
 # Words before "may" that make it the month ("in May", "since May"), not the modal.
 _MONTH_BEFORE = frozenset({"in", "of", "since", "until", "till", "by", "from", "early", "late", "mid", "during",
@@ -59,8 +63,7 @@ def _scan(words: list[str], in_date: dict[int, str]) -> tuple[
     content: list[tuple[str, int]] = []
     starts: list[int] = []  # where each clause's content begins in ``content``; clause k is starts[k]
     cues: list[tuple[int, str, int, int]] = []  # (kind, word, clause, token index)
-    clause = 0
-    filled = False  # the clause has content words
+    clause, filled = 0, False  # the clause's number; whether it has content words
     cue_seen = cue_open = False  # "and" ends a clause once a cue has been followed by content
     has_negation = has_quantifier = after_number = False  # after a number, units are the number rule's
     special = dated = bool(in_date)  # after a number, or in a sentence with dates: the two checks below
@@ -114,8 +117,9 @@ def _scan(words: list[str], in_date: dict[int, str]) -> tuple[
                 clause += 1
                 filled = cue_seen = cue_open = False
             negates, quantifies = _negation_cues(words, idx, w, clause, filled, cues, carried)
-            if negates:
+            if negates:  # a negation standing for the object opens the clause to "and" ("favoured neither and")
                 has_negation = cue_seen = True
+                cue_open = cue_open or (filled and w in _OBJECT_NEGATIONS)
             has_quantifier = has_quantifier or quantifies
         elif kind == QUANT:
             prev = words[idx - 1] if idx else ""
@@ -345,11 +349,33 @@ def _states_an_amount(words: list[str], idx: int, w: str) -> bool:
 
 def _negates(words: list[str], idx: int) -> bool:
     """Whether the negation word at ``idx`` is a cue: not before an exempt word, an "un-"/"non-"
-    word, or a bound ("no more than 3"), nor in "were it not for" / "if not for"."""
+    word, or a bound ("no more than 3"), nor in "were it not for" / "if not for", nor an "or not"
+    that only asks (``_asks``), nor the "if not" of "much if not most" (``_if_not_more``)."""
     nxt = words[idx + 1] if idx + 1 < len(words) else ""
+    prev = words[idx - 1] if idx else ""
     return not (nxt in _NEGATION_EXEMPT_NEXT or (nxt.startswith(("un", "non")) and len(nxt) > 5) or (
         nxt in _COMPARATIVES and words[idx + 2 : idx + 3] == ["than"]) or (
-        nxt == "for" and idx and words[idx - 1] in ("it", "if")))  # "were it not for X", "if not for X": a condition
+        nxt == "for" and prev in ("it", "if")) or (  # "were it not for X", "if not for X": a condition
+        prev == "or" and _asks(words, idx, nxt)) or (prev == "if" and _if_not_more(words, idx, nxt)))
+
+
+def _asks(words: list[str], idx: int, nxt: str) -> bool:
+    """Whether the "not" of "or not" at ``idx`` only asks: "whether or not it rains", "whether God
+    exists or not", "unsure if there is a God or not." state neither side, so deny nothing: the
+    "or not" ends its clause, or follows "whether"."""
+    return words[idx] == "not" and (not nxt[:1].isalnum() or nxt in CLAUSE_BREAKS or (
+        idx >= 2 and words[idx - 2] == "whether"))
+
+
+def _if_not_more(words: list[str], idx: int, nxt: str) -> bool:
+    """Whether the "not" of "if not" at ``idx`` raises what comes before it instead of denying:
+    "much if not most of", "many, if not all,", "weeks if not months", "one of the best, if not the
+    best": a quantifier, a period word, or (after a comma) an article follows, and "if" does not
+    open the sentence ("If not treated, it spreads" is a condition)."""
+    if words[idx] != "not" or idx < 2:
+        return False
+    kind = (_LEXICON.get(nxt) or _classify(nxt))[0] if nxt else STOP
+    return nxt in QUANTIFIERS or kind == PERIOD or (words[idx - 2] == "," and nxt in ("the", "a", "an"))
 
 
 def _may_is_the_month(words: list[str], idx: int, prev: str) -> bool:

@@ -420,11 +420,19 @@ def _has_split_number(text: str) -> bool:
 _BARE_DECIMAL = re.compile(r"\.(?<![\w.,]\.)(?=\d)")
 
 
+# A decimal comma before a percent sign ("stays at 99,9%"): one or two digits after the comma can be
+# no thousands, and a percentage is no list of numbers.
+_DECIMAL_COMMA = re.compile(r"(?<![\d.,])(\d{1,3}),(\d{1,2})(?=\s?%)")
+
+
 def rejoin_numbers(text: str) -> str:
-    """``text`` with its split decimals and thousands written whole ("7. 8 per cent" -> "7.8 per cent")
-    and a decimal without its whole part given one ("$.99" -> "$0.99")."""
+    """``text`` with its split decimals and thousands written whole ("7. 8 per cent" -> "7.8 per cent"),
+    a decimal without its whole part given one ("$.99" -> "$0.99") and a decimal comma before a
+    percent sign written with a point ("99,9%" -> "99.9%")."""
     if _BARE_DECIMAL.search(text) is not None:
         text = _BARE_DECIMAL.sub("0.", text)
+    if "%" in text and "," in text:
+        text = _DECIMAL_COMMA.sub(r"\1.\2", text)
     if not _has_split_number(text):
         return text
     return _SPLIT_THOUSANDS.sub(r"\1,\2", _SPLIT_DECIMAL.sub(r"\1.\2", text))

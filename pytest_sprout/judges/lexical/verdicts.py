@@ -58,13 +58,16 @@ def verdict(found: Evidence, p: float, coverage: float, threshold: float) -> Ver
     if found.failure is not None:
         rule, reason = found.failure
         return Verdict(False, p, evidence, reason + extra, rule)
-    for soft in (found.name_failure, found.cue_conflict):
+    for soft in (found.name_failure, found.cue_conflict, found.hedge):
         if soft is not None and p < threshold:
             rule, reason = soft
             return Verdict(False, p, evidence,
                                f"{reason} (calibrated score {p:.2f} < {_TWO[threshold]}){extra}", rule)
     if found.cue_conflict is not None:
         notes.append(f"{found.cue_conflict[1]}, weighed: the evidence does not hold the whole claim")
+        extra = "; " + "; ".join(notes)
+    elif found.hedge is not None:
+        notes.append(f"{found.hedge[1]}, weighed: a dropped hedge alone does not reject")
         extra = "; " + "; ".join(notes)
     if not found.window:
         return Verdict(False, 0.0, None,
