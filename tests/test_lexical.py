@@ -231,6 +231,14 @@ def test_a_dropped_hedge_is_weighed_not_decisive() -> None:
     assert (weak.supported, weak.rule) == (False, "quantifier") and "evidence says 'may'" in weak.reason
     # ... and a stronger word in the hedge's place is no dropped hedge: it still fails.
     assert judge("Young plants must need support.").rule == "quantifier"
+    # A claim that fails coverage fails for that, whatever hedge it drops; the hedge stays a note.
+    uncovered = judge("Young plants need strong support.", "Young plants may need support.", coverage=0.9, threshold=0.99)
+    assert (uncovered.supported, uncovered.rule) == (False, "coverage"), uncovered.reason
+    assert uncovered.reason.startswith("coverage 0.80 < 0.90; missing: strong") and "weighed" in uncovered.reason
+    # A covered claim its weak score rejects names the hedge once, as the reason.
+    weak = judge("Young plants need strong steady support, compost.", "Young plants may need support.")
+    assert (weak.supported, weak.rule) == (False, "quantifier"), weak.reason
+    assert weak.reason.count("evidence says 'may'") == 1 and "weighed" not in weak.reason
 
 
 def test_a_claim_may_say_less_than_its_evidence() -> None:

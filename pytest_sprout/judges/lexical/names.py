@@ -104,7 +104,7 @@ def _month_keys() -> dict[str, frozenset[str]]:
 
 def _month_written_otherwise(word: str, prepared: Sequence[_Prepared]) -> bool:
     """Whether ``word`` is a month that a cited passage writes another way ("October" as "Oct")."""
-    keys = _month_keys().get(word.lower()) if word.lower() in MONTHS else None
+    keys = _month_keys().get(word.lower())
     return keys is not None and any(k in p.masks for p in prepared for k in keys)
 
 

@@ -58,11 +58,10 @@ def verdict(found: Evidence, p: float, coverage: float, threshold: float) -> Ver
     if found.failure is not None:
         rule, reason = found.failure
         return Verdict(False, p, evidence, reason + extra, rule)
-    for soft in (found.name_failure, found.cue_conflict, found.hedge):
+    for soft in (found.name_failure, found.cue_conflict):
         if soft is not None and p < threshold:
-            rule, reason = soft
-            return Verdict(False, p, evidence,
-                               f"{reason} (calibrated score {p:.2f} < {_TWO[threshold]}){extra}", rule)
+            return _soft(soft, p, threshold, evidence, extra)
+    unweighed = extra  # a dropped hedge that rejects is the reason, not a note besides it
     if found.cue_conflict is not None:
         notes.append(f"{found.cue_conflict[1]}, weighed: the evidence does not hold the whole claim")
         extra = "; " + "; ".join(notes)
@@ -78,6 +77,8 @@ def verdict(found: Evidence, p: float, coverage: float, threshold: float) -> Ver
                            f"coverage {_TWO[found.coverage]} < {_TWO[coverage]}{where}; "
                            f"missing: {missing}{extra}", "coverage")
     if p < threshold:
+        if found.hedge is not None:  # covered, yet its hedge is dropped and the score does not confirm it
+            return _soft(found.hedge, p, threshold, evidence, unweighed)
         missing = missing_words(found)
         return Verdict(False, p, evidence,
                            f"calibrated score {p:.2f} < {_TWO[threshold]} "
@@ -93,6 +94,12 @@ def verdict(found: Evidence, p: float, coverage: float, threshold: float) -> Ver
     )
 
 
+def _soft(soft: tuple[str, str], p: float, threshold: float, evidence: str | None, extra: str) -> Verdict:
+    """A soft failure the calibrated score confirms: its rule and reason, with the score."""
+    rule, reason = soft
+    return Verdict(False, p, evidence, f"{reason} (calibrated score {p:.2f} < {_TWO[threshold]}){extra}", rule)
+
+
 def missing_words(found: Evidence) -> str:
     shown = found.missing[:6]
     more = len(found.missing) - len(shown)
@@ -100,7 +107,6 @@ def missing_words(found: Evidence) -> str:
 
 
 def wordless(claim: str, ours: Sentence, prepared: list[_Prepared], coverage: float) -> Verdict:
-    """A claim without content words ("10-15 cm.", "* * *"): matched on all its words and numbers."""
     """A claim without content words ("10-15 cm.", "* * *"): matched on all its words and numbers."""
     keys = ours.allkeys()
     if not keys:
