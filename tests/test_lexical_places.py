@@ -78,7 +78,7 @@ def test_a_name_in_place_or_with_no_rival_is_not_displaced(claim: str, passage: 
     assert judge(claim, [passage]).rule != "entity"
 
 
-# --- no rival: a month (or its abbreviation) or a heading in capitals is no name to displace ---------
+# --- no rival: a month (or its abbreviation), a weekday or a heading in capitals is no name to displace
 
 
 @pytest.mark.parametrize(("claim", "passage"), [
@@ -90,6 +90,15 @@ def test_a_name_in_place_or_with_no_rival_is_not_displaced(claim: str, passage: 
 def test_a_month_or_a_heading_is_no_rival_name(claim: str, passage: str) -> None:
     assert check_displaced_name(analyse(claim), analyse(passage)) is None
     assert check_displaced_name(analyse(claim), analyse(passage.replace("Oct.", "Osaka").replace("PUBLISHED", "Slate")))
+
+
+def test_a_weekday_is_no_rival_but_for_a_weekday() -> None:
+    said = "The European Union on Thursday said it will take action against the United States."
+    verdict = judge("The EU has said it will take action against the United States.", [said])
+    assert verdict.supported is True, verdict.reason
+    swapped = judge("The European Union on Monday said it will take action against the United States.", [said])
+    assert (swapped.supported, swapped.rule) == (False, "entity"), swapped.reason
+    assert "'Monday'" in swapped.reason and "'Thursday'" in swapped.reason
 
 
 def test_a_month_that_another_evidence_sentence_holds_is_not_displaced() -> None:

@@ -17,7 +17,7 @@ def check_displaced_name(claim: Sentence, best: Sentence, uncovered: Sequence[st
     """A claim that is one evidence sentence with one of its names replaced by another name of the
     passages: every other content word is in that sentence, the claim's name is not, and the
     sentence has a name the claim lacks ("Rome" where the sentence says "Milan"; ``_no_rival``: not
-    a month nor an English word in capitals; nor the claim's name in full or by its initials, "EU"
+    a month, a weekday (for a name that is none) nor an English word in capitals; nor the claim's name in full or by its initials, "EU"
     and "European Union"). A month of the claim that another evidence sentence
     holds counts as held (``uncovered``: the claim's keys no evidence sentence holds)."""
     names = claim.names()
@@ -29,20 +29,26 @@ def check_displaced_name(claim: Sentence, best: Sentence, uncovered: Sequence[st
     if not missing or any(key not in names for key in missing):
         return None
     ours = names[missing[0]]
-    theirs = [word for key, word in best.names().items() if key not in claim.keys and not _no_rival(word)
+    theirs = [word for key, word in best.names().items() if key not in claim.keys and not _no_rival(word, ours)
               and not _same_by_initials(ours, claim.text, word, best.text)]
     if theirs:
         return "entity", f"claim has '{ours}' where its evidence sentence has '{theirs[0]}'"
     return None
 
 
-def _no_rival(word: str) -> bool:
-    """Whether a capitalised word of the evidence is no name another could stand in for: a month or
-    its abbreviation ("Oct", a date's: the date rule's), or an English word in capitals ("PUBLISHED",
-    a heading)."""
+_WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
+
+
+def _no_rival(word: str, ours: str) -> bool:
+    """Whether a capitalised word of the evidence is no name the claim's name ``ours`` could stand in
+    for: a month or its abbreviation ("Oct", a date's: the date rule's), a weekday but for a weekday
+    ("The European Union on Thursday said" has no rival for "The EU said"), or an English word in
+    capitals ("PUBLISHED", a heading)."""
     lowered = word.lower()
     if lowered in MONTHS:
         return True
+    if lowered in _WEEKDAYS:
+        return ours.lower() not in _WEEKDAYS
     return len(word) > 3 and word.isupper() and bool(word_classes(lowered))
 
 

@@ -8,7 +8,8 @@ from typing import Iterable, Sequence
 
 from .index import Clause, Sentence
 from .rules import _PLACE, Alignment, Failure, align
-from .text import NEGATIONS, NEGATIVE_WORDS, antonym_keys
+from .lexicon import word_classes
+from .text import NEGATIONS, NEGATIVE_WORDS, antonym_keys, stem
 
 
 def check_antonyms(claim: Sentence, window: Sequence[Sentence], uncovered: Iterable[str]) -> Failure | None:
@@ -83,7 +84,7 @@ def check_negation(claim: Sentence, window: Sequence[Sentence], pairs: Alignment
         return None
     for ours, closest, mutual in pairs if pairs is not None else align(claim, window):
         if ours.negated and ours.denied and closest and not any(c.denied for c in closest) and not (
-                _denied_beside(claim, ours, closest, window)):
+                _denied_beside(claim, ours, closest, window)) and not _says_antonym(ours, closest):
             return "negation", f"claim negates '{ours.word}' ('{ours.cue}') but the evidence does not"
         if claim_side:
             continue
@@ -114,6 +115,20 @@ def _denied_beside(claim: Sentence, ours: Clause, closest: Sequence[Clause], win
     return False
 
 
+def _says_antonym(ours: Clause, clauses: Sequence[Clause]) -> bool:
+    """Whether one of ``clauses`` that shares a word with the claim clause ``ours`` holds an antonym
+    of the adjective its cue negates, without a negation of its own nor the adjective itself: "the
+    pull is too weak to overcome" says what "the pull is not strong enough to overcome" says. Only
+    an adjective that is no verb: "not sell" is not "buy", nor "not lower" "higher" (a clause that
+    says "lower" and "higher" compares two things)."""
+    classes = word_classes(ours.word)
+    if not classes or "ADJ" not in classes or "VERB" in classes:
+        return False
+    own = stem(ours.word)
+    others = [c for c in clauses if not c.denied and own not in c.keys and not ours.keys.isdisjoint(c.keys)]
+    return bool(others) and any(key in c.keys for key in antonym_keys(ours.word) for c in others)
+
+
 def says_no(s: Sentence) -> bool:
     """Whether a sentence negates anything: a negation cue, a word of ``NEGATIVE_WORDS``, or a
     hyphenated "-free" or "-less" ("mold-free", "wire-less")."""
@@ -141,23 +156,39 @@ def _negative_prefixed(s: Sentence) -> dict[str, bool]:
     return {k: v for k, v in out.items() if v is not None}
 
 
+def _the_only(s: Sentence) -> dict[str, bool]:
+    """The words the sentence says "the only" of ("the only animals": the key of "animals"), by
+    key: whether "not" is right before it ("not the only animals": True). "Not the only" is no cue
+    of its clause (``scan._ranks_the_others``: it says the rest), so the clause rules do not see it."""
+    if "only" not in s.words:
+        return {}
+    out: dict[str, bool] = {}
+    words = s.words
+    for key, idx in s.content:
+        if idx >= 2 and words[idx - 1] == "only" and words[idx - 2] == "the":
+            out.setdefault(key, idx >= 3 and words[idx - 3] == "not")
+    return out
+
+
 def check_litotes(claim: Sentence, window: Sequence[Sentence]) -> Failure | None:
     """Litotes the other side lacks: "not uncomfortable" where the evidence says "uncomfortable",
     or "unusual" where it says "not unusual" (the negation of such a word is no cue of its clause,
-    so the clause rules do not see it)."""
-    ours = _negative_prefixed(claim)
-    if not ours:
-        return None
-    theirs: dict[str, bool | None] = {}
-    for s in window:
-        for k, v in _negative_prefixed(s).items():
-            theirs[k] = v if theirs.get(k, v) == v else None
-    for k, negated in ours.items():
-        other = theirs.get(k)
-        if other is not None and other != negated:
-            word = claim.surface(k)
-            return "negation", (f"claim says 'not {word}' where the evidence says '{word}'" if negated
-                                else f"claim says '{word}' where the evidence says 'not {word}'")
+    so the clause rules do not see it); the same for "the only" ("the only animals to scratch"
+    where the evidence says "not the only animals to scratch")."""
+    for marked, say in ((_negative_prefixed, "{}"), (_the_only, "the only {}")):
+        ours = marked(claim)
+        if not ours:
+            continue
+        theirs: dict[str, bool | None] = {}
+        for s in window:
+            for k, v in marked(s).items():
+                theirs[k] = v if theirs.get(k, v) == v else None
+        for k, negated in ours.items():
+            other = theirs.get(k)
+            if other is not None and other != negated:
+                word = say.format(claim.surface(k))
+                return "negation", (f"claim says 'not {word}' where the evidence says '{word}'" if negated
+                                    else f"claim says '{word}' where the evidence says 'not {word}'")
     return None
 
 
@@ -186,7 +217,8 @@ def check_negation_unsaid(claim: Sentence, window: Sequence[Sentence], pairs: Al
         about = [s for s in window if len(ours.keys & s.keys) >= 2]
         if not about and (closest or sum(any(k in s.keys for s in window) for k in ours.keys) >= 2):
             about = list(window)  # the evidence splits the clause's words among its sentences
-        if about and not any(_says_no_about(s, ours.keys) if len(ours.keys) > 1 else says_no(s) for s in about):
+        if about and not any(_says_no_about(s, ours.keys) if len(ours.keys) > 1 else says_no(s) for s in about) and (
+                not any(_says_antonym(ours, s.clauses()) for s in about)):
             return "negation", (f"claim negates '{ours.word}' ('{ours.cue}') but the evidence does not, and no "
                                 "evidence clause about it negates anything")
         if len(ours.keys) >= 2 and any(ours.keys <= s.keys and "unless" not in s.words and not any(

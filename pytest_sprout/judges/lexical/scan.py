@@ -7,6 +7,7 @@ from __future__ import annotations
 from itertools import count
 from typing import Sequence
 
+from .lexicon import word_classes
 from .dates import _MONTH_TOKENS, ORDINAL_SUFFIXES, Date, find_dates, has_iso_date, month_name
 from .text import (
     CLAUSE_BREAKS, _ALL_IDIOM_NEXT, _ALL_IDIOM_PREV, _BARE_PERIOD_AFTER, _COMPARATIVES, _EVERY_NTH, _LEXICON, _NEGATION_EXEMPT_NEXT,
@@ -31,12 +32,14 @@ _SUBJECTS = frozenset({"he", "she", "it", "they", "we", "i", "you", "there", "th
 # Verbs that negate what follows them, by the word they take: "failed to get the balance right"
 # says what "did not get the balance right" says ("to"); "lacks a nucleus" what "has no nucleus"
 # says (any word but "of": "a lack of sleep" names a cause); "prevents the lens from moving" what
-# "the lens does not move" says ("from", within a few words). Each is a negation cue of its clause
-# as well as a content word (``_negative_verb``).
+# "the lens does not move" says ("from", within a few words); "cases are unlikely to lead to
+# outbreaks" (or "unlikely that cases will lead") what "cases will not lead" says, hedged. Each is a
+# negation cue of its clause as well as a content word (``_negative_verb``).
 _NEGATIVE_VERBS: dict[str, str] = {
     **dict.fromkeys(("fail", "fails", "failed", "failing", "refuse", "refuses", "refused", "refusing", "unable"), "to"),
     **dict.fromkeys(("lack", "lacks", "lacked", "lacking"), ""),
     **dict.fromkeys(("prevent", "prevents", "prevented", "preventing"), "from"),
+    "unlikely": "to",
 }
 
 
@@ -100,7 +103,7 @@ def _scan(words: list[str], in_date: dict[int, str]) -> tuple[
                 clause += 1  # "... before he won the race": a clause of its own, with its own polarity
                 filled = cue_seen = cue_open = False
             continue
-        elif kind == NUMERAL:
+        elif kind == NUMERAL and not (idx and words[idx - 1] in _COUNTING_BACK and _names_none(words, idx)):
             numerals.append(idx)
             after_number = special = True
         elif kind == PERIOD:  # content, and maybe an amount: "every week", "weekly"
@@ -112,11 +115,12 @@ def _scan(words: list[str], in_date: dict[int, str]) -> tuple[
             if filled:  # a clause without content words hands its cues to the next one
                 clause += 1
                 filled = cue_seen = cue_open = False
-        elif kind == NEG:
+        elif kind == NEG:  # "never move ... without sanitizing" says "always": the two cancel
+            cancelled = w == "without" and filled and _cancelled_by_without(cues, clause, carried)
             if w == "without" and filled:  # "without X" negates X, not the clause before it
                 clause += 1
                 filled = cue_seen = cue_open = False
-            negates, quantifies = _negation_cues(words, idx, w, clause, filled, cues, carried)
+            negates, quantifies = (False, False) if cancelled else _negation_cues(words, idx, w, clause, filled, cues, carried)
             if negates:  # a negation standing for the object opens the clause to "and" ("favoured neither and")
                 has_negation = cue_seen = True
                 cue_open = cue_open or (filled and w in _OBJECT_NEGATIONS)
@@ -130,9 +134,8 @@ def _scan(words: list[str], in_date: dict[int, str]) -> tuple[
                 cues.append((QUANT, "a few" if w == "few" and prev == "a" else w, clause, idx))
                 has_quantifier = True
                 cue_seen = True
-    if carried:
-        _carry(carried, len(starts), cues)
-    return content, starts, cues, numerals, periods, has_negation, has_quantifier
+    _carry(carried, len(starts), cues)  # (a "without" may have cancelled a clause's one negation)
+    return content, starts, cues, numerals, periods, has_negation and any(c[0] == NEG for c in cues), has_quantifier
 
 
 def _negation_cues(words: list[str], idx: int, w: str, clause: int, filled: bool,
@@ -152,6 +155,46 @@ def _negation_cues(words: list[str], idx: int, w: str, clause: int, filled: bool
         cues.append((QUANT, w, clause, idx))
         return negates, True
     return negates, False
+
+
+# "The two have remained close", "the connection between the two": a count that points back to
+# the pair named, as "both" does, and states no number of its own.
+_COUNTING_BACK = frozenset({"the", "these", "those"})
+
+
+def _names_none(words: list[str], idx: int) -> bool:
+    """Whether the "two" at ``idx`` after "the", "these" or "those" stands for the pair it counts,
+    as "both" does: no noun or adjective follows it ("the two went", "the two are", "between the
+    two."), where "the two pieces" and "the two main reasons" count nouns. Only "two": "the
+    twenty" or "the three" in their place counts more than were named."""
+    if words[idx] != "two":
+        return False
+    nxt = words[idx + 1] if idx + 1 < len(words) else ""
+    if not nxt[:1].isalpha():
+        return nxt in ("", ",", ";", ":", ")", ".")  # not "the three-hour", "the two 5 km loops"
+    if nxt in _UNIT_TOKENS or nxt in ORDINAL_SUFFIXES:  # "the two kg", as the number's (``content_keys``)
+        return False
+    kind = (_LEXICON.get(nxt) or _classify(nxt))[0]
+    if kind != CONTENT:
+        return kind in (STOP, OTHER, BREAK, AND)
+    classes = word_classes(nxt)  # a word the table does not know may be a noun
+    return classes is not None and len(classes) > 0 and classes.isdisjoint(("NOUN", "ADJ"))
+
+
+
+
+def _cancelled_by_without(cues: list[tuple[int, str, int, int]], clause: int, carried: list[tuple[str, int, int]]) -> bool:
+    """Whether a "without" that opens a clause cancels the negation of the clause before it, both
+    being dropped: "never move from raw meat to cooked food without sanitizing the knife" says
+    that the knife is always sanitized. Only a "never", the clause's one negation: "he was not
+    suspended without pay" denies the suspension; ``_scan``'s ``cues`` and ``carried`` lose it."""
+    own = [i for i, cue in enumerate(cues) if cue[2] == clause and cue[0] == NEG]
+    if len(own) != 1 or cues[own[0]][1] != "never":
+        return False
+    _, word, _, at = cues.pop(own[0])
+    if (word, clause, at) in carried:
+        carried.remove((word, clause, at))
+    return True
 
 
 def _carry(carried: list[tuple[str, int, int]], clauses: int, cues: list[tuple[int, str, int, int]]) -> None:
@@ -320,10 +363,13 @@ def _free_or_less(words: Sequence[str]) -> bool:
 
 def _negative_verb(words: list[str], idx: int, w: str) -> bool:
     """Whether the word ``w`` of ``_NEGATIVE_VERBS`` at ``idx`` negates what follows it: "failed to",
-    "lacks a" (not "a lack of", nor "lack" as a noun after an article), "prevents ... from"."""
+    "lacks a" (not "a lack of", nor "lack" as a noun after an article), "prevents ... from",
+    "unlikely to" or "unlikely that"."""
     takes = _NEGATIVE_VERBS[w]
     nxt = words[idx + 1] if idx + 1 < len(words) else ""
     if takes == "to":
+        if w == "unlikely":  # "unlikely to spread", "unlikely that it spreads" ("not unlikely" is litotes)
+            return nxt in ("to", "that") and not (idx and words[idx - 1] in ("not", "never"))
         return nxt == "to"
     if takes == "from":
         return "from" in words[idx + 1 : idx + 7]
@@ -356,7 +402,26 @@ def _negates(words: list[str], idx: int) -> bool:
     return not (nxt in _NEGATION_EXEMPT_NEXT or (nxt.startswith(("un", "non")) and len(nxt) > 5) or (
         nxt in _COMPARATIVES and words[idx + 2 : idx + 3] == ["than"]) or (
         nxt == "for" and prev in ("it", "if")) or (  # "were it not for X", "if not for X": a condition
-        prev == "or" and _asks(words, idx, nxt)) or (prev == "if" and _if_not_more(words, idx, nxt)))
+        prev == "or" and _asks(words, idx, nxt)) or (prev == "if" and _if_not_more(words, idx, nxt)) or (
+        _ranks_the_others(words, idx, nxt)))
+
+
+def _ranks_the_others(words: list[str], idx: int, nxt: str) -> bool:
+    """Whether the negation at ``idx`` denies only that others are or do as much: "dogs are not the
+    only animals to scratch" says that dogs scratch, "no other species is as famous as the
+    shearwaters" (or "more famous than") that the shearwaters are the most famous. The rest of
+    the clause is stated, not denied."""
+    w = words[idx]
+    if w == "not":
+        return nxt == "the" and words[idx + 2 : idx + 3] == ["only"]
+    if w != "no" or nxt != "other":
+        return False
+    for later in words[idx + 2 : idx + 16]:
+        if later in ("as", "than"):
+            return True
+        if later in CLAUSE_BREAKS or not later[:1].isalnum():
+            return False
+    return False
 
 
 def _asks(words: list[str], idx: int, nxt: str) -> bool:
@@ -387,4 +452,20 @@ def _quantifies_nothing(words: list[str], idx: int, w: str, prev: str) -> bool:
     """Whether the quantifier ``w`` at ``idx`` is no quantifier here: a superlative or a bound
     ("the most", "at most"), or "all" in an idiom."""
     return (w == "most" and prev in ("the", "at")) or (w == "all" and (prev in _ALL_IDIOM_PREV or (
-        idx + 1 < len(words) and words[idx + 1] in _ALL_IDIOM_NEXT)))
+        idx + 1 < len(words) and words[idx + 1] in _ALL_IDIOM_NEXT))) or (
+        w in _EVERY and _counts_a_time(words, idx))
+
+
+# "every" and "each" say "all" of what they quantify ("every player" is "all of the players"),
+# but not of a time: "every week", "every 3 days", "every second year", "each other", "every time".
+_EVERY = frozenset({"every", "each"})
+
+
+def _counts_a_time(words: list[str], idx: int) -> bool:
+    """Whether "every"/"each" at ``idx`` counts times or is an idiom: a period word, a numeral, an
+    ordinal or "other", "time" or "now" follows it (the number and period rules read those)."""
+    nxt = words[idx + 1] if idx + 1 < len(words) else ""
+    if nxt in ("other", "time", "times", "now") or nxt in _EVERY_NTH:
+        return True
+    kind = (_LEXICON.get(nxt) or _classify(nxt))[0] if nxt else STOP
+    return kind in (PERIOD, NUMERAL)

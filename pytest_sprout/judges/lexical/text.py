@@ -41,7 +41,7 @@ NEGATIVE_WORDS = frozenset("""unless non zero lack lacks lacked lacking fail fai
 QUANTIFIERS: dict[str, tuple[str, str]] = {}
 for _cls, _families in {
     "quantity": {
-        "all": "all",
+        "all": "all every each",
         "most": "most",
         "many": "many",
         "some": "some several a_few certain various",
