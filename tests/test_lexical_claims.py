@@ -35,6 +35,9 @@ PASSAGE = "Snake plants tolerate low light. They grow faster in bright indirect 
     ("The context does not say how old the plant is.", "it says what the sources do not state"),
     ("However, the provided documents don't mention the price.", "it says what the sources do not state"),
     ("There is no information about watering.", "it says what the sources do not state"),
+    ("Yes.", "it only answers the question ('Yes')"),  # a bare reply: only the question states its claim
+    ("Yes, there are.", "it only answers the question ('Yes, there are')"),
+    ("No, it doesn't.", "it only answers the question ('No, it doesn't')"),
 ])
 def test_sentences_with_no_claim_are_unscored(sentence: str, why: str) -> None:
     assert no_claim(sentence) == why
@@ -52,6 +55,9 @@ def test_sentences_with_no_claim_are_unscored(sentence: str, why: str) -> None:
     "(In 2011).",  # a date in brackets, not an author-year citation
     "222 - 0.",
     "Snake plants tolerate low light (Smith et al., 2020).",
+    "Yes, snake plants tolerate low light.",  # a reply that states its claim
+    "No. Snake plants tolerate low light.",
+    "No light is too low for snake plants.",
 ])
 def test_claims_stay_claims(sentence: str) -> None:
     assert no_claim(sentence) is None

@@ -1,6 +1,7 @@
 """The lexical judge on polarity, counts and quantities said another way (rules_version 14): "not
-the only", "no other ... as", "never ... without", "unlikely that", "not strong enough" for "too
-weak", "the two" that points back, "every" for "all", a weekday as no rival name (in
+the only", "no other ... as", "never ... without", "unlikely that", an elided "if not,", "not X
+but rather Y", "not strong enough" for "too weak", "the two" that points back, "every" for "all",
+a quantifier said by a clause that holds the whole claim clause, a weekday as no rival name (in
 test_lexical_places.py). Each reading with claims it must accept and claims it must
 still reject, so that no reading buys its paraphrases by letting the reversal through."""
 
@@ -8,7 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from pytest_sprout.judges.lexical import LexicalJudge, Sentence
+from pytest_sprout.judges.lexical import LexicalJudge, Sentence, check_quantifiers
+from pytest_sprout.judges.lexical.polarity import check_negation_unsaid
 
 
 def judge(claim: str, *passages: str):
@@ -182,3 +184,43 @@ def test_every_against_a_weaker_quantifier_fails() -> None:
                                   "They help each other.", "It fails every time."])
 def test_every_of_a_time_is_no_quantifier(text: str) -> None:
     assert [q for c in Sentence(text).clauses() for q in c.quants] == []
+
+
+# --- a quantifier said by an evidence clause that holds the whole claim clause ------------------------
+
+PLANETS = (Sentence("Planets are round because their gravity pulls everything toward the center."),
+           Sentence("The Earth and all planets are round because they formed from molten material."))
+
+
+def test_a_quantifier_is_read_in_the_clause_that_holds_the_whole_claim_clause() -> None:
+    # the claim clause "all planets are round" is most like the first sentence's "planets are round",
+    # but the second sentence's clause holds every word of it, and says "all"
+    claim = Sentence("All planets are round because they formed from molten material.")
+    assert check_quantifiers(claim, PLANETS) is None
+    assert check_quantifiers(claim, PLANETS, claim_side=True) is None
+
+
+def test_a_quantifier_no_clause_holding_the_claim_says_still_fails() -> None:
+    claim = Sentence("All planets are round because they formed from molten material.")
+    some = (PLANETS[0], Sentence("The Earth and some planets are round because they formed from molten material."))
+    assert check_quantifiers(claim, some) is not None and check_quantifiers(claim, some)[0] == "quantifier"
+    assert check_quantifiers(claim, PLANETS[:1]) == ("quantifier", "claim says 'all' but the evidence does not")
+
+
+# --- an elided "if not," and "not X but rather Y" ------------------------------------------------------
+
+
+def test_an_elided_if_not_negates_nothing_after_it() -> None:
+    claim = "A citizen was born in the US, or if not, they have at least one parent who is a US citizen."
+    assert [c.negated for c in Sentence(claim).clauses()] == [False] * len(Sentence(claim).clauses())
+    assert [c.negated for c in Sentence("If not treated, the rot spreads.").clauses()][0] is True
+
+
+def test_not_x_but_rather_y_states_y() -> None:
+    evidence = (Sentence("Today pants are a single item of clothing, but in those days they consisted of two separate pieces."),)
+    claim = Sentence("In those days, pants were not a single item of clothing but rather two separate pieces.")
+    assert check_negation_unsaid(claim, evidence) is None
+    # without "but rather" the negation is the claim's own, and the evidence states the words it negates
+    alone = Sentence("Pants are not a single item of clothing.")
+    failure = check_negation_unsaid(alone, (Sentence("Pants are a single item of clothing."),))
+    assert failure is not None and failure[0] == "negation"

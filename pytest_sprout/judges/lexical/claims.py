@@ -63,12 +63,19 @@ _LACKS = re.compile(
     r")",
     re.IGNORECASE,
 )
+# A bare reply to the question ("Yes.", "No, it is not.", "Yes, there are."): it says that the
+# question's proposition holds or not, which only the question states.
+_BARE_REPLY = re.compile(
+    r"\s*(?:yes|no|yeah|nope)(?:,?\s+(?:there|it|they|he|she|you|we|i|that|this)\s+"
+    r"(?:is|are|was|were|do|does|did|can|could|will|would|has|have|may|might|should)(?:\s*not|n't)?)?\s*[.!]?\s*",
+    re.IGNORECASE,
+)
 # The first characters or words a sentence with no claim can start with: most claims skip the patterns.
 _STARTS = frozenset("based according as from per in judging the this these our my given provided above retrieved "
                     "cited available supplied following context document documents passage passages text texts "
                     "source sources information article articles excerpt excerpts search references reference "
                     "evidence material data it it's for last all to there no however unfortunately but also "
-                    "moreover additionally furthermore overall therefore see citation citations here here's".split())
+                    "moreover additionally furthermore overall therefore see citation citations here here's yes yeah nope".split())
 
 
 _PUNCTUATION = " .,;:!?-–—"
@@ -89,7 +96,7 @@ def no_claim(sentence: str) -> str | None:
         if _CITATION.match(text):
             return "a citation"
         return None
-    word = text[:16].split(None, 1)[0].lower().rstrip(",:")
+    word = text[:16].split(None, 1)[0].lower().rstrip(",:.!")
     if word not in _STARTS:
         return None
     if _CITATION.match(text):
@@ -101,6 +108,8 @@ def no_claim(sentence: str) -> str | None:
         return f"it only frames the answer ('{text.rstrip(_PUNCTUATION)}')"
     if _LACKS.match(text):
         return "it says what the sources do not state"
+    if _BARE_REPLY.fullmatch(text):
+        return f"it only answers the question ('{text.rstrip(_PUNCTUATION)}')"
     return None
 
 

@@ -208,7 +208,7 @@ def check_negation_unsaid(claim: Sentence, window: Sequence[Sentence], pairs: Al
     evidence that says "no" nowhere near it cannot be its paraphrase (a paraphrase says it with
     "unless", "lacks", "barely" or a cue of its own, in the clause about those words: a "no" in
     another clause of the sentence is about something else)."""
-    if not claim.has_negation or _contrast_class(claim.words):
+    if not claim.has_negation or _contrast_class(claim.words) or _rather(claim.words):
         return None
     clauses = claim.clauses()
     for ours, closest, _ in pairs if pairs is not None else align(claim, window):
@@ -277,6 +277,14 @@ def _contrast_class(words: Sequence[str]) -> bool:
                 if words[j] in ("that", "who", "which") and NEGATIONS.intersection(words[j + 1 : j + 4]):
                     return True
     return False
+
+
+def _rather(words: Sequence[str]) -> bool:
+    """Whether the claim's negation sets aside an alternative for what it states: "pants were not a
+    single item but rather two separate pieces", "has not shown X, but instead Y". What the claim
+    says is the second half; the evidence need not deny the first in so many words."""
+    return any(w == "but" and words[i + 1] in ("rather", "instead") and not NEGATIONS.isdisjoint(words[:i])
+               for i, w in enumerate(words[:-1]))
 
 
 def check_negated_clause_stated(claim: Sentence, window: Sequence[Sentence], least: int = 1) -> Failure | None:

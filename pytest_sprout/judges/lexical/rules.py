@@ -151,9 +151,17 @@ def check_quantifiers(claim: Sentence, window: Sequence[Sentence], pairs: Alignm
             continue
         problems = [_quantifier_conflict(ours.quants, c.quants, claim_side, hedges)
                     for c in (closest if ours.quants else mutual)]
-        if problems and all(problems):
+        if problems and all(problems) and not (ours.quants and _said_whole(ours, window, claim_side, hedges)):
             return "quantifier", next(filter(None, problems))  # all of them are reasons: the first
     return None
+
+
+def _said_whole(ours: Clause, window: Sequence[Sentence], claim_side: bool, hedges: bool) -> bool:
+    """Whether an evidence clause that holds every word of the claim clause ``ours`` agrees with its
+    quantifiers: "The Earth and all planets are round" says "all planets are round", though the
+    clause most like it is another sentence's "Planets are round"."""
+    return any(ours.keys <= c.keys and _quantifier_conflict(ours.quants, c.quants, claim_side, hedges) is None
+               for s in window if s.has_quantifier for c in s.clauses())
 
 
 def check_dropped_hedge(claim: Sentence, window: Sequence[Sentence]) -> Failure | None:

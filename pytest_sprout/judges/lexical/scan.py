@@ -395,13 +395,15 @@ def _states_an_amount(words: list[str], idx: int, w: str) -> bool:
 
 def _negates(words: list[str], idx: int) -> bool:
     """Whether the negation word at ``idx`` is a cue: not before an exempt word, an "un-"/"non-"
-    word, or a bound ("no more than 3"), nor in "were it not for" / "if not for", nor an "or not"
+    word, or a bound ("no more than 3"), nor in "were it not for" / "if not for", nor an elided "if
+    not," ("born in the US, or if not, they have a parent who is a citizen"), nor an "or not"
     that only asks (``_asks``), nor the "if not" of "much if not most" (``_if_not_more``)."""
     nxt = words[idx + 1] if idx + 1 < len(words) else ""
     prev = words[idx - 1] if idx else ""
     return not (nxt in _NEGATION_EXEMPT_NEXT or (nxt.startswith(("un", "non")) and len(nxt) > 5) or (
         nxt in _COMPARATIVES and words[idx + 2 : idx + 3] == ["than"]) or (
         nxt == "for" and prev in ("it", "if")) or (  # "were it not for X", "if not for X": a condition
+        prev == "if" and nxt in ("", ",", ";", ".")) or (  # "or if not, they ...": "otherwise", elided
         prev == "or" and _asks(words, idx, nxt)) or (prev == "if" and _if_not_more(words, idx, nxt)) or (
         _ranks_the_others(words, idx, nxt)))
 
