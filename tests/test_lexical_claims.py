@@ -38,6 +38,8 @@ PASSAGE = "Snake plants tolerate low light. They grow faster in bright indirect 
     ("Yes.", "it only answers the question ('Yes')"),  # a bare reply: only the question states its claim
     ("Yes, there are.", "it only answers the question ('Yes, there are')"),
     ("No, it doesn't.", "it only answers the question ('No, it doesn't')"),
+    ("Generally, yes.", "it only answers the question ('Generally, yes')"),
+    ("The short answer is no.", "it only answers the question ('The short answer is no')"),
 ])
 def test_sentences_with_no_claim_are_unscored(sentence: str, why: str) -> None:
     assert no_claim(sentence) == why
@@ -58,6 +60,8 @@ def test_sentences_with_no_claim_are_unscored(sentence: str, why: str) -> None:
     "Yes, snake plants tolerate low light.",  # a reply that states its claim
     "No. Snake plants tolerate low light.",
     "No light is too low for snake plants.",
+    "Generally, snake plants tolerate low light.",
+    "The short answer is that snake plants tolerate low light.",
 ])
 def test_claims_stay_claims(sentence: str) -> None:
     assert no_claim(sentence) is None

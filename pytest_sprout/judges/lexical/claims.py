@@ -63,10 +63,13 @@ _LACKS = re.compile(
     r")",
     re.IGNORECASE,
 )
-# A bare reply to the question ("Yes.", "No, it is not.", "Yes, there are."): it says that the
-# question's proposition holds or not, which only the question states.
+# A bare reply to the question ("Yes.", "No, it is not.", "Yes, there are.", "Generally, yes.", "The
+# short answer is no."): it says that the question's proposition holds or not, which only the
+# question states.
 _BARE_REPLY = re.compile(
-    r"\s*(?:yes|no|yeah|nope)(?:,?\s+(?:there|it|they|he|she|you|we|i|that|this)\s+"
+    r"\s*(?:(?:generally|usually|mostly|basically|essentially|overall|in general|in short|in most cases),?\s+"
+    r"|the (?:short |simple |quick )?answer is:?\s+)?"
+    r"(?:yes|no|yeah|nope)(?:,?\s+(?:there|it|they|he|she|you|we|i|that|this)\s+"
     r"(?:is|are|was|were|do|does|did|can|could|will|would|has|have|may|might|should)(?:\s*not|n't)?)?\s*[.!]?\s*",
     re.IGNORECASE,
 )
@@ -75,7 +78,8 @@ _STARTS = frozenset("based according as from per in judging the this these our m
                     "cited available supplied following context document documents passage passages text texts "
                     "source sources information article articles excerpt excerpts search references reference "
                     "evidence material data it it's for last all to there no however unfortunately but also "
-                    "moreover additionally furthermore overall therefore see citation citations here here's yes yeah nope".split())
+                    "moreover additionally furthermore overall therefore see citation citations here here's yes yeah nope "
+                    "generally usually mostly basically essentially".split())
 
 
 _PUNCTUATION = " .,;:!?-–—"
