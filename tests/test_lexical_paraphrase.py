@@ -107,6 +107,15 @@ def test_unlikely_against_an_affirmation_fails_and_not_unlikely_is_litotes() -> 
     assert [c.denied for c in Sentence("It is not unlikely that cases will lead to outbreaks.").clauses()] == [False]
 
 
+def test_a_negated_un_word_among_the_negative_verbs_is_litotes() -> None:
+    # "not unable to" says "able to", as "not unlikely" says "likely": no negation of the clause ...
+    assert [c.denied for c in Sentence("He was not unable to sign the treaty.").clauses()] == [False]
+    assert [c.denied for c in Sentence("He was unable to sign the treaty.").clauses()] == [True]
+    # ... and against "unable to" it is the litotes rule's conflict
+    verdict = judge("He was not unable to sign the treaty.", "He was unable to sign the treaty.")
+    assert (verdict.supported, verdict.rule) == (False, "negation"), verdict.reason
+
+
 # --- "not strong enough" says "too weak": a negated adjective and its antonym --------------------------
 
 PULL = "With much smaller bodies, the gravitational pull is too weak to overcome the asteroid's mechanical strength."

@@ -7,8 +7,8 @@ from __future__ import annotations
 from itertools import count
 from typing import Sequence
 
-from .lexicon import word_classes
 from .dates import _MONTH_TOKENS, ORDINAL_SUFFIXES, Date, find_dates, has_iso_date, month_name
+from .lexicon import word_classes
 from .text import (
     CLAUSE_BREAKS, _ALL_IDIOM_NEXT, _ALL_IDIOM_PREV, _BARE_PERIOD_AFTER, _COMPARATIVES, _EVERY_NTH, _LEXICON, _NEGATION_EXEMPT_NEXT,
     _PERIOD_ADVERBS, _PERIOD_WORDS_BEFORE, _TRUTH_WORDS, _UNIT_TOKENS, _VAGUE, AND, BREAK, CONTENT, NEG, NUMERAL, OTHER,
@@ -34,12 +34,13 @@ _SUBJECTS = frozenset({"he", "she", "it", "they", "we", "i", "you", "there", "th
 # says (any word but "of": "a lack of sleep" names a cause); "prevents the lens from moving" what
 # "the lens does not move" says ("from", within a few words); "cases are unlikely to lead to
 # outbreaks" (or "unlikely that cases will lead") what "cases will not lead" says, hedged. Each is a
-# negation cue of its clause as well as a content word (``_negative_verb``).
-_NEGATIVE_VERBS: dict[str, str] = {
-    **dict.fromkeys(("fail", "fails", "failed", "failing", "refuse", "refuses", "refused", "refusing", "unable"), "to"),
-    **dict.fromkeys(("lack", "lacks", "lacked", "lacking"), ""),
-    **dict.fromkeys(("prevent", "prevents", "prevented", "preventing"), "from"),
-    "unlikely": "to",
+# negation cue of its clause as well as a content word (``_negative_verb``): the words it takes
+# right after it, or () for any word but "of", or "from" somewhere after it.
+_NEGATIVE_VERBS: dict[str, tuple[str, ...]] = {
+    **dict.fromkeys(("fail", "fails", "failed", "failing", "refuse", "refuses", "refused", "refusing", "unable"), ("to",)),
+    **dict.fromkeys(("lack", "lacks", "lacked", "lacking"), ()),
+    **dict.fromkeys(("prevent", "prevents", "prevented", "preventing"), ("from",)),
+    "unlikely": ("to", "that"),
 }
 
 
@@ -179,8 +180,6 @@ def _names_none(words: list[str], idx: int) -> bool:
         return kind in (STOP, OTHER, BREAK, AND)
     classes = word_classes(nxt)  # a word the table does not know may be a noun
     return classes is not None and len(classes) > 0 and classes.isdisjoint(("NOUN", "ADJ"))
-
-
 
 
 def _cancelled_by_without(cues: list[tuple[int, str, int, int]], clause: int, carried: list[tuple[str, int, int]]) -> bool:
@@ -364,15 +363,16 @@ def _free_or_less(words: Sequence[str]) -> bool:
 def _negative_verb(words: list[str], idx: int, w: str) -> bool:
     """Whether the word ``w`` of ``_NEGATIVE_VERBS`` at ``idx`` negates what follows it: "failed to",
     "lacks a" (not "a lack of", nor "lack" as a noun after an article), "prevents ... from",
-    "unlikely to" or "unlikely that"."""
+    "unlikely to" or "unlikely that". An "un-" word after "not" is litotes, and neither is a cue:
+    "not unable to sign" says "able to sign", as "not unlikely" says "likely" (``_negates``)."""
     takes = _NEGATIVE_VERBS[w]
+    if w.startswith("un") and idx and words[idx - 1] in ("not", "never"):
+        return False
     nxt = words[idx + 1] if idx + 1 < len(words) else ""
-    if takes == "to":
-        if w == "unlikely":  # "unlikely to spread", "unlikely that it spreads" ("not unlikely" is litotes)
-            return nxt in ("to", "that") and not (idx and words[idx - 1] in ("not", "never"))
-        return nxt == "to"
-    if takes == "from":
+    if takes == ("from",):
         return "from" in words[idx + 1 : idx + 7]
+    if takes:
+        return nxt in takes
     return bool(nxt) and nxt != "of" and not (idx and words[idx - 1] in ("a", "the", "of"))
 
 
