@@ -3,8 +3,8 @@
 score = sigmoid(INTERCEPT + sum(COEFFICIENTS[i] * feature[i])), features in the order of FEATURES.
 """
 
-VERSION = 'wicedev349+lfqa3838-473419b9'
+VERSION = 'wicedev349+lfqa3838-361abc5f'
 FEATURES = ('coverage', 'weighted_coverage', 'uncovered_weight', 'uncovered_clause', 'extra_sentences', 'rule_failed', 'names_missing', 'several_passages', 'rarest_missing', 'passage_weighted', 'log_sentences', 'single_sentence', 'linked_pairs')
-INTERCEPT = -3.3454
-COEFFICIENTS = (-1.9505, 3.7531, 0.1391, 0.9471, 0.3686, -1.5028, -0.3517, -0.4226, -1.1824, 2.5125, -0.0883, 1.8784, 1.0588)
+INTERCEPT = -3.3281
+COEFFICIENTS = (-1.9851, 3.8019, 0.1358, 0.8905, 0.3635, -1.4493, -0.3211, -0.4142, -1.1998, 2.5215, -0.0845, 1.8062, 1.0693)
 THRESHOLD = 0.50

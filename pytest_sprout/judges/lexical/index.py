@@ -155,7 +155,8 @@ class Sentence:
                 j = m.start() - 1  # the last character before the word that is not a space
                 while j >= 0 and text[j].isspace():
                     j -= 1
-                if j < 0 or text[j] in _SENTENCE_OPENERS:  # a capital that starts a sentence
+                if j < 0 or text[j] in _SENTENCE_OPENERS and not (  # a capital that starts a sentence,
+                        text[j] == "-" and j + 1 == m.start() and j and text[j - 1].isalnum()):  # not "Mid-Atlantic"
                     continue
                 word = m.group().lower()
                 kind, key = _LEXICON.get(word) or _classify(word)

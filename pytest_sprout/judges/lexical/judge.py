@@ -71,7 +71,7 @@ from .evidence import (
 )
 from .framing import strip_boilerplate
 from .index import Sentence, _bits, analyse, positions
-from .names import absent_names, check_displaced_name, check_name_in_place
+from .names import absent_names, check_displaced_name, check_name_in_place, check_names_exchanged
 from .passage import _Prepared, _prepare_passage, number_facts, numbers_near
 from .polarity import (
     check_antonyms, check_litotes, check_negated_clause_stated, check_negation, check_negation_unsaid, denial,
@@ -83,7 +83,7 @@ from .rules import (
 from .text import rejoin_numbers, stem, weight
 from .verdicts import sigmoid, verdict, wordless
 
-RULES_VERSION = 14  # bump when a rule changes what it decides: it is part of settings()
+RULES_VERSION = 15  # bump when a rule changes what it decides: it is part of settings()
 
 _ZEROS = repeat(0)  # the default of each dict.get mapped over a claim's keys
 
@@ -449,7 +449,8 @@ class LexicalJudge:
             failure = check_litotes(ours, window)
         if failure is None and uncovered:
             failure = check_antonyms(ours, window, uncovered)
-        return failure or check_swap(ours, window) or check_stitched(ours, window)
+        return (failure or check_swap(ours, window) or check_names_exchanged(ours, window[0] if best is None else best)
+                or check_stitched(ours, window))
 
     def _verdict(self, found: Evidence) -> Verdict:
         return verdict(found, self.probability(found.features()), self.coverage, self.threshold)

@@ -121,46 +121,66 @@ def _same_by_initials(ours: str, ours_text: str, theirs: str, theirs_text: str) 
 
 
 def check_name_in_place(claim: Sentence, window: Sequence[Sentence]) -> Failure | None:
-    """A name of the claim taken from one evidence sentence into the place of a name of the
-    sentence that says the rest ("the physical holding pressure of a VGA connector" where that
-    sentence says "a USB connector", and "VGA" is in another sentence of the evidence): the
-    claim's words that are not names are concentrated in one evidence sentence (at least half of
-    them); that sentence holds no part of the claim's name (a name of several words, "Terry
-    Richardson", counts as one), another evidence sentence does, but none holds it next to a word
-    that is next to it in the claim (up to ``_PLACE`` content words away, names aside); and that
-    sentence has another name with the same nearest word on the same side as the claim's name.
+    """A name of the claim put in the place of another name of an evidence sentence ("the physical
+    holding pressure of a VGA connector" where a sentence says "a USB connector", and "VGA" is
+    elsewhere in the passages): no evidence sentence holds the claim's name next to a word that is
+    next to it in the claim (up to ``_PLACE`` content words away, names aside); and an evidence
+    sentence that holds no part of the name (a name of several words, "Terry Richardson", counts
+    as one) holds two of those words (not as parts of its own names) and another name, one the
+    claim lacks, with the same nearest word on the same side as the claim's name (and a rival:
+    ``_no_rival``, nor the name by its initials or in full). A word is a name
+    in an evidence sentence when one of them writes it with a capital inside it ("Ebola isn't
+    spread", beside "spread Ebola").
     A name the evidence states in its place, or that no other name stands in for, passes: answers
     join a name stated in one sentence to what another says of it ("In the case of Germany, ...")."""
     names = claim.names()
-    if not names or len(window) < 2:
+    if not names:
         return None
+    keys = claim.keys
+    places = _name_places(window, keys)
+    if not places:
+        return None  # no evidence sentence names what the claim does not: no rival
     content = claim.content
-    counted = frozenset(k for k, _ in content if k not in names)
-    if len(counted) < 2:
-        return None
-    best = max(window, key=lambda s: len(counted & s.keys))  # the first of the most
-    most = len(counted & best.keys)
-    theirs = best.names()
-    if not theirs or 2 * most < len(counted):
-        return None
     for p, (key, _) in enumerate(content):
         if key not in names or names[key].lower() in MONTHS:  # a month is part of a date: the date rule's
             continue
-        around = _around(content, p, names)
         run = _name_run(content, p, names)
-        if not around & best.keys or run & best.keys:
+        open_ = [place for place in places if run.isdisjoint(place[0].keys)]
+        if not open_:
             continue
-        if not any(key in s.keys for s in window if s is not best) or any(
+        around = _around(content, p, names)
+        if len(around) < 2 or all(len(around & free) < 2 for _, _, free in open_) or any(
                 key in s.keys and _placed(s, key, around, names) for s in window):
             continue
-        sides = _sides(content, p, names)
-        for q, (other, _) in enumerate(best.content):
-            if other in theirs and other not in run and any(
-                    a is not None and a == b for a, b in zip(sides, _sides(best.content, q, theirs))):
-                return "entity", (f"claim has '{names[key]}' where the evidence sentence that says the rest "
-                                  f"has '{theirs[other]}' ('{_short(best.text)}'); '{names[key]}' is in "
-                                  "another sentence, not next to these words")
+        sides, ours = _sides(content, p, names), names[key]
+        for best, theirs, free in open_:
+            if len(around & free) < 2:
+                continue
+            for q, (other, _) in enumerate(best.content):
+                if other in theirs and other not in keys and _same_place(sides, _sides(best.content, q, theirs)) and not (
+                        _no_rival(theirs[other], ours) or _same_by_initials(ours, claim.text, theirs[other], best.text)):
+                    return "entity", (f"claim has '{ours}' where an evidence sentence has '{theirs[other]}' "
+                                      f"('{_short(best.text)}'); no evidence sentence has '{ours}' next to these words")
     return None
+
+
+def _name_places(window: Sequence[Sentence], keys: frozenset[str]) -> list[tuple[Sentence, dict[str, str], frozenset[str]]]:
+    """Each window sentence with a name the claim (``keys``) lacks: the names of the window it holds
+    (a word one sentence writes with a capital inside is a name in all of them) and its other keys."""
+    named = {k: w for s in window for k, w in s.names().items()}
+    if all(k in keys for k in named):
+        return []
+    out = []
+    for s in window:
+        theirs = {k: w for k, w in named.items() if k in s.keys}
+        if any(k not in keys for k in theirs):
+            out.append((s, theirs, s.keys.difference(theirs)))
+    return out
+
+
+def _same_place(ours: tuple[str | None, str | None], theirs: tuple[str | None, str | None]) -> bool:
+    """Whether two names have the same nearest word (``_sides``) on one side."""
+    return any(a is not None and a == b for a, b in zip(ours, theirs))
 
 
 def _placed(s: Sentence, key: str, around: set[str], names: dict[str, str]) -> bool:
@@ -199,3 +219,51 @@ def _name_run(content: Sequence[tuple[str, int]], p: int, names: dict[str, str])
             run.add(content[q][0])
             q += step
     return run
+
+
+def check_names_exchanged(claim: Sentence, best: Sentence) -> Failure | None:
+    """Two names of the claim that trade the places they have in its evidence sentence: each has,
+    on one side, the nearest word (not a name) that the other has on that side in the sentence, a
+    word its own place there lacks ("One of Br'er Rabbit's plans to capture Br'er Fox" against
+    "One of Br'er Fox's plans to capture Br'er Rabbit"; "Mid-Atlantic notes that the Labov
+    accent" against "Labov notes that Mid-Atlantic speech"). A name of several words ("William
+    Labov") counts as one, and a name written twice is read at each place. Names in a list
+    ("A and B are toxic") keep their neighbours when they change places, and pass, as do names of a
+    claim in the passive voice against an active sentence, or the other way round ("by")."""
+    theirs = best.names()
+    if len(theirs) < 2 or ("by" in claim.words) != ("by" in best.words):  # "A was replaced by B": B replaced A
+        return None
+    mine = claim.names()
+    if sum(k in claim.keys for k in theirs) + sum(k in best.keys and k not in theirs for k in mine) < 2:
+        return None  # two names of the claim in the sentence, at least
+    names = {**{k: w for k, w in theirs.items() if k in claim.keys}, **mine}
+    runs: list[tuple[str, ...]] = []
+    for p, (key, _) in enumerate(claim.content):
+        if key in names and not any(key in r for r in runs):
+            run = _name_run(claim.content, p, names)
+            runs.append(tuple(k for k in claim.seq if k in run))
+    runs = [r for r in runs if all(k in best.keys for k in r)]
+    if len(runs) < 2:
+        return None
+    ours = {r: _places(claim, r[0], names) for r in runs}
+    there = {r: _places(best, r[0], theirs) for r in runs}
+    for a in runs:
+        for b in runs:
+            if a is not b and _takes_place(ours[a], there[b], there[a]) and _takes_place(ours[b], there[a], there[b]):
+                first, second = (" ".join(names[k] for k in r) for r in (a, b))
+                return "entity-swap", (f"claim swaps '{first}' and '{second}' relative to the evidence sentence "
+                                       f"('{_short(best.text)}')")
+    return None
+
+
+def _places(s: Sentence, key: str, names: dict[str, str]) -> list[tuple[str | None, str | None]]:
+    """The nearest words (``_sides``) of each place of ``key`` in ``s``."""
+    return [_sides(s.content, q, names) for q, (k, _) in enumerate(s.content) if k == key]
+
+
+def _takes_place(mine: list[tuple[str | None, str | None]], other: list[tuple[str | None, str | None]],
+                 own: list[tuple[str | None, str | None]]) -> bool:
+    """Whether a name with neighbours ``mine`` (at each of its places) stands where the other name
+    stands (``other``), on a side where none of its own places in the evidence (``own``) has that word."""
+    return any(m is not None and any(o[s] == m for o in other) and all(w[s] != m for w in own)
+               for sides in mine for s, m in enumerate(sides))
