@@ -17,8 +17,8 @@ def check_displaced_name(claim: Sentence, best: Sentence, uncovered: Sequence[st
     """A claim that is one evidence sentence with one of its names replaced by another name of the
     passages: every other content word is in that sentence, the claim's name is not, and the
     sentence has a name the claim lacks ("Rome" where the sentence says "Milan"; ``_no_rival``: not
-    a month, a weekday (for a name that is none) nor an English word in capitals; nor the claim's name in full or by its initials, "EU"
-    and "European Union"). A month of the claim that another evidence sentence
+    a month, a weekday (for a name that is none), an English word in capitals, nor the claim's name
+    in full or by its initials, "EU" and "European Union"). A month of the claim that another evidence sentence
     holds counts as held (``uncovered``: the claim's keys no evidence sentence holds)."""
     names = claim.names()
     if not names:
@@ -29,8 +29,8 @@ def check_displaced_name(claim: Sentence, best: Sentence, uncovered: Sequence[st
     if not missing or any(key not in names for key in missing):
         return None
     ours = names[missing[0]]
-    theirs = [word for key, word in best.names().items() if key not in claim.keys and not _no_rival(word, ours)
-              and not _same_by_initials(ours, claim.text, word, best.text)]
+    theirs = [word for key, word in best.names().items() if key not in claim.keys
+              and not _no_rival(word, best.text, ours, claim.text)]
     if theirs:
         return "entity", f"claim has '{ours}' where its evidence sentence has '{theirs[0]}'"
     return None
@@ -39,17 +39,19 @@ def check_displaced_name(claim: Sentence, best: Sentence, uncovered: Sequence[st
 _WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
 
 
-def _no_rival(word: str, ours: str) -> bool:
-    """Whether a capitalised word of the evidence is no name the claim's name ``ours`` could stand in
-    for: a month or its abbreviation ("Oct", a date's: the date rule's), a weekday but for a weekday
-    ("The European Union on Thursday said" has no rival for "The EU said"), or an English word in
-    capitals ("PUBLISHED", a heading)."""
+def _no_rival(word: str, text: str, ours: str, ours_text: str) -> bool:
+    """Whether a capitalised word of the evidence (of sentence ``text``) is no name the claim's name
+    ``ours`` (of ``ours_text``) could stand in for: a month or its abbreviation ("Oct", a date's:
+    the date rule's), a weekday but for a weekday ("The European Union on Thursday said" has no
+    rival for "The EU said"), an English word in capitals ("PUBLISHED", a heading), or the claim's
+    name by its initials or in full ("EU" and "European Union")."""
     lowered = word.lower()
     if lowered in MONTHS:
         return True
     if lowered in _WEEKDAYS:
         return ours.lower() not in _WEEKDAYS
-    return len(word) > 3 and word.isupper() and bool(word_classes(lowered))
+    return (len(word) > 3 and word.isupper() and bool(word_classes(lowered))) or _same_by_initials(
+        ours, ours_text, word, text)
 
 
 # A run of adjacent capitalised words ("United States"), and the words that open a sentence or a
@@ -128,7 +130,7 @@ def check_name_in_place(claim: Sentence, window: Sequence[Sentence]) -> Failure 
     sentence that holds no part of the name (a name of several words, "Terry Richardson", counts
     as one) holds two of those words (not as parts of its own names) and another name, one the
     claim lacks, with the same nearest word on the same side as the claim's name (and a rival:
-    ``_no_rival``, nor the name by its initials or in full). A word is a name
+    ``_no_rival``). A word is a name
     in an evidence sentence when one of them writes it with a capital inside it ("Ebola isn't
     spread", beside "spread Ebola").
     A name the evidence states in its place, or that no other name stands in for, passes: answers
@@ -158,7 +160,7 @@ def check_name_in_place(claim: Sentence, window: Sequence[Sentence]) -> Failure 
                 continue
             for q, (other, _) in enumerate(best.content):
                 if other in theirs and other not in keys and _same_place(sides, _sides(best.content, q, theirs)) and not (
-                        _no_rival(theirs[other], ours) or _same_by_initials(ours, claim.text, theirs[other], best.text)):
+                        _no_rival(theirs[other], best.text, ours, claim.text)):
                     return "entity", (f"claim has '{ours}' where an evidence sentence has '{theirs[other]}' "
                                       f"('{_short(best.text)}'); no evidence sentence has '{ours}' next to these words")
     return None
