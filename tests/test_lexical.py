@@ -236,7 +236,7 @@ def test_a_dropped_hedge_is_weighed_not_decisive() -> None:
     assert (uncovered.supported, uncovered.rule) == (False, "coverage"), uncovered.reason
     assert uncovered.reason.startswith("coverage 0.80 < 0.90; missing: strong") and "weighed" in uncovered.reason
     # A covered claim its weak score rejects names the hedge once, as the reason.
-    weak = judge("Young plants need strong steady support, compost.", "Young plants may need support.")
+    weak = judge("Young plants need strong steady support and rich compost.", "Young plants may need support.")
     assert (weak.supported, weak.rule) == (False, "quantifier"), weak.reason
     assert weak.reason.count("evidence says 'may'") == 1 and "weighed" not in weak.reason
 
@@ -365,7 +365,7 @@ def test_settings_are_json_able_and_change_with_the_parameters() -> None:
     a, b = LexicalJudge().settings(), LexicalJudge(coverage=0.7, window=2).settings()
     assert json.loads(json.dumps(a)) == a and a != b
     assert a["coverage"] == 0.5 and a["window"] == 3 and LexicalJudge.name == "lexical"
-    assert a["rules_version"] == 15 and a["calibration"] and LexicalJudge(threshold=0.9).settings() != a
+    assert a["rules_version"] == 16 and a["calibration"] and LexicalJudge(threshold=0.9).settings() != a
 
 
 def test_reasons_are_one_line() -> None:
@@ -564,7 +564,7 @@ def test_the_evidence_covers_at_least_as_much_as_any_single_sentence(passages, d
 
 
 def _next_best_one_by_one(candidates: dict[int, int], covered: int, chosen: list[int], near: set[int]) -> int | None:
-    """``judge._next_best`` written as one loop over the candidates, in order."""
+    """``evidence._next_best`` written as one loop over the candidates, in order."""
     def distance(w: int) -> int:
         return min((abs(w - c) if w >> 32 == c >> 32 else 1 << 20) for c in chosen)
 
@@ -584,7 +584,7 @@ def _next_best_one_by_one(candidates: dict[int, int], covered: int, chosen: list
 def test_the_next_sentence_of_the_evidence_is_the_one_that_adds_most(candidates, covered, data) -> None:
     """The greedy step of the evidence search: the most keys added, then the nearest, then the first;
     a far sentence with a single claim key is passed over."""
-    from pytest_sprout.judges.lexical.judge import _next_best
+    from pytest_sprout.judges.lexical.evidence import _next_best
 
     chosen = data.draw(st.lists(st.builds(lambda p, i: p << 32 | i, st.integers(0, 2), st.integers(0, 12)),
                                 min_size=1, max_size=3))

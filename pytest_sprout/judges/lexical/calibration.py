@@ -3,8 +3,8 @@
 score = sigmoid(INTERCEPT + sum(COEFFICIENTS[i] * feature[i])), features in the order of FEATURES.
 """
 
-VERSION = 'wicedev349+lfqa3838-361abc5f'
+VERSION = 'wicedev349+lfqa3838-c648668f'
 FEATURES = ('coverage', 'weighted_coverage', 'uncovered_weight', 'uncovered_clause', 'extra_sentences', 'rule_failed', 'names_missing', 'several_passages', 'rarest_missing', 'passage_weighted', 'log_sentences', 'single_sentence', 'linked_pairs')
-INTERCEPT = -3.3281
-COEFFICIENTS = (-1.9851, 3.8019, 0.1358, 0.8905, 0.3635, -1.4493, -0.3211, -0.4142, -1.1998, 2.5215, -0.0845, 1.8062, 1.0693)
+INTERCEPT = -3.3683
+COEFFICIENTS = (-1.3043, 3.1168, 0.1538, 0.9346, 0.3582, -1.5296, -0.2992, -0.4138, -1.2043, 2.5735, -0.0974, 1.8539, 1.0783)
 THRESHOLD = 0.50

@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import math
 from functools import reduce
+from itertools import compress
 from operator import or_
 from typing import Sequence
+
+from pytest_sprout.core.model import Passage
 
 from .index import Sentence
 from .passage import _Prepared
@@ -171,3 +174,46 @@ def _linked_pairs(ours: Sentence, keys: Sequence[str], masks: list[list[int]], c
                 together += 1
         last, before = key, mask
     return together / pairs if pairs else 1.0
+
+
+def _next_best(candidates: dict[int, int], covered: int, chosen: list[int], near: set[int]) -> int | None:
+    """The sentence of ``candidates`` (sentence -> the claim keys it holds, as bits) that adds the
+    most keys not yet ``covered``, the nearer to one ``chosen`` on a tie, then the first; a sentence
+    not ``near`` one chosen that holds a single claim key is passed over (a far sentence must share
+    a second word with the claim, to be about it). None when none adds a key.
+
+    The gains are counted in C; only the sentences of the highest gain are looked at one by one (a
+    sentence passed over holds one key, so it matters only when the highest gain is one)."""
+    where = list(candidates)
+    held = list(candidates.values())
+    gains = list(map(int.bit_count, map((~covered).__and__, held)))
+    top = max(gains, default=0)
+    if not top:
+        return None
+    best, away = None, -1  # away: the distance of best to the sentences chosen, once computed
+    for k in compress(range(len(gains)), map(top.__eq__, gains)):
+        bits = held[k]
+        if not bits & (bits - 1) and where[k] not in near:
+            continue
+        if best is None:
+            best = where[k]
+            continue
+        if away < 0:
+            away = _distance(best, chosen)
+        d = _distance(where[k], chosen)
+        if d < away:
+            best, away = where[k], d
+    return best
+
+
+def _pair_key(claim: str, sources: Sequence[Passage | str]) -> tuple[str, ...] | None:
+    """(claim, the passages' texts): what a verdict depends on; None for input ``assess`` refuses."""
+    if not isinstance(claim, str) or isinstance(sources, (str, bytes)):
+        return None
+    texts: list[str] = []
+    for s in sources:
+        text = s if s.__class__ is str else getattr(s, "text", None)
+        if text.__class__ is not str:
+            return None
+        texts.append(text)
+    return (claim, *texts)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from typing import NamedTuple
 from weakref import WeakValueDictionary, ref
 
@@ -31,6 +33,9 @@ class Clause(NamedTuple):
 
 _tuple_new = tuple.__new__  # _tuple_new(Clause, fields) is Clause(*fields) without a NamedTuple's Python-level __new__
 
+
+# A capitalised word next after a sentence's opening one: the opening word is part of a name ("Getty Images").
+_RUN_ON = re.compile(r"[ \t]+[A-Z]")
 
 class Sentence:
     """What the rules need to know about one sentence, computed once.
@@ -155,8 +160,9 @@ class Sentence:
                 j = m.start() - 1  # the last character before the word that is not a space
                 while j >= 0 and text[j].isspace():
                     j -= 1
-                if j < 0 or text[j] in _SENTENCE_OPENERS and not (  # a capital that starts a sentence,
-                        text[j] == "-" and j + 1 == m.start() and j and text[j - 1].isalnum()):  # not "Mid-Atlantic"
+                if (j < 0 or text[j] in _SENTENCE_OPENERS and not (  # a capital that starts a sentence,
+                        text[j] == "-" and j + 1 == m.start() and j and text[j - 1].isalnum())) and (  # not "Mid-Atlantic"
+                        m.group()[1:].islower() and not _RUN_ON.match(text, m.end())):  # nor "CRISPR", "Getty Images"
                     continue
                 word = m.group().lower()
                 kind, key = _LEXICON.get(word) or _classify(word)

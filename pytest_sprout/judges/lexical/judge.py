@@ -15,12 +15,15 @@ A claim is judged against the sentences of the passages it cites:
    next to one already chosen joins only if it holds at least two of the claim's words: one word
    alone ("winter") is no sign that the sentence is about what the claim says.
 4. Rules, in order: every name of the claim is somewhere in the cited passages, and is not
-   in place of another name of the sentence that states the rest, nor taken from another evidence
-   sentence into the place where that sentence has another name ("entity"); every number, by value,
+   in place of another name of the sentence that states the rest (all but one in six of its
+   words), nor taken from another evidence sentence into the place where that sentence has another
+   name ("entity"); every number, by value,
    range, unit and bound, is in the evidence sentences, or is a number that counts nothing ("in
    2015", "10 cm") in a sentence next to them ("number": a number the passage states about
-   something else does not support it); quantifiers and modals
-   agree with the evidence ("quantifier"); negation agrees ("negation": a negative verb, "failed to",
+   something else does not support it), and no unit of the claim stands where an evidence sentence
+   has another unit of its dimension ("spend years" against "spend months"); quantifiers and modals
+   agree with the evidence ("quantifier"; decisive against an evidence clause that holds the whole
+   claim clause, though the evidence lacks words of the claim's other clauses); negation agrees ("negation": a negative verb, "failed to",
    "lacks", "refused to", "prevented ... from", negates its clause as a cue does; on evidence that
    lacks some of the claim's words a conflict is only weighed, unless no evidence clause about the
    claim's negated clause says "no", not even in other words: "unless", "lacks", "barely", or one
@@ -29,9 +32,14 @@ A claim is judged against the sentences of the passages it cites:
    clause the claim states; "It is not true that X" is false where the evidence supports X; a
    litotes, "not unusual", is not its word alone); no word of the claim is an antonym of
    an evidence word in its place ("antonym"; a word the claim negates, "not strong", says its
-   antonym itself); no two entities of the evidence trade places
+   antonym itself; the antonym may be a hedge, "likely", and between the same two words either
+   word may be the other's antonym, "create cold that" against "create heat that"; a relation
+   word, "before", where the evidence has its opposite, "after", between the same words); no two
+   entities of the evidence trade places
    ("entity-swap"); no sentence of evidence gathered from several says the claim's predicate of a
-   subject of its own while the claim's subject comes from another ("stitched"); no clause of two or more words, nor the second half of the claim, is
+   subject of its own while the claim's subject comes from another, and no name of the claim
+   comes only from a sentence apart from the others that holds nothing else of the claim
+   ("stitched"); no clause of two or more words, nor the second half of the claim, is
    wholly absent from the evidence ("clause": English puts what it says about its topic last, so a
    claim whose opening alone is in the evidence, "Peace lilies | are toxic to cats", is only on
    topic), nor is the claim's last clause, when it is all the evidence lacks and holds no more than
@@ -67,23 +75,24 @@ from pytest_sprout.core.model import Passage, Verdict
 from . import calibration
 from .claims import join_fragments, no_claim
 from .evidence import (
-    Evidence, _add_synonyms, _added_clause, _best_single, _distance, _linked_pairs, _uncovered_tail, _union,
+    Evidence, _add_synonyms, _added_clause, _best_single, _linked_pairs, _next_best, _pair_key, _uncovered_tail, _union,
 )
 from .framing import strip_boilerplate
 from .index import Sentence, _bits, analyse, positions
-from .names import absent_names, check_displaced_name, check_name_in_place, check_names_exchanged
+from .names import absent_names, check_displaced_name, check_name_alone, check_name_in_place, check_names_exchanged
 from .passage import _Prepared, _prepare_passage, number_facts, numbers_near
 from .polarity import (
-    check_antonyms, check_litotes, check_negated_clause_stated, check_negation, check_negation_unsaid, denial,
+    check_antonym_swapped, check_antonyms, check_litotes, check_opposite_relation, check_negated_clause_stated, check_negation, check_negation_unsaid, denial,
 )
 from .rules import (
-    _RULE_RANK, Failure, _short, align, check_dropped_hedge, check_numbers_in, check_quantifiers, check_stitched,
+    _RULE_RANK, Failure, _short, align, check_dropped_hedge, check_numbers_in, check_quantifier_whole, check_quantifiers,
+    check_stitched, check_unit_swapped,
     check_swap,
 )
 from .text import rejoin_numbers, stem, weight
 from .verdicts import sigmoid, verdict, wordless
 
-RULES_VERSION = 15  # bump when a rule changes what it decides: it is part of settings()
+RULES_VERSION = 16  # bump when a rule changes what it decides: it is part of settings()
 
 _ZEROS = repeat(0)  # the default of each dict.get mapped over a claim's keys
 
@@ -305,7 +314,8 @@ class LexicalJudge:
         uncovered = tuple(key for j, key in enumerate(keys) if not covered >> j & 1)
         best = window[0] if len(window) == 1 else _best_single(window, ours.keys)
         failure = self._rules(ours, window, prepared, uncovered, best=best, places=chosen)
-        if failure is not None and uncovered and failure[0] in _SOFT:  # the evidence lacks some of the claim
+        if failure is not None and uncovered and failure[0] in _SOFT and not (
+                failure[0] == "quantifier" and check_quantifier_whole(ours, window)):  # the evidence lacks some of the claim
             found.cue_conflict = failure
             failure = check_negation_unsaid(ours, window) or check_negated_clause_stated(
                 ours, window, 1 if len(window) == 1 else 3) or self._rules(
@@ -432,12 +442,14 @@ class LexicalJudge:
         must be in those sentences or next to them (None: anywhere in the cited passages)."""
         failure = None
         if best is not None:
-            failure = check_displaced_name(ours, best, uncovered)
+            failure = check_displaced_name(ours, best, uncovered, window, places)
             if failure is None:
                 failure = check_name_in_place(ours, window)
         if failure is None and ours.numbers:
             failure = check_numbers_in(ours, *(number_facts(prepared) if places is None
                                                else numbers_near(prepared, places)))
+        if failure is None:
+            failure = check_unit_swapped(ours, window)
         if failure is None and cues and (ours.has_cue or (
                 window[0].has_cue if len(window) == 1 else any(s.has_cue for s in window))):
             pairs = align(ours, window)  # shared by the two clause-level rules
@@ -449,51 +461,10 @@ class LexicalJudge:
             failure = check_litotes(ours, window)
         if failure is None and uncovered:
             failure = check_antonyms(ours, window, uncovered)
+        if failure is None:
+            failure = check_antonym_swapped(ours, window) or check_opposite_relation(ours, window)
         return (failure or check_swap(ours, window) or check_names_exchanged(ours, window[0] if best is None else best)
-                or check_stitched(ours, window))
+                or check_stitched(ours, window) or (check_name_alone(ours, window, places, prepared) if places is not None else None))
 
     def _verdict(self, found: Evidence) -> Verdict:
         return verdict(found, self.probability(found.features()), self.coverage, self.threshold)
-
-
-def _next_best(candidates: dict[int, int], covered: int, chosen: list[int], near: set[int]) -> int | None:
-    """The sentence of ``candidates`` (sentence -> the claim keys it holds, as bits) that adds the
-    most keys not yet ``covered``, the nearer to one ``chosen`` on a tie, then the first; a sentence
-    not ``near`` one chosen that holds a single claim key is passed over (a far sentence must share
-    a second word with the claim, to be about it). None when none adds a key.
-
-    The gains are counted in C; only the sentences of the highest gain are looked at one by one (a
-    sentence passed over holds one key, so it matters only when the highest gain is one)."""
-    where = list(candidates)
-    held = list(candidates.values())
-    gains = list(map(int.bit_count, map((~covered).__and__, held)))
-    top = max(gains, default=0)
-    if not top:
-        return None
-    best, away = None, -1  # away: the distance of best to the sentences chosen, once computed
-    for k in compress(range(len(gains)), map(top.__eq__, gains)):
-        bits = held[k]
-        if not bits & (bits - 1) and where[k] not in near:
-            continue
-        if best is None:
-            best = where[k]
-            continue
-        if away < 0:
-            away = _distance(best, chosen)
-        d = _distance(where[k], chosen)
-        if d < away:
-            best, away = where[k], d
-    return best
-
-
-def _pair_key(claim: str, sources: Sequence[Passage | str]) -> tuple[str, ...] | None:
-    """(claim, the passages' texts): what a verdict depends on; None for input ``assess`` refuses."""
-    if not isinstance(claim, str) or isinstance(sources, (str, bytes)):
-        return None
-    texts: list[str] = []
-    for s in sources:
-        text = s if s.__class__ is str else getattr(s, "text", None)
-        if text.__class__ is not str:
-            return None
-        texts.append(text)
-    return (claim, *texts)

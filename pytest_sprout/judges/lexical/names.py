@@ -13,27 +13,53 @@ from .passage import _Prepared
 from .text import _LEXICON, MONTHS
 
 
-def check_displaced_name(claim: Sentence, best: Sentence, uncovered: Sequence[str] = ()) -> Failure | None:
+def check_displaced_name(claim: Sentence, best: Sentence, uncovered: Sequence[str] = (),
+                         window: Sequence[Sentence] = (), places: Sequence[tuple[int, int]] | None = None) -> Failure | None:
     """A claim that is one evidence sentence with one of its names replaced by another name of the
-    passages: every other content word is in that sentence, the claim's name is not, and the
-    sentence has a name the claim lacks ("Rome" where the sentence says "Milan"; ``_no_rival``: not
-    a month, a weekday (for a name that is none), an English word in capitals, nor the claim's name
-    in full or by its initials, "EU" and "European Union"). A month of the claim that another evidence sentence
-    holds counts as held (``uncovered``: the claim's keys no evidence sentence holds)."""
+    passages: every other content word is in that sentence (all but one in six of them), the
+    claim's name is not, and the sentence has a name the claim lacks ("Rome" where the sentence
+    says "Milan"; ``_no_rival``: not a month, a weekday (for a name that is none), an English word
+    in capitals, nor the claim's name in full or by its initials, "EU" and "European Union"); the
+    rival named is the one in the place of the claim's name, when one is. A month of the claim that
+    another evidence sentence holds counts as held (``uncovered``: the claim's keys no evidence
+    sentence holds). When the sentence lacks words of the claim besides the name, the name may be
+    what another sentence adds: it passes when a sentence of ``window`` next to it (by their
+    (passage, sentence) ``places``) holds the name, or one holds the name with one of those
+    words ("Marie Curie was born in Warsaw" beside "In 1903 she shared the Nobel Prize ... with
+    Pierre Curie")."""
     names = claim.names()
     if not names:
         return None
     # a month the rest of the evidence holds is a date's, the date rule's ("from August through October")
     missing = [key for key in dict.fromkeys(claim.seq) if key not in best.keys and not (
         key in names and names[key].lower() in MONTHS and key not in uncovered)]
-    if not missing or any(key not in names for key in missing):
+    if not missing:
         return None
-    ours = names[missing[0]]
-    theirs = [word for key, word in best.names().items() if key not in claim.keys
+    named = [key for key in missing if key in names]
+    if not named or 6 * (len(missing) - len(named)) > len(claim.keys) - len(named):
+        return None
+    extra = [key for key in missing if key not in names]
+    if extra and any(named[0] in t.keys and (not t.keys.isdisjoint(extra) or _next_to(t, best, window, places))
+                     for t in window if t is not best):
+        return None
+    ours = names[named[0]]
+    found = best.names()
+    rivals = [key for key, word in found.items() if key not in claim.keys
               and not _no_rival(word, best.text, ours, claim.text)]
-    if theirs:
-        return "entity", f"claim has '{ours}' where its evidence sentence has '{theirs[0]}'"
+    if rivals:  # the one in the claim's name's place, if one is
+        sides = _sides(claim.content, next(p for p, (k, _) in enumerate(claim.content) if k == named[0]), names)
+        rival = next((key for key in rivals if any(_same_place(sides, there) for there in _places(best, key, found))),
+                     rivals[0])
+        return "entity", f"claim has '{ours}' where its evidence sentence has '{found[rival]}'"
     return None
+
+
+def _next_to(t: Sentence, best: Sentence, window: Sequence[Sentence], places: Sequence[tuple[int, int]] | None) -> bool:
+    """Whether the evidence sentences ``t`` and ``best`` of ``window`` are neighbours in a passage."""
+    if places is None:
+        return False
+    (pt, it), (pb, ib) = (places[next(k for k, s in enumerate(window) if s is x)] for x in (t, best))
+    return pt == pb and abs(it - ib) == 1
 
 
 _WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
@@ -159,7 +185,8 @@ def check_name_in_place(claim: Sentence, window: Sequence[Sentence]) -> Failure 
             if len(around & free) < 2:
                 continue
             for q, (other, _) in enumerate(best.content):
-                if other in theirs and other not in keys and _same_place(sides, _sides(best.content, q, theirs)) and not (
+                if other in theirs and (other not in keys or not _placed(claim, other, _around(best.content, q, theirs), names)) and _same_place(
+                        sides, _sides(best.content, q, theirs)) and not (
                         _no_rival(theirs[other], best.text, ours, claim.text)):
                     return "entity", (f"claim has '{ours}' where an evidence sentence has '{theirs[other]}' "
                                       f"('{_short(best.text)}'); no evidence sentence has '{ours}' next to these words")
@@ -170,12 +197,12 @@ def _name_places(window: Sequence[Sentence], keys: frozenset[str]) -> list[tuple
     """Each window sentence with a name the claim (``keys``) lacks: the names of the window it holds
     (a word one sentence writes with a capital inside is a name in all of them) and its other keys."""
     named = {k: w for s in window for k, w in s.names().items()}
-    if all(k in keys for k in named):
+    if not named:
         return []
     out = []
     for s in window:
         theirs = {k: w for k, w in named.items() if k in s.keys}
-        if any(k not in keys for k in theirs):
+        if theirs:
             out.append((s, theirs, s.keys.difference(theirs)))
     return out
 
@@ -269,3 +296,29 @@ def _takes_place(mine: list[tuple[str | None, str | None]], other: list[tuple[st
     stands (``other``), on a side where none of its own places in the evidence (``own``) has that word."""
     return any(m is not None and any(o[s] == m for o in other) and all(w[s] != m for w in own)
                for sides in mine for s, m in enumerate(sides))
+
+
+def check_name_alone(claim: Sentence, window: Sequence[Sentence], places: Sequence[tuple[int, int]],
+                     prepared: Sequence[_Prepared]) -> Failure | None:
+    """A name of the claim that only an evidence sentence apart from the others holds, a sentence
+    that holds nothing else of the claim ("Image: Getty Images." for "the Getty Images enzyme
+    cuts the DNA"): nothing links the name to what the other sentences say."""
+    if len(window) < 2:
+        return None
+    names = claim.names()
+    if not names:
+        return None
+    keys = claim.keys
+    for s, (pi, i) in zip(window, places):
+        if any(q == pi and abs(j - i) == 1 for q, j in places):
+            continue
+        held = s.keys & keys
+        if not held or not all(key in names for key in held):
+            continue
+        others = frozenset().union(*(t.keys for t in window if t is not s))
+        if held & others or any(sum(p.masks.get(key, 0).bit_count() for p in prepared) >= 3 for key in held):
+            continue  # (a name the passages keep coming back to is what they are about)
+        shown = " ".join(names[key] for key in claim.seq if key in held)
+        return "stitched", (f"claim's name '{shown}' comes from a sentence that says nothing else of the claim "
+                            f"('{_short(s.text)}')")
+    return None

@@ -4,12 +4,13 @@ unusual"), denial ("It is not true that X") and antonyms."""
 from __future__ import annotations
 
 import re
+from functools import cache
 from typing import Iterable, Sequence
 
 from .index import Clause, Sentence
-from .rules import _PLACE, Alignment, Failure, align
+from .rules import _PLACE, Alignment, Failure, _short, align, substitutions
 from .lexicon import word_classes
-from .text import NEGATIONS, NEGATIVE_WORDS, antonym_keys, stem
+from .text import NEGATIONS, NEGATIVE_WORDS, QUANTIFIERS, STOPWORDS, antonym_keys, stem
 
 
 def check_antonyms(claim: Sentence, window: Sequence[Sentence], uncovered: Iterable[str]) -> Failure | None:
@@ -27,7 +28,8 @@ def check_antonyms(claim: Sentence, window: Sequence[Sentence], uncovered: Itera
     for key in uncovered:
         negated = _negated_in_claim(claim, key)
         word = claim.surface(key)
-        for other in antonym_keys(word):
+        opposite = antonym_keys(word)
+        for other in opposite:
             if other in claim.keys:
                 continue
             for s in window:
@@ -36,7 +38,101 @@ def check_antonyms(claim: Sentence, window: Sequence[Sentence], uncovered: Itera
                         if (k == other and not NEGATIONS.intersection(s.words[max(idx - 2, 0) : idx])
                                 and _in_place(claim, key, s, q)):
                             return "antonym", f"claim says '{word}' where the evidence says its antonym '{s.words[idx]}'"
+        if negated:
+            continue
+        hedges = frozenset(w for o in opposite for w in _function_words().get(o, ()) if w not in claim.words)
+        for s in window if hedges else ():  # an antonym the evidence uses as no content word ("likely")
+            found = _antonym_in_place(claim, key, s, hedges) if not hedges.isdisjoint(s.words) else None
+            if found is not None:
+                return "antonym", f"claim says '{word}' where the evidence says its antonym '{found}'"
     return None
+
+
+@cache
+def _function_words() -> dict[str, tuple[str, ...]]:
+    """The words of four letters or more that are no content word (a stop word, a quantifier or a
+    modal: "likely", "before"), by their key (computed on first use)."""
+    out: dict[str, list[str]] = {}
+    for w in sorted(STOPWORDS | QUANTIFIERS.keys()):
+        if len(w) > 3 and w.isalpha():
+            out.setdefault(stem(w), []).append(w)
+    return {k: tuple(v) for k, v in out.items()}
+
+
+def _antonym_in_place(claim: Sentence, key: str, s: Sentence, hedges: frozenset[str]) -> str | None:
+    """A word of ``hedges`` (antonyms of the claim's word ``key`` that are no content word: "likely"
+    as a hedge, against the claim's "unlikely") in ``s``, not negated, between the content words
+    the claim's word stands between."""
+    content = s.content
+    q = 0
+    for i, w in enumerate(s.words):
+        while q < len(content) and content[q][1] < i:
+            q += 1
+        if w in hedges and (q == len(content) or content[q][1] != i) and not (
+                NEGATIONS.intersection(s.words[max(i - 2, 0) : i])) and _between(claim, key, s, q - 1, q):
+            return w
+    return None
+
+
+def check_antonym_swapped(claim: Sentence, window: Sequence[Sentence]) -> Failure | None:
+    """A word of the claim where an evidence sentence has its antonym between the same two content
+    words (``substitutions``: "create cold that helps" against "create heat that helps"; "gradually
+    decreases as" against "gradually increases as"), either word the antonym of the other
+    (WordNet's indirect antonyms go one way: "different" -> "similar"), both negated or neither
+    ("not impossible" against "not possible"): one word put in the place of its opposite. A claim
+    that holds both words ("the lower ... and the higher ...") or a sentence that holds both says
+    both, and a claim that negates one of the two ("not possible" against "impossible") says the
+    same: they pass."""
+    for p, s, q in substitutions(claim, window):
+        at, there = claim.content[p][1], s.content[q][1]
+        word, other = claim.words[at], s.words[there]
+        if _negated_at(claim.words, at) == _negated_at(s.words, there) and (
+                s.content[q][0] in antonym_keys(word) or claim.content[p][0] in antonym_keys(other)):
+            return "antonym", f"claim says '{word}' where the evidence says its antonym '{other}' ('{_short(s.text)}')"
+    return None
+
+
+# Relation words (no content words of their own) and their opposites: "after a shower" is not
+# "before a shower", "above the spot" not "below it".
+_OPPOSITE_RELATIONS = {"before": "after", "after": "before", "above": "below", "below": "above"}
+
+
+def check_opposite_relation(claim: Sentence, window: Sequence[Sentence]) -> Failure | None:
+    """A relation word of the claim ("before", "above") where an evidence sentence has its opposite
+    between the same two content words ("warm the body before a shower" against "warm the body
+    after a shower"), and not the claim's word there too. Word order aside: "A before B" for
+    "B after A" has other neighbours, and passes."""
+    if _OPPOSITE_RELATIONS.keys().isdisjoint(claim.words):
+        return None
+    for i, w in enumerate(claim.words):
+        other = _OPPOSITE_RELATIONS.get(w)
+        if other is None:
+            continue
+        place = _neighbours(claim, i)
+        for s in window:
+            if other in s.words and place in {_neighbours(s, j) for j, x in enumerate(s.words) if x == other} and (
+                    place not in {_neighbours(s, j) for j, x in enumerate(s.words) if x == w}):
+                return "antonym", f"claim says '{w}' where the evidence says '{other}' ('{_short(s.text)}')"
+    return None
+
+
+def _neighbours(s: Sentence, i: int) -> tuple[str | None, str | None]:
+    """The keys of the content words just before and just after token ``i`` of ``s``."""
+    left = right = None
+    for key, idx in s.content:
+        if idx < i:
+            left = key
+        elif idx > i:
+            right = key
+            break
+    return left, right
+
+
+def _negated_at(words: Sequence[str], idx: int) -> bool:
+    """Whether token ``idx`` is negated where it stands: a negation cue or "less" at most two tokens
+    before it ("not possible", "less comfortable"), or a "non-" prefix ("non-steroidal")."""
+    before = words[max(idx - 2, 0) : idx]
+    return not NEGATIONS.isdisjoint(before) or "less" in before or before == ("non", "-")
 
 
 def _says_no_in(s: Sentence, key: str) -> bool:
@@ -66,7 +162,19 @@ def _negated_in_claim(claim: Sentence, key: str) -> bool:
 
 def _in_place(claim: Sentence, key: str, s: Sentence, q: int) -> bool:
     """Whether the content word ``q`` of ``s`` shares a neighbour with the claim's word ``key``."""
-    around = {k for k, _ in s.content[max(q - _PLACE, 0) : q + _PLACE + 1]}
+    return _shares_neighbour(claim, key, {k for k, _ in s.content[max(q - _PLACE, 0) : q + _PLACE + 1]})
+
+
+def _between(claim: Sentence, key: str, s: Sentence, before: int, after: int) -> bool:
+    """Whether the content words ``before`` and ``after`` of ``s`` (either may be past an end) are
+    the content words that the claim's word ``key`` stands between."""
+    theirs = (s.content[before][0] if before >= 0 else None, s.content[after][0] if after < len(s.content) else None)
+    content = claim.content
+    return any(k == key and theirs == (content[p - 1][0] if p else None, content[p + 1][0] if p + 1 < len(content) else None)
+               for p, (k, _) in enumerate(content))
+
+
+def _shares_neighbour(claim: Sentence, key: str, around: set[str]) -> bool:
     content = claim.content
     for p, (k, _) in enumerate(content):
         if k == key and any(c != key and c in around for c, _ in content[max(p - _PLACE, 0) : p + _PLACE + 1]):

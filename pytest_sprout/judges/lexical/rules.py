@@ -5,14 +5,14 @@ rules of numbers, quantifiers, swapped entities and stitched subjects (the rules
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Sequence
+from typing import Iterator, Sequence
 
 from .index import Clause, Sentence, keys_of
 from .numbers import CONVERTIBLE_UNITS, FREQUENCY_UNITS, Number, dimension_of
 from .subjects import split_clause
 from .text import (
     _ARTICLES, _LIST_JOINERS, _PUNCT_BREAKS, _RELATIONS, CLAIM_ONLY_FLAGGED, CLAUSE_BREAKS, EVIDENCE_ONLY_FLAGGED,
-    NEGATIONS, QUANTIFIERS, STOPWORDS, STRENGTH,
+    NEGATIONS, QUANTIFIERS, STOPWORDS, STRENGTH, UNITS,
 )
 
 Failure = tuple[str, str]  # (rule, reason)
@@ -153,6 +153,22 @@ def check_quantifiers(claim: Sentence, window: Sequence[Sentence], pairs: Alignm
                     for c in (closest if ours.quants else mutual)]
         if problems and all(problems) and not (ours.quants and _said_whole(ours, window, claim_side, hedges)):
             return "quantifier", next(filter(None, problems))  # all of them are reasons: the first
+    return None
+
+
+def check_quantifier_whole(claim: Sentence, window: Sequence[Sentence]) -> Failure | None:
+    """A quantifier or modal of a claim clause (of two words or more) that disagrees with an
+    evidence clause holding every word of it, no evidence clause that does agreeing ("The heat
+    must heighten the flavors" against "heat can heighten the flavors"): decisive, though the
+    evidence lacks words of the claim's other clauses."""
+    for ours in claim.clauses():
+        if not ours.quants or len(ours.keys) < 2:
+            continue
+        for s in window:
+            for c in s.clauses() if ours.keys <= s.keys else ():
+                problem = _quantifier_conflict(ours.quants, c.quants) if ours.keys <= c.keys else None
+                if problem and not _said_whole(ours, window, False, False):
+                    return "quantifier", problem
     return None
 
 
@@ -346,6 +362,57 @@ def check_stitched(claim: Sentence, window: Sequence[Sentence]) -> Failure | Non
         return "stitched", (f"claim gives '{ours[0]}' the predicate that '{_short(s.text)}' says of '{theirs[0]}'; "
                             f"its subject comes {where}")
     return None
+
+
+def substitutions(claim: Sentence, window: Sequence[Sentence]) -> Iterator[tuple[int, Sentence, int]]:
+    """Each content word ``p`` of the claim and content word ``q`` of an evidence sentence ``s``
+    that stand between the same two content words (or the same one and an end of both), the
+    claim lacking the evidence word and the sentence the claim's (and, for a word at an end, every
+    evidence sentence the claim's: evidence that says both, "A higher setting ... A lower
+    setting", may say either): one word put in the place of another ("create cold that" against
+    "create heat that"), as (p, s, q)."""
+    seq = claim.seq
+    if len(seq) < 2:
+        return
+    pairs: dict[tuple[str | None, str | None], list[int]] = {}
+    for p, there in enumerate(zip((None, *seq[:-1]), (*seq[1:], None))):
+        pairs.setdefault(there, []).append(p)
+    get, keys = pairs.get, claim.keys
+    for s in window:
+        if keys <= s.keys:  # it holds every word of the claim: none put in another's place
+            continue
+        theirs = s.seq
+        for q, (left, key, right) in enumerate(zip((None, *theirs[:-1]), theirs, (*theirs[1:], None))):
+            found = get((left, right))
+            if found is None or key in keys or (left is None and right is None):
+                continue
+            for p in found:
+                ours = seq[p]
+                if ours not in s.keys and (left is not None and right is not None or not any(ours in t.keys for t in window)):
+                    yield p, s, q
+
+
+def check_unit_swapped(claim: Sentence, window: Sequence[Sentence]) -> Failure | None:
+    """A unit of the claim where an evidence sentence has another unit of the same dimension
+    between the same words (``substitutions``): "spend years in detention" against "spend months
+    in detention", "larger yards" against "larger feet", with a number or without one."""
+    if _UNIT_WORDS.isdisjoint(claim.words):
+        return None
+    for p, s, q in substitutions(claim, window):
+        ours, theirs = claim.words[claim.content[p][1]], s.words[s.content[q][1]]
+        if ours in _UNIT_WORDS and theirs in _UNIT_WORDS and UNITS[ours] != UNITS[theirs] and (
+                _duration(dimension_of(UNITS[ours])) == _duration(dimension_of(UNITS[theirs]))):
+            return "number", f"claim says '{ours}' where the evidence says '{theirs}' ('{_short(s.text)}')"
+    return None
+
+
+# Unit words of three letters or more that name a unit of a dimension, "second" aside (an ordinal too).
+_UNIT_WORDS = frozenset(w for w, u in UNITS.items() if len(w) > 2 and w != "second" and dimension_of(u) is not None)
+
+
+def _duration(dimension: str | None) -> str | None:
+    """A dimension, with durations in months and in seconds as one."""
+    return "time" if dimension == "months" else dimension
 
 
 def _short(text: str, most: int = 60) -> str:
