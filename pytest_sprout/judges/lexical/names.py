@@ -154,9 +154,10 @@ def check_name_in_place(claim: Sentence, window: Sequence[Sentence]) -> Failure 
     elsewhere in the passages): no evidence sentence holds the claim's name next to a word that is
     next to it in the claim (up to ``_PLACE`` content words away, names aside); and an evidence
     sentence that holds no part of the name (a name of several words, "Terry Richardson", counts
-    as one) holds two of those words (not as parts of its own names) and another name, one the
-    claim lacks, with the same nearest word on the same side as the claim's name (and a rival:
-    ``_no_rival``). A word is a name
+    as one) holds two of those words (not as parts of its own names) and another name with the
+    same nearest word on the same side as the claim's name (and a rival: ``_no_rival``), one the
+    claim lacks or has only away from the words around it there ("a negative connotation towards
+    Disney" against "towards African Americans", the claim saying "African folklore"). A word is a name
     in an evidence sentence when one of them writes it with a capital inside it ("Ebola isn't
     spread", beside "spread Ebola").
     A name the evidence states in its place, or that no other name stands in for, passes: answers
@@ -165,7 +166,7 @@ def check_name_in_place(claim: Sentence, window: Sequence[Sentence]) -> Failure 
     if not names:
         return None
     keys = claim.keys
-    places = _name_places(window, keys)
+    places = _name_places(window)
     if not places:
         return None  # no evidence sentence names what the claim does not: no rival
     content = claim.content
@@ -193,9 +194,9 @@ def check_name_in_place(claim: Sentence, window: Sequence[Sentence]) -> Failure 
     return None
 
 
-def _name_places(window: Sequence[Sentence], keys: frozenset[str]) -> list[tuple[Sentence, dict[str, str], frozenset[str]]]:
-    """Each window sentence with a name the claim (``keys``) lacks: the names of the window it holds
-    (a word one sentence writes with a capital inside is a name in all of them) and its other keys."""
+def _name_places(window: Sequence[Sentence]) -> list[tuple[Sentence, dict[str, str], frozenset[str]]]:
+    """Each window sentence with a name: the names of the window it holds (a word one sentence
+    writes with a capital inside is a name in all of them) and its other keys."""
     named = {k: w for s in window for k, w in s.names().items()}
     if not named:
         return []
@@ -302,7 +303,10 @@ def check_name_alone(claim: Sentence, window: Sequence[Sentence], places: Sequen
                      prepared: Sequence[_Prepared]) -> Failure | None:
     """A name of the claim that only an evidence sentence apart from the others holds, a sentence
     that holds nothing else of the claim ("Image: Getty Images." for "the Getty Images enzyme
-    cuts the DNA"): nothing links the name to what the other sentences say."""
+    cuts the DNA"): nothing links the name to what the other sentences say. A sentence next to
+    another of the evidence (by their (passage, sentence) ``places``) may name what that one calls
+    "it", and a name the passages hold in three sentences or more is what they are about: both
+    pass."""
     if len(window) < 2:
         return None
     names = claim.names()

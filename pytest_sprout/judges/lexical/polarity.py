@@ -24,7 +24,8 @@ def check_antonyms(claim: Sentence, window: Sequence[Sentence], uncovered: Itera
     claim word the claim negates ("do not have strong gravity", "less comfortable", "non-steroidal")
     says the antonym itself: the evidence's "weak gravity" agrees with it, unless the evidence
     clause that holds the antonym negates something too ("no internal torques" against "no
-    external torques"; ``_says_no_in``)."""
+    external torques"; ``_says_no_in``). An antonym the evidence uses as no content word, a hedge
+    ("unlikely utilize" against "likely utilize"), counts between the same two content words."""
     for key in uncovered:
         negated = _negated_in_claim(claim, key)
         word = claim.surface(key)
@@ -162,7 +163,12 @@ def _negated_in_claim(claim: Sentence, key: str) -> bool:
 
 def _in_place(claim: Sentence, key: str, s: Sentence, q: int) -> bool:
     """Whether the content word ``q`` of ``s`` shares a neighbour with the claim's word ``key``."""
-    return _shares_neighbour(claim, key, {k for k, _ in s.content[max(q - _PLACE, 0) : q + _PLACE + 1]})
+    around = {k for k, _ in s.content[max(q - _PLACE, 0) : q + _PLACE + 1]}
+    content = claim.content
+    for p, (k, _) in enumerate(content):
+        if k == key and any(c != key and c in around for c, _ in content[max(p - _PLACE, 0) : p + _PLACE + 1]):
+            return True
+    return False
 
 
 def _between(claim: Sentence, key: str, s: Sentence, before: int, after: int) -> bool:
@@ -172,14 +178,6 @@ def _between(claim: Sentence, key: str, s: Sentence, before: int, after: int) ->
     content = claim.content
     return any(k == key and theirs == (content[p - 1][0] if p else None, content[p + 1][0] if p + 1 < len(content) else None)
                for p, (k, _) in enumerate(content))
-
-
-def _shares_neighbour(claim: Sentence, key: str, around: set[str]) -> bool:
-    content = claim.content
-    for p, (k, _) in enumerate(content):
-        if k == key and any(c != key and c in around for c, _ in content[max(p - _PLACE, 0) : p + _PLACE + 1]):
-            return True
-    return False
 
 
 def check_negation(claim: Sentence, window: Sequence[Sentence], pairs: Alignment | None = None,
