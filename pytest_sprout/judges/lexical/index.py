@@ -37,6 +37,20 @@ _tuple_new = tuple.__new__  # _tuple_new(Clause, fields) is Clause(*fields) with
 # A capitalised word next after a sentence's opening one: the opening word is part of a name ("Getty Images").
 _RUN_ON = re.compile(r"[ \t]+[A-Z]")
 
+
+def _opening_capital(text: str, m: re.Match[str]) -> bool:
+    """Whether the capitalised word ``m`` of ``text`` has its capital only because it opens a
+    sentence or a phrase (after a full stop, a colon, a quote, a dash...): not after a hyphen inside
+    a word ("Mid-Atlantic"), and not a word with a capital inside ("CRISPR") or one a capitalised
+    word follows ("Getty Images"), which are names wherever they stand."""
+    j = m.start() - 1  # the last character before the word that is not a space
+    while j >= 0 and text[j].isspace():
+        j -= 1
+    if j >= 0 and (text[j] not in _SENTENCE_OPENERS or (
+            text[j] == "-" and j + 1 == m.start() and j and text[j - 1].isalnum())):
+        return False
+    return m.group()[1:].islower() and not _RUN_ON.match(text, m.end())
+
 class Sentence:
     """What the rules need to know about one sentence, computed once.
 
@@ -157,12 +171,7 @@ class Sentence:
                 return self._names
             text = self.text
             for m in _NAME.finditer(text):
-                j = m.start() - 1  # the last character before the word that is not a space
-                while j >= 0 and text[j].isspace():
-                    j -= 1
-                if (j < 0 or text[j] in _SENTENCE_OPENERS and not (  # a capital that starts a sentence,
-                        text[j] == "-" and j + 1 == m.start() and j and text[j - 1].isalnum())) and (  # not "Mid-Atlantic"
-                        m.group()[1:].islower() and not _RUN_ON.match(text, m.end())):  # nor "CRISPR", "Getty Images"
+                if _opening_capital(text, m):
                     continue
                 word = m.group().lower()
                 kind, key = _LEXICON.get(word) or _classify(word)
