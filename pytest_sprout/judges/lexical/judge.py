@@ -14,10 +14,11 @@ A claim is judged against the sentences of the passages it cites:
    else the sentences chosen one by one for the most words not yet covered. A sentence that is not
    next to one already chosen joins only if it holds at least two of the claim's words: one word
    alone ("winter") is no sign that the sentence is about what the claim says.
-4. Rules, in order: every name of the claim is somewhere in the cited passages, and is not
+4. Rules, in order: every name of the claim is somewhere in the cited passages (a people or a
+   language by its place, "Libyan" by "Libya", counts), and is not
    in place of another name of the sentence that states the rest (all but one in six of its
    words), nor taken from another evidence sentence into the place where that sentence has another
-   name ("entity"); every number, by value,
+   name, nor between the same two words as another name of an evidence sentence ("entity"); every number, by value,
    range, unit and bound, is in the evidence sentences, or is a number that counts nothing ("in
    2015", "10 cm") in a sentence next to them ("number": a number the passage states about
    something else does not support it), and no unit of the claim stands where an evidence sentence
@@ -31,8 +32,9 @@ A claim is judged against the sentences of the passages it cites:
    negation, without negating them; evidence gathered from several sentences may not negate a
    clause the claim states; "It is not true that X" is false where the evidence supports X; a
    litotes, "not unusual", is not its word alone); no word of the claim is an antonym of
-   an evidence word in its place ("antonym"; a word the claim negates, "not strong", says its
-   antonym itself; the antonym may be a hedge, "likely", and between the same two words either
+   an evidence word in its place ("antonym"; a word the claim negates, "not strong" or "not square
+   or round", says its antonym itself, as "not possible" says "impossible" and "is not safe"
+   "unsafe"; the antonym may be a hedge, "likely", and between the same two words either
    word may be the other's antonym, "create cold that" against "create heat that"; a relation
    word, "before", where the evidence has its opposite, "after", between the same words); no two
    entities of the evidence trade places
@@ -79,7 +81,7 @@ from .evidence import (
 )
 from .framing import strip_boilerplate
 from .index import Sentence, _bits, analyse, positions
-from .names import absent_names, check_displaced_name, check_name_alone, check_name_in_place, check_names_exchanged
+from .names import absent_names, check_displaced_name, check_name_alone, check_name_in_place, check_name_moved, check_names_exchanged
 from .passage import _Prepared, _prepare_passage, number_facts, numbers_near
 from .polarity import (
     check_antonym_swapped, check_antonyms, check_litotes, check_opposite_relation, check_negated_clause_stated, check_negation, check_negation_unsaid, denial,
@@ -92,7 +94,7 @@ from .rules import (
 from .text import rejoin_numbers, stem, weight
 from .verdicts import sigmoid, verdict, wordless
 
-RULES_VERSION = 16  # bump when a rule changes what it decides: it is part of settings()
+RULES_VERSION = 17  # bump when a rule changes what it decides: it is part of settings()
 
 _ZEROS = repeat(0)  # the default of each dict.get mapped over a claim's keys
 
@@ -445,6 +447,8 @@ class LexicalJudge:
             failure = check_displaced_name(ours, best, uncovered, window, places)
             if failure is None:
                 failure = check_name_in_place(ours, window)
+        if failure is None:
+            failure = check_name_moved(ours, window)
         if failure is None and ours.numbers:
             failure = check_numbers_in(ours, *(number_facts(prepared) if places is None
                                                else numbers_near(prepared, places)))

@@ -10,7 +10,8 @@ from .index import Sentence
 from .rules import _PLACE, Failure, _short
 from .lexicon import word_classes
 from .passage import _Prepared
-from .text import _LEXICON, MONTHS
+from . import lexicon
+from .text import _LEXICON, MONTHS, stem
 
 
 def check_displaced_name(claim: Sentence, best: Sentence, uncovered: Sequence[str] = (),
@@ -122,8 +123,23 @@ def absent_names(claim: Sentence, prepared: Sequence[_Prepared]) -> list[str]:
     if absent:
         texts = [t for p in prepared for t in p.sentences.texts]
         absent = [word for word in absent if not _month_written_otherwise(word, prepared)
-                  and not written_by_initials(word, claim.text, texts)]
+                  and not written_by_initials(word, claim.text, texts)
+                  and not (initials(word, claim.text) is None and _written_as_related(word, prepared))]
     return absent
+
+
+def _written_as_related(word: str, prepared: Sequence[_Prepared]) -> bool:
+    """Whether a cited passage holds a form WordNet derives from the name ``word``: the place of the
+    people or the language it names ("Libyan" and "Libya", "Canadians" and "Canada", "Dutch" and
+    "Netherlands"), or the other way round. Only derivations, not WordNet's synonyms, which join
+    names that are not the same ("Chinese" and "Taiwanese"); and only for a name of one word (the
+    caller's test): a word of a longer name ("Saudi Arabia") is no name of its own."""
+    lowered = word.lower().replace("\u2019", "'")
+    forms = lexicon.derived(lexicon.lemma(lowered))
+    if not forms and lowered.endswith("s"):  # a people in the plural, which the lemmatiser keeps ("canadians")
+        forms = lexicon.derived(lexicon.lemma(lowered[:-1]))
+    keys = {stem(form) for form in forms if form.isalpha()}
+    return any(key in p.masks for p in prepared for key in keys)
 
 
 @cache
@@ -326,3 +342,51 @@ def check_name_alone(claim: Sentence, window: Sequence[Sentence], places: Sequen
         return "stitched", (f"claim's name '{shown}' comes from a sentence that says nothing else of the claim "
                             f"('{_short(s.text)}')")
     return None
+
+
+def check_name_moved(claim: Sentence, window: Sequence[Sentence]) -> Failure | None:
+    """A name of the claim between two words (not names) where an evidence sentence has another
+    name between the same two, one the claim lacks (and a rival: ``_no_rival``), and no evidence
+    sentence has the claim's name next to either of them ("a speech that fell out of favor after
+    Linguist William Labov as fewer teachers" against "Linguist William Labov notes that the
+    speech fell out of favor after World War II, as fewer teachers"). Both neighbours must be the
+    same: one alone ("the company said") is what many names share. A rival that holds a word of the
+    claim is its name in full ("Matthew Newton"), and a sentence in the other voice than the
+    claim's ("by") puts its names in other places: both pass."""
+    names = claim.names()
+    if not names:
+        return None
+    content = claim.content
+    known = {k: w for s in window for k, w in s.names().items()}
+    for p, (key, _) in enumerate(content):
+        if key not in names or names[key].lower() in MONTHS:
+            continue
+        sides = _sides(content, p, names)
+        if None in sides:
+            continue
+        run = _name_run(content, p, names)
+        if any(key in s.keys and any(_same_place(sides, m) for m in _places(s, key, {**known, **names})) for s in window):
+            continue  # the evidence has the claim's name in its place
+        for s in window:
+            if ("by" in claim.words) != ("by" in s.words):
+                continue  # one in the passive voice: "A was replaced by B" says "B replaced A"
+            theirs = {k: w for k, w in {**known, **names}.items() if k in s.keys}
+            for q, (other, _) in enumerate(s.content):
+                if other in theirs and other not in claim.keys and other not in run and (
+                        _sides(s.content, q, theirs) == sides) and not _no_rival(theirs[other], s.text, names[key], claim.text):
+                    if _joined_to(s.content, q, names.keys()):
+                        continue  # the claim's own name, in full ("Matthew Newton" for "Newton")
+                    rival = _name_run(s.content, q, theirs)
+                    ours = " ".join(names[k] for k in dict.fromkeys(claim.seq) if k in run)
+                    shown = " ".join(theirs[k] for k in dict.fromkeys(s.seq) if k in rival)
+                    return "entity", (f"claim has '{ours}' where an evidence sentence has '{shown}' between the same "
+                                      f"words ('{_short(s.text)}')")
+    return None
+
+
+def _joined_to(content: Sequence[tuple[str, int]], q: int, keys: Iterable[str]) -> bool:
+    """Whether the content word ``q`` has, right next to it (no token between), a word of ``keys``
+    (the claim's names)."""
+    keys = set(keys)
+    idx = content[q][1]
+    return any(0 <= r < len(content) and abs(content[r][1] - idx) == 1 and content[r][0] in keys for r in (q - 1, q + 1))

@@ -9,7 +9,7 @@ from typing import Iterable, Sequence
 
 from .index import Clause, Sentence
 from .rules import _PLACE, Alignment, Failure, _short, align, substitutions
-from .lexicon import word_classes
+from .lexicon import lemma, word_classes
 from .text import NEGATIONS, NEGATIVE_WORDS, QUANTIFIERS, STOPWORDS, antonym_keys, stem
 
 
@@ -34,7 +34,7 @@ def check_antonyms(claim: Sentence, window: Sequence[Sentence], uncovered: Itera
             if other in claim.keys:
                 continue
             for s in window:
-                if other in s.keys and not (negated and not _says_no_in(s, other)):  # "not strong" is "weak"
+                if other in s.keys and not (negated and not _says_no_in(s, other, opposite)):  # "not strong" is "weak"
                     for q, (k, idx) in enumerate(s.content):
                         if (k == other and not NEGATIONS.intersection(s.words[max(idx - 2, 0) : idx])
                                 and _in_place(claim, key, s, q)):
@@ -136,29 +136,47 @@ def _negated_at(words: Sequence[str], idx: int) -> bool:
     return not NEGATIONS.isdisjoint(before) or "less" in before or before == ("non", "-")
 
 
-def _says_no_in(s: Sentence, key: str) -> bool:
+def _says_no_in(s: Sentence, key: str, antonyms: Sequence[str] = ()) -> bool:
     """Whether a clause of ``s`` that holds ``key`` says "no" in any way (``Clause.says_no``): a "no" in
     another clause of the sentence ("have very weak pulls, | meaning they cannot pull ...") is
-    about something else."""
-    return says_no(s) and any(c.says_no and key in c.keys for c in s.clauses())
+    about something else. A negative word whose key is one of ``antonyms`` is the antonym itself,
+    not a "no" besides it ("impossible" for a claim's "not possible")."""
+    if not (says_no(s) and any(c.says_no and key in c.keys for c in s.clauses())):
+        return False
+    if not antonyms or any(c.negated and key in c.keys for c in s.clauses()):
+        return True
+    return _negative_besides(s, antonyms)
+
+
+def _negative_besides(s: Sentence, antonyms: Sequence[str]) -> bool:
+    """Whether ``s`` says "no" with a word other than one whose key is in ``antonyms``: a negative
+    word of another key, or a "-free"/"-less"."""
+    words = s.words
+    if "-" in words and any(w == "-" and words[i + 1] in ("free", "less") for i, w in enumerate(words[:-1])):
+        return True
+    return any(stem(w) not in antonyms for w in NEGATIVE_WORDS.intersection(words))
 
 
 def _negated_in_claim(claim: Sentence, key: str) -> bool:
     """Whether the claim negates its own word ``key`` where it says it: a negation cue or "less"
     at most three words before it with no content word between ("do not have a strong pull",
     "less comfortable"), or a "non-" prefix ("non-steroidal"). Such a claim states the antonym,
-    in other words. (A cue before another content word, "not round, strong", negates that one.)"""
-    words = claim.words
-    previous = -1  # the token index of the content word before
-    for k, idx in claim.content:
-        if k == key:
-            if words[max(idx - 2, 0) : idx] == ("non", "-"):
-                return True
-            for at in range(idx - 1, max(idx - 4, previous, -1), -1):
-                if words[at] in NEGATIONS or words[at] == "less":
-                    return True
-        previous = idx
-    return False
+    in other words. (A cue before another content word, "not round, strong", negates that one; but
+    one joined to it by "or" shares its cue: "not square or rectangular".)"""
+    content = claim.content
+    return any(_negated_word(claim.words, content, p) for p, (k, _) in enumerate(content) if k == key)
+
+
+def _negated_word(words: Sequence[str], content: Sequence[tuple[str, int]], p: int) -> bool:
+    """``_negated_in_claim`` for the claim's content word ``p``."""
+    idx = content[p][1]
+    previous = content[p - 1][1] if p else -1
+    if words[max(idx - 2, 0) : idx] == ("non", "-"):
+        return True
+    for at in range(idx - 1, max(idx - 4, previous, -1), -1):
+        if words[at] in NEGATIONS or words[at] == "less":
+            return True
+    return previous == idx - 2 and words[idx - 1] in ("or", "nor") and _negated_word(words, content, p - 1)
 
 
 def _in_place(claim: Sentence, key: str, s: Sentence, q: int) -> bool:
@@ -190,7 +208,7 @@ def check_negation(claim: Sentence, window: Sequence[Sentence], pairs: Alignment
         return None
     for ours, closest, mutual in pairs if pairs is not None else align(claim, window):
         if ours.negated and ours.denied and closest and not any(c.denied for c in closest) and not (
-                _denied_beside(claim, ours, closest, window)) and not _says_antonym(ours, closest):
+                _denied_beside(claim, ours, closest, window)) and not _says_antonym(ours, closest, claim.words):
             return "negation", f"claim negates '{ours.word}' ('{ours.cue}') but the evidence does not"
         if claim_side:
             continue
@@ -221,18 +239,32 @@ def _denied_beside(claim: Sentence, ours: Clause, closest: Sequence[Clause], win
     return False
 
 
-def _says_antonym(ours: Clause, clauses: Sequence[Clause]) -> bool:
+def _says_antonym(ours: Clause, clauses: Sequence[Clause], words: Sequence[str]) -> bool:
     """Whether one of ``clauses`` that shares a word with the claim clause ``ours`` holds an antonym
     of the adjective its cue negates, without a negation of its own nor the adjective itself: "the
     pull is too weak to overcome" says what "the pull is not strong enough to overcome" says. Only
-    an adjective that is no verb: "not sell" is not "buy", nor "not lower" "higher" (a clause that
-    says "lower" and "higher" compares two things)."""
+    an adjective that is no verb, "not sell" is not "buy", nor "not lower" "higher" (a clause that
+    says "lower" and "higher" compares two things); or one in its base form that the claim's
+    ``words`` put after "is not" ("the drug is not safe" against "unsafe", "the door was not open"
+    against "closed"): there it is an adjective, whatever else it may be."""
     classes = word_classes(ours.word)
-    if not classes or "ADJ" not in classes or "VERB" in classes:
+    if not classes or "ADJ" not in classes or ("VERB" in classes and not _predicative(words, ours)):
         return False
     own = stem(ours.word)
     others = [c for c in clauses if not c.denied and own not in c.keys and not ours.keys.isdisjoint(c.keys)]
     return bool(others) and any(key in c.keys for key in antonym_keys(ours.word) for c in others)
+
+
+_BE = frozenset("is are was were be been being am".split())
+
+
+def _predicative(words: Sequence[str], ours: Clause) -> bool:
+    """Whether the claim clause's negated word, in its base form, follows a form of "be" and its cue
+    (at most one word between: "was not always open")."""
+    word = ours.word
+    if lemma(word) != word:
+        return False
+    return any(w == ours.cue and i and words[i - 1] in _BE and word in words[i + 1 : i + 3] for i, w in enumerate(words))
 
 
 def says_no(s: Sentence) -> bool:
@@ -324,7 +356,7 @@ def check_negation_unsaid(claim: Sentence, window: Sequence[Sentence], pairs: Al
         if not about and (closest or sum(any(k in s.keys for s in window) for k in ours.keys) >= 2):
             about = list(window)  # the evidence splits the clause's words among its sentences
         if about and not any(_says_no_about(s, ours.keys) if len(ours.keys) > 1 else says_no(s) for s in about) and (
-                not any(_says_antonym(ours, s.clauses()) for s in about)):
+                not any(_says_antonym(ours, s.clauses(), claim.words) for s in about)):
             return "negation", (f"claim negates '{ours.word}' ('{ours.cue}') but the evidence does not, and no "
                                 "evidence clause about it negates anything")
         if len(ours.keys) >= 2 and any(ours.keys <= s.keys and "unless" not in s.words and not any(
