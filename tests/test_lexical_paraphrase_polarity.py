@@ -1,7 +1,8 @@
 """Paraphrases that keep the polarity and names the evidence states in another form or place
 (issue 26, rules_version 17): "not X" for the evidence's antonym of X ("not possible" for
 "impossible"), a negation shared by words joined with "or", a people or a language for its place
-("Libyan" for "Libya"), and a name between the same two words where the evidence has another."""
+("Libyan" for "Libya"), a name between the same two words where the evidence has another, and
+an answer telling its reader to note something ("It is important to note that"), which is framing."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import pytest
 
 from pytest_sprout.judges.lexical import LexicalJudge, Sentence
 from pytest_sprout.judges.lexical.names import check_name_moved
+from pytest_sprout.judges.lexical.judge import strip_boilerplate
 from pytest_sprout.judges.lexical.polarity import _negated_in_claim
 
 judge = LexicalJudge().judge
@@ -88,3 +90,19 @@ def test_a_name_with_one_neighbour_in_common_or_stated_in_its_place_passes() -> 
               Sentence("The report by Microsoft said profits rose sharply last year.")]
     assert check_name_moved(Sentence("The report by Microsoft said profits rose sharply last year."), window) is None
     assert check_name_moved(Sentence("The report by Microsoft said profits rose sharply last year."), window[:1]) is not None
+
+
+@pytest.mark.parametrize("opening", [
+    "It is important to note that ", "However, it is important to note that ", "It\u2019s worth noting that ",
+    "Additionally, it is also important to remember that ", "It should be noted that ", "Keep in mind that ",
+])
+def test_an_answer_telling_the_reader_to_note_something_is_framing(opening: str) -> None:
+    text, aside = strip_boilerplate(opening + "snake plants tolerate low light.")
+    assert (text, aside) == ("Snake plants tolerate low light.", opening.strip().rstrip(","))
+    verdict = judge(opening + "snake plants tolerate low light.", ["Snake plants tolerate low light."])
+    assert verdict.supported is True and "boilerplate" in verdict.reason, verdict.reason
+    # what follows the framing is still judged: it may be unsupported
+    assert judge(opening + "snake plants are toxic to cats and dogs.", ["Snake plants tolerate low light."]).supported is False
+    # not inside a sentence, nor where it is all there is
+    assert strip_boilerplate("Water it, and note that the soil dries.")[1] == ""
+    assert strip_boilerplate("It is important to note that")[1] == ""

@@ -18,6 +18,8 @@ _BOILERPLATE = re.compile(
     rf"from|per|in|judging (?:from|by)) {_SOURCE}\s*(?:,\s*|\s+)"
     rf"|{_SOURCE} (?:states|says|mentions|notes|indicates|suggests|shows|explains|reports|claims) that\s+"
     r"|(?:it is|it's) (?:stated|mentioned|noted|reported|explained) (?:in (?:the |this )?\w+ )?that\s+"
+    r"|(?:however,\s*|additionally,\s*)?(?:it is|it's|it\u2019s) (?:also )?(?:important|worth|interesting) (?:to (?:note|remember|mention)|noting|remembering|mentioning) that\s+"
+    r"|(?:however,\s*|additionally,\s*)?(?:it should be noted|keep in mind|note) that\s+"
     r"|(?:in (?:conclusion|addition|summary|short|sum|general|fact|other words|brief)|for (?:example|instance)|"
     r"as a (?:result|consequence)|last but not least|all in all|to (?:sum up|summari[sz]e|conclude)),\s*"
     r")",
@@ -29,7 +31,7 @@ _BOILERPLATE = re.compile(
 _OPENERS = frozenset("based according as from per in judging the this these our my given provided above "
                      "retrieved cited available supplied following context document documents passage passages "
                      "text texts source sources information article articles excerpt excerpts search "
-                     "references reference evidence material data it it's for last all to".split())
+                     "references reference evidence material data it it's it\u2019s for last all to however however, additionally additionally, keep note".split())
 
 
 def strip_boilerplate(claim: str) -> tuple[str, str]:

@@ -357,20 +357,26 @@ def check_name_moved(claim: Sentence, window: Sequence[Sentence]) -> Failure | N
     if not names:
         return None
     content = claim.content
-    known = {k: w for s in window for k, w in s.names().items()}
+    passive = "by" in claim.words  # one in the passive voice: "A was replaced by B" says "B replaced A"
+    known: dict[str, str] | None = None
     for p, (key, _) in enumerate(content):
         if key not in names or names[key].lower() in MONTHS:
             continue
         sides = _sides(content, p, names)
         if None in sides:
             continue
-        run = _name_run(content, p, names)
-        if any(key in s.keys and any(_same_place(sides, m) for m in _places(s, key, {**known, **names})) for s in window):
+        left, right = sides
+        # a rival's neighbours are the sentence's words: only a sentence holding both can have one
+        open_ = [s for s in window if left in s.keys and right in s.keys and ("by" in s.words) == passive]
+        if not open_:
+            continue
+        if known is None:
+            known = {**{k: w for s in window for k, w in s.names().items()}, **names}
+        if any(key in s.keys and any(_same_place(sides, m) for m in _places(s, key, known)) for s in window):
             continue  # the evidence has the claim's name in its place
-        for s in window:
-            if ("by" in claim.words) != ("by" in s.words):
-                continue  # one in the passive voice: "A was replaced by B" says "B replaced A"
-            theirs = {k: w for k, w in {**known, **names}.items() if k in s.keys}
+        run = _name_run(content, p, names)
+        for s in open_:
+            theirs = {k: w for k, w in known.items() if k in s.keys}
             for q, (other, _) in enumerate(s.content):
                 if other in theirs and other not in claim.keys and other not in run and (
                         _sides(s.content, q, theirs) == sides) and not _no_rival(theirs[other], s.text, names[key], claim.text):
