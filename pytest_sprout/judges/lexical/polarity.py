@@ -151,10 +151,7 @@ def _says_no_in(s: Sentence, key: str, antonyms: Sequence[str] = ()) -> bool:
 def _negative_besides(s: Sentence, antonyms: Sequence[str]) -> bool:
     """Whether ``s`` says "no" with a word other than one whose key is in ``antonyms``: a negative
     word of another key, or a "-free"/"-less"."""
-    words = s.words
-    if "-" in words and any(w == "-" and words[i + 1] in ("free", "less") for i, w in enumerate(words[:-1])):
-        return True
-    return any(stem(w) not in antonyms for w in NEGATIVE_WORDS.intersection(words))
+    return _free_or_less(s.words) or any(stem(w) not in antonyms for w in NEGATIVE_WORDS.intersection(s.words))
 
 
 def _negated_in_claim(claim: Sentence, key: str) -> bool:
@@ -270,9 +267,11 @@ def _predicative(words: Sequence[str], ours: Clause) -> bool:
 def says_no(s: Sentence) -> bool:
     """Whether a sentence negates anything: a negation cue, a word of ``NEGATIVE_WORDS``, or a
     hyphenated "-free" or "-less" ("mold-free", "wire-less")."""
-    if s.has_negation or not NEGATIVE_WORDS.isdisjoint(s.words):
-        return True
-    words = s.words
+    return s.has_negation or not NEGATIVE_WORDS.isdisjoint(s.words) or _free_or_less(s.words)
+
+
+def _free_or_less(words: Sequence[str]) -> bool:
+    """Whether the words hold a hyphenated "-free" or "-less" ("mold-free", "wire-less")."""
     return "-" in words and any(w == "-" and words[i + 1] in ("free", "less") for i, w in enumerate(words[:-1]))
 
 
