@@ -31,6 +31,8 @@ class Clause(NamedTuple):
     says_no: bool
 
 
+_WRITTEN = re.compile(r"\w+(?:['\u2019.-]\w+)*|[^\w\s]")
+
 _tuple_new = tuple.__new__  # _tuple_new(Clause, fields) is Clause(*fields) without a NamedTuple's Python-level __new__
 
 
@@ -66,7 +68,7 @@ class Sentence:
 
     __slots__ = ("text", "words", "content", "seq", "keys", "numbers", "has_date", "has_negation", "has_quantifier", "has_cue",
                  "_starts", "_cues", "_clauses", "_sites", "_names", "_once", "_first",
-                 "__weakref__")
+                 "_written", "_where", "__weakref__")
 
     def __init__(self, text: str, words: list[str] | None = None) -> None:
         self.text = text  # ``words``: ``words_of(text)``, when the caller has them already
@@ -90,6 +92,8 @@ class Sentence:
         self._names: dict[str, str] | None = None
         self._once: frozenset[str] | None = None
         self._first: dict[str, str] | None = None
+        self._written: tuple[list[str], list[str]] | None = None
+        self._where: dict[str, list[int]] | None = None
         self.has_negation = has_negation
         self.has_quantifier = has_quantifier
         self.has_cue = has_negation or has_quantifier
@@ -178,6 +182,26 @@ class Sentence:
                 if kind == CONTENT and key in self.keys:
                     self._names.setdefault(key, m.group())
         return self._names
+
+    def written(self) -> tuple[list[str], list[str]]:
+        """Its tokens as written, with their capitals (words, with inner points, hyphens and
+        apostrophes, and marks), and the same lower-cased, with one apostrophe (computed on first use)."""
+        if self._written is None:
+            toks = _WRITTEN.findall(self.text)
+            low = list(map(str.lower, toks))
+            if "\u2019" in self.text:
+                low = [t.replace("\u2019", "'") for t in low]
+            self._written = (toks, low)
+        return self._written
+
+    def where(self) -> dict[str, list[int]]:
+        """Where each lower-cased token of ``written`` stands (computed on first use)."""
+        if self._where is None:
+            where: dict[str, list[int]] = {}
+            for i, t in enumerate(self.written()[1]):
+                where.setdefault(t, []).append(i)
+            self._where = where
+        return self._where
 
     def once(self) -> frozenset[str]:
         """The content keys the sentence holds exactly once."""

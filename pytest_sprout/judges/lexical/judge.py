@@ -81,7 +81,7 @@ from .evidence import (
 )
 from .framing import strip_boilerplate
 from .index import Sentence, _bits, analyse, positions
-from .names import absent_names, check_displaced_name, check_name_alone, check_name_in_place, check_name_moved, check_names_exchanged
+from .names import absent_names, check_displaced_name, check_name_alone, check_name_in_place, check_name_moved, check_name_slot, check_names_exchanged
 from .passage import _Prepared, _prepare_passage, number_facts, numbers_near
 from .polarity import (
     check_antonym_swapped, check_antonyms, check_litotes, check_opposite_relation, check_negated_clause_stated, check_negation, check_negation_unsaid, denial,
@@ -94,7 +94,7 @@ from .rules import (
 from .text import rejoin_numbers, stem, weight
 from .verdicts import sigmoid, verdict, wordless
 
-RULES_VERSION = 17  # bump when a rule changes what it decides: it is part of settings()
+RULES_VERSION = 18  # bump when a rule changes what it decides: it is part of settings()
 
 _ZEROS = repeat(0)  # the default of each dict.get mapped over a claim's keys
 
@@ -448,7 +448,7 @@ class LexicalJudge:
             if failure is None:
                 failure = check_name_in_place(ours, window)
         if failure is None:
-            failure = check_name_moved(ours, window)
+            failure = check_name_moved(ours, window) or check_name_slot(ours, window)
         if failure is None and ours.numbers:
             failure = check_numbers_in(ours, *(number_facts(prepared) if places is None
                                                else numbers_near(prepared, places)))

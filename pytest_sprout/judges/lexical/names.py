@@ -11,7 +11,7 @@ from .rules import _PLACE, Failure, _short
 from .lexicon import word_classes
 from .passage import _Prepared
 from . import lexicon
-from .text import _LEXICON, MONTHS, stem
+from .text import _LEXICON, CONTENT, MONTHS, NUMERAL, stem
 
 
 def check_displaced_name(claim: Sentence, best: Sentence, uncovered: Sequence[str] = (),
@@ -396,3 +396,95 @@ def _joined_to(content: Sequence[tuple[str, int]], q: int, keys: Iterable[str]) 
     keys = set(keys)
     idx = content[q][1]
     return any(0 <= r < len(content) and abs(content[r][1] - idx) == 1 and content[r][0] in keys for r in (q - 1, q + 1))
+
+
+
+_SLOT_CONTEXT = 2  # tokens either side of a run of capitalised words that make its slot
+_SLOT_MAX = 4  # the most capitalised words a rival in a slot may have
+
+
+def check_name_slot(claim: Sentence, window: Sequence[Sentence]) -> Failure | None:
+    """A run of capitalised words of the claim between the same tokens, as written (stop words and
+    marks included, two either side, fewer at the sentence's start or end), as another run of an
+    evidence sentence: the claim says "In December 2017, News Feed announced that" where the
+    sentence says "In December 2017, Facebook announced that". No evidence sentence may have the
+    claim's run after the same tokens or before them; the two runs share no word, neither is the
+    other by its initials, a month or a weekday (a date's, the date rule's), and two of the tokens
+    around are content words or numbers. A name written as a stop word ("US") is read too."""
+    text = claim.text
+    if text[1:] == text[1:].lower():
+        return None
+    ct, low = claim.written()
+    n = len(ct)
+    caps = [i for i, t in enumerate(ct) if t[0].isupper()]
+    runs: list[list[int]] = []  # the runs of capitalised tokens: [start, end)
+    for i in caps:
+        if runs and runs[-1][1] == i:
+            runs[-1][1] = i + 1
+        else:
+            runs.append([i, i + 1])
+    for start, j in runs:
+        if start == 0 and low[0] in _OPENING:
+            start = 1
+        if start >= j or (j < n and j + 1 >= n and low[j] not in ".!?"):  # one token after it: too few
+            continue
+        run = low[start:j]
+        if not (MONTHS.keys().isdisjoint(run) and _WEEKDAYS.isdisjoint(run)):
+            continue
+        left, right = low[max(0, start - _SLOT_CONTEXT):start], low[j:j + _SLOT_CONTEXT]
+        found = _slot_rival(run, left, right, window)
+        if found is None or sum(_LEXICON[w][0] in (CONTENT, NUMERAL) for w in left + right if w.isalnum()) < 2:
+            continue
+        rival, where = found
+        ours = " ".join(ct[start:j])
+        if _by_initials(ct[start:j], rival.split()) or _by_initials(rival.split(), ct[start:j]) or _no_rival(rival, where, ours, text):
+            continue
+        return "entity", (f"claim has '{ours}' where an evidence sentence has '{rival}' between the same words "
+                          f"('{_short(where)}')")
+    return None
+
+
+def _slot_rival(run: list[str], left: list[str], right: list[str], window: Sequence[Sentence]) -> tuple[str, str] | None:
+    """Another run of capitalised words between ``left`` and ``right`` in a sentence of ``window``
+    (the run and the sentence's text); None when there is none, or a sentence has ``run`` itself
+    after ``left`` or before ``right``. ``left`` shorter than ``_SLOT_CONTEXT`` opens the sentence."""
+    k, m, r = len(left), len(run), len(right)
+    rival = None
+    for s in window:
+        (toks, low), where = s.written(), s.where()
+        for a in where.get(run[0], ()):
+            if low[a:a + m] == run and ((k and _after(low, a, left)) or (r and low[a + m:a + m + r] == right)):
+                return None
+        if rival is not None:
+            continue
+        if r:  # each place of the right-hand tokens, back over the capitalised words before it
+            for b in where.get(right[0], ()):
+                if low[b:b + r] != right:
+                    continue
+                a = b - 1
+                while a >= 0 and b - a <= _SLOT_MAX and toks[a][0].isupper():
+                    if _after(low, a, left) and set(low[a:b]).isdisjoint(run):
+                        rival = (" ".join(toks[a:b]), s.text)
+                        break
+                    a -= 1
+        elif k:  # the claim's run ends it: the sentence's must end the sentence
+            for p in where.get(left[-1], ()):
+                a = b = p + 1
+                while b < len(low) and b - a < _SLOT_MAX and toks[b][0].isupper():
+                    b += 1
+                if b > a and (b == len(low) or low[b] in ".!?") and _after(low, a, left) and set(low[a:b]).isdisjoint(run):
+                    rival = (" ".join(toks[a:b]), s.text)
+                    break
+    return rival
+
+
+def _by_initials(full: list[str], short: list[str]) -> bool:
+    """Whether the words ``short`` are the initials of the words ``full`` ("US", "U.S." for "United States")."""
+    return len(full) >= 2 and len(short) == 1 and short[0].replace(".", "").upper() == "".join(w[0] for w in full).upper()
+
+
+def _after(low: list[str], a: int, left: list[str]) -> bool:
+    """Whether the tokens ``low`` have ``left`` just before position ``a`` (and nothing before it,
+    when ``left`` is shorter than ``_SLOT_CONTEXT``: the claim's run is near its start)."""
+    k = len(left)
+    return a >= k and low[a - k:a] == left and (k == _SLOT_CONTEXT or a == k)
