@@ -95,6 +95,40 @@ def test_a_judge_that_misses_most_unsupported_sentences_is_told_so(pytester: pyt
     ])
 
 
+@pytest.mark.parametrize("correction_tier", [None, "groundedness"])
+def test_a_sentence_labelled_twice_counts_once_whatever_tier_the_correction_names(
+        pytester: pytest.Pytester, correction_tier: str | None) -> None:
+    """Repro 35: a tier-less label and a later correction of the same sentence (with or without
+    "tier") are one label, the correction's; the sentence is never counted supported and unsupported."""
+    make(pytester, cases=4)
+    correction: dict[str, object] = {"case_id": "fact-0", "sentence": "Fact 0 is green.", "supported": False}
+    if correction_tier is not None:
+        correction["tier"] = correction_tier
+    write_labels(pytester, [
+        {"case_id": "fact-0", "sentence": "Fact 0 is green.", "supported": True},
+        {"case_id": "fact-1", "sentence": "Fact 1 is green.", "supported": True},
+        correction,
+    ])
+    result = pytester.runpytest("-p", "no:cacheprovider", "--sprout-labels=labels.jsonl")
+    result.stdout.fnmatch_lines([
+        "labels: labels.jsonl: 2 labels; 2 matched to a verdict of this run",
+        "*grounded_sentence: judge vs labels: sensitivity 1.000 (1/1)*specificity 0.000 (0/1)*",
+    ])
+
+
+def test_a_later_tier_less_label_replaces_an_earlier_one_naming_a_tier(pytester: pytest.Pytester) -> None:
+    make(pytester, cases=4)
+    write_labels(pytester, [
+        {"case_id": "fact-0", "sentence": "Fact 0 is green.", "supported": False, "tier": "groundedness"},
+        {"case_id": "fact-0", "sentence": "Fact 0 is green.", "supported": True},
+    ])
+    result = pytester.runpytest("-p", "no:cacheprovider", "--sprout-labels=labels.jsonl")
+    result.stdout.fnmatch_lines([
+        "labels: labels.jsonl: 1 labels; 1 matched to a verdict of this run",
+        "*grounded_sentence: judge vs labels: sensitivity 1.000 (1/1)*specificity - (no labels of that kind)*",
+    ])
+
+
 def test_stale_labels_are_counted_and_named(pytester: pytest.Pytester) -> None:
     make(pytester, cases=4)
     write_labels(pytester, [

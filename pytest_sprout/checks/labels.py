@@ -7,7 +7,10 @@ true|false}`` for the sentence-level metric, ``{"case_id": "...", "supported": .
 answer-level ``grounded``; optionally ``"tier"`` (else the label holds for every tier that judged
 it), ``"labeller"`` and ``"note"``. ``"supported": null`` is a label still to be given (what
 ``--sprout-label-sample`` writes): read, never used. When a file labels the same thing twice the
-later line wins (a file people append corrections to).
+later line wins (a file people append corrections to): a line without a tier replaces every
+earlier label of its sentence, a line naming a tier replaces, for that tier, the earlier label
+of its sentence with that tier or without one. So each (case, sentence, tier that judged it) is
+paired with one label, and a sentence counts once however many times it was corrected.
 """
 
 from __future__ import annotations
@@ -44,6 +47,10 @@ class Label:
     def key(self) -> tuple[str, str | None, str | None]:
         return (self.case_id, _norm(self.sentence), self.tier)
 
+    def item(self) -> tuple[str, str | None]:
+        """What is labelled: the case and the sentence (None: the answer), whatever the tier."""
+        return (self.case_id, _norm(self.sentence))
+
     def describe(self) -> str:
         what = f"{self.case_id!r}" + (f" {_clip(self.sentence)!r}" if self.sentence is not None else " (answer)")
         return f"{what} (line {self.line})"
@@ -57,12 +64,23 @@ class LabelSet:
 
     @property
     def given(self) -> list[Label]:
-        """Labels with a verdict, the later line winning where one item is labelled twice."""
-        latest: dict[tuple[str, str | None, str | None], Label] = {}
+        """Labels with a verdict, the later line winning where one item is labelled twice: a line
+        without a tier replaces every earlier label of its sentence, one naming a tier the earlier
+        one of that tier (an earlier tier-less label still holds for the other tiers; ``for_tier``)."""
+        latest: dict[tuple[str, str | None], dict[str | None, Label]] = {}
         for label in self.labels:
-            if label.supported is not None:
-                latest[label.key()] = label
-        return sorted(latest.values(), key=lambda lab: lab.line)
+            if label.supported is None:
+                continue
+            by_tier = latest.setdefault(label.item(), {})
+            if label.tier is None:
+                by_tier.clear()
+            by_tier[label.tier] = label
+        return sorted((lab for by_tier in latest.values() for lab in by_tier.values()), key=lambda lab: lab.line)
+
+    @property
+    def items(self) -> int:
+        """How many sentences (and answers) have a label, each counted once whatever its tiers."""
+        return len({label.item() for label in self.given})
 
     @property
     def pending(self) -> int:
@@ -170,10 +188,13 @@ def _verdicts(rows: Iterable[Row]) -> dict[str, list[tuple[str, dict[str | None,
 
 
 def match(labels: LabelSet, items: Iterable[Row | dict[str, Any]]) -> Matching:
-    """Pair each label with the verdict of every tier that judged its sentence (or answer)."""
+    """Pair each label with the verdict of every tier that judged its sentence (or answer): for each
+    such tier the label naming it, else the label without a tier (never both: ``LabelSet.given``)."""
     index = _verdicts(as_rows(items))
     result = Matching()
-    for label in labels.given:
+    given = labels.given
+    tiers_labelled = {(label.item(), label.tier) for label in given if label.tier is not None}
+    for label in given:
         text = _norm(label.sentence)
         metric = ANSWER_METRIC if text is None else SENTENCE_METRIC
         found = False
@@ -181,6 +202,8 @@ def match(labels: LabelSet, items: Iterable[Row | dict[str, Any]]) -> Matching:
             if (label.tier is not None and tier != label.tier) or text not in verdicts:
                 continue
             found = True
+            if label.tier is None and (label.item(), tier) in tiers_labelled:
+                continue  # a later line names this tier: it holds here
             verdict = verdicts[text]
             if verdict is None:
                 result.unscored += 1
@@ -217,7 +240,7 @@ def corrections(matching: Matching, rows: list[MetricRow]) -> dict[tuple[str, st
 def summary_lines(labels: LabelSet, matching: Matching, fixed: dict[tuple[str, str], Correction]) -> list[str]:
     """The lines the terminal and the Markdown print under the table."""
     used = sum(len(m.pairs) for m in matching.by_metric.values())
-    lines = [f"labels: {labels.path}: {len(labels.given)} labels"
+    lines = [f"labels: {labels.path}: {labels.items} labels"
              + (f", {labels.pending} still to give (\"supported\": null)" if labels.pending else "")
              + f"; {used} matched to a verdict of this run"
              + (f", {matching.unscored} to a verdict the judge could not give" if matching.unscored else "")]
