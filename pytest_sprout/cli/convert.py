@@ -31,7 +31,7 @@ DeepEval judge a response against. Replay it with the new suite as the whole dat
 
 Problems are reported with the file, the row (line) and the field, and nothing is written. An
 existing ``--out`` or ``--golden`` file is not replaced unless ``--force`` is given, and never
-before the conversion succeeded.
+before the conversion succeeded; ``--out`` and ``--golden`` must name two files, neither the input.
 """
 
 from __future__ import annotations
@@ -318,6 +318,12 @@ def convert(tool: str, source: Path, suite: str, out: Path, golden: Path | None 
 
     if not source.is_file():
         raise ConvertError(f"{source}: no such file")
+    from ..core.paths import clash_message
+
+    written = [(f"--out {out}", out)] + ([(f"--golden {golden}", golden)] if golden is not None else [])
+    problem = clash_message(written, [(f"the input {source}", source)])
+    if problem:
+        raise ConvertError(f"{problem}; nothing was written")
     for target in [out] + ([golden] if golden is not None else []):
         if target.exists() and not force:
             raise ConvertError(f"{target}: already exists; nothing was written (give --force to replace it)")

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import gc
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any, Literal, Sequence
@@ -162,6 +163,7 @@ class MergeRun:
 
     def __init__(self, reports: dict[str, dict[str, Any]], allow_partial: bool) -> None:
         self.reports = reports
+        self.files = {path: os.path.abspath(path) for path in reports}  # inputs: no output may be one (startcheck.py)
         self.allow_partial = allow_partial
         self.items = [item for report in reports.values() for item in report["items"]]
         self.controller: Any = None  # the run's Controller, handed in by the session (attach)

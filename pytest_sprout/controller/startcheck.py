@@ -42,45 +42,68 @@ def check_suites_root(sprout: Any) -> None:
 
 
 def _same(a: Path, b: Path) -> bool:
-    return Path(os.path.realpath(a)) == Path(os.path.realpath(b))
+    from ..core.paths import same_file
+
+    return same_file(a, b)
 
 
 def inputs(sprout: Any) -> list[tuple[str, Path]]:
-    """(role, path) of every file this run (or the next) reads."""
+    """(role, path) of every file this run (or the next) reads: the snapshot, the replayed golden
+    set, the compared report, the labels file, a merge's shard reports and the suite files."""
     found: list[tuple[str, Path]] = [("the snapshot (--sprout-snapshot)", sprout.guard.path)]
     for option, role in (("sprout_golden", "the golden set it replays (--sprout-golden)"),
-                         ("sprout_compare", "the report it compares with (--sprout-compare)")):
+                         ("sprout_compare", "the report it compares with (--sprout-compare)"),
+                         ("sprout_labels", "the labels file (--sprout-labels)")):
         value = sprout.option(option)
         if value:
             found.append((role, Path(sprout.config.rootpath, value)))
+    for plugin in sprout.config.pluginmanager.get_plugins():  # python -m pytest_sprout.merge (cli/merge.py)
+        if getattr(plugin, "sprout_merge", False) is True:
+            found += [(f"a shard report it merges ({name})", Path(path)) for name, path in plugin.files.items()]
     found += [("a suite file (--sprout-suites)", path) for path in suite_paths(sprout.suites_root)]
     return found
 
 
 def outputs(sprout: Any) -> list[tuple[str, Path]]:
-    """(option, path) of every file this run writes."""
+    """(option, path) of every file this run writes: the reports, the recorded golden set, the
+    label sample and pytest's own --junitxml (relative to where pytest was started, as pytest
+    writes it)."""
     flags = {"sprout_report": "--sprout-report", "sprout_md": "--sprout-md", "sprout_html": "--sprout-html"}
     found = [(flags[dest], path) for dest, paths in sprout.settings.reports.by_option().items() for path in paths]
     record = sprout.settings.record
-    return found + ([("--sprout-record", record)] if record else [])
+    found += [("--sprout-record", record)] if record else []
+    if sprout.settings.label_sample:
+        from ..checks.labels import SAMPLE_NAME
+
+        found.append(("the label sample (--sprout-label-sample)", Path(sprout.config.rootpath, SAMPLE_NAME)))
+    junit = getattr(sprout.config.option, "xmlpath", None)
+    if junit:
+        found.append(("--junitxml", Path(sprout.config.invocation_params.dir, os.path.expanduser(str(junit)))))
+    return found
 
 
 def check_roles(sprout: Any) -> None:
     """No output is an input of this run (a suite, the snapshot, the replayed golden set, the
-    compared report), a file the next run would read as a suite, or another output's path."""
+    compared report, the labels, a merged shard report), a file the next run would read as a
+    suite, or another output's path."""
     rel = sprout.guard.rel
+
+    def name(flag: str, path: Path) -> str:
+        return f"{flag}={rel(path)}" if flag.startswith("--") else f"{flag}: {rel(path)}"
+
     written = outputs(sprout)
+    sources = inputs(sprout)
     for index, (flag, path) in enumerate(written):
-        for role, source in inputs(sprout):
+        for role, source in sources:
             if _same(path, source):
-                raise pytest.UsageError(f"{flag}={rel(path)} is also {role}: refusing to overwrite it; "
+                raise pytest.UsageError(f"{name(flag, path)} is also {role}: refusing to overwrite it; "
                                         "write the output to another path")
         root = Path(os.path.realpath(sprout.suites_root))
         real = Path(os.path.realpath(path))
         if path.suffix in SUFFIXES and root in real.parents:
-            raise pytest.UsageError(f"{flag}={rel(path)} lies in the suites folder (--sprout-suites) with a suite's "
+            raise pytest.UsageError(f"{name(flag, path)} lies in the suites folder (--sprout-suites) with a suite's "
                                     "suffix: the next run would read it as a suite; write it elsewhere")
         for other_flag, other in written[:index]:
             if _same(path, other):
-                raise pytest.UsageError(f"{flag}={rel(path)} is also {other_flag}={rel(other)}: two outputs on one path "
-                                        "would keep only the last; give each its own")
+                raise pytest.UsageError(f"{name(flag, path)} is also {name(other_flag, other)}: two outputs on one "
+                                        "path would keep only the last; give each its own")
