@@ -9,7 +9,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from pytest_sprout.judges.lexical import LexicalJudge, Sentence, _Prepared, calibration, stem, words_of
+from pytest_sprout.judges.lexical import Context, LexicalJudge, Sentence, _Prepared, calibration, stem, words_of
 from pytest_sprout.judges.lexical.index import positions
 from pytest_sprout.core.model import Passage, Verdict, split_sentences
 
@@ -530,8 +530,9 @@ def test_every_rule_holds_for_a_sentence_against_itself(text: str) -> None:
     sentence against itself, whether analysed once or twice."""
     sentence = Sentence(text)
     prepared = [_Prepared(text)]
-    assert LexicalJudge._rules(sentence, (sentence,), prepared, (), best=sentence) is None
-    assert LexicalJudge._rules(Sentence(text), (sentence,), prepared, (), best=sentence) is None
+    judge = LexicalJudge()
+    assert judge._rules(Context(sentence, (sentence,), prepared, (), best=sentence)) is None
+    assert judge._rules(Context(Sentence(text), (sentence,), prepared, (), best=sentence)) is None
 
 
 @settings(max_examples=300, deadline=None)

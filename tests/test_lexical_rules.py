@@ -1,32 +1,23 @@
-"""The lexical judge's rules are named and applied in one order (the "how to add a rule" checklist
-in the package docstring): ``RULE_ORDER`` is the order of the calls in ``LexicalJudge._rules``, with
-the clause rule last, and the failure reported among sentences that each hold the whole claim is
-the one of the latest rule."""
+"""The lexical judge's rules are one registry (``RULES``), applied in its order: ``RULE_ORDER`` is
+the order of their families, the clause rule last, and the failure reported among sentences that
+each hold the whole claim is the one of the latest family."""
 
 from __future__ import annotations
 
-import ast
-import inspect
-import textwrap
-
-from pytest_sprout.judges.lexical import RULE_ORDER, LexicalJudge, names, polarity, rules
-
-# Each rule function and the rule name it reports.
-RULE_OF = {"check_displaced_name": "entity", "check_numbers_in": "number", "check_quantifiers": "quantifier",
-           "check_negation": "negation", "check_antonyms": "antonym", "check_swap": "entity-swap",
-           "check_stitched": "stitched"}
+from pytest_sprout.judges.lexical import RULE_ORDER, RULES, LexicalJudge
 
 
-def test_rule_order_is_the_order_of_the_calls_in_rules() -> None:
-    tree = ast.parse(textwrap.dedent(inspect.getsource(LexicalJudge._rules)))
-    calls = sorted((node.lineno, node.col_offset, node.func.id) for node in ast.walk(tree)
-                   if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in RULE_OF)
-    assert [RULE_OF[name] for _, _, name in calls] == list(RULE_ORDER[:-1])
-    assert RULE_ORDER[-1] == "clause"
+def test_rule_order_is_the_order_of_the_families_in_the_registry() -> None:
+    families = [r.family for r in RULES if r.stage == "evidence"]
+    assert list(RULE_ORDER[:-1]) == list(dict.fromkeys(families)) and RULE_ORDER[-1] == "clause"
+    # a family's rules are next to each other: the order of the families is the order of the rules
+    runs = [f for i, f in enumerate(families) if i == 0 or families[i - 1] != f]
+    assert len(runs) == len(set(runs)), runs
+    assert len({r.name for r in RULES}) == len(RULES)
 
 
-def test_every_rule_function_reports_its_own_name() -> None:
-    """A claim that fails exactly one rule against one sentence, per rule: the verdict names it."""
+def test_every_family_reports_its_own_name() -> None:
+    """A claim that fails exactly one rule against one sentence, per family: the verdict names it."""
     judge = LexicalJudge()
     cases = {
         "number": ("Water the fern every 3 days.", "Water the fern every 5 days."),
@@ -40,8 +31,6 @@ def test_every_rule_function_reports_its_own_name() -> None:
     for rule, (claim, passage) in cases.items():
         verdict = judge.judge(claim, [passage])
         assert (verdict.supported, verdict.rule) == (False, rule), (claim, verdict.reason)
-    for name in RULE_OF:  # each in the module of its phenomenon
-        assert sum(callable(getattr(module, name, None)) for module in (rules, polarity, names)) == 1, name
 
 
 def test_among_whole_sentences_that_fail_the_latest_rule_is_reported() -> None:

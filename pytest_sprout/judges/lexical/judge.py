@@ -81,16 +81,10 @@ from .evidence import (
 )
 from .framing import strip_boilerplate
 from .index import Sentence, _bits, analyse, positions
-from .names import absent_names, check_displaced_name, check_name_alone, check_name_in_place, check_name_moved, check_name_slot, check_names_exchanged
-from .passage import _Prepared, _prepare_passage, number_facts, numbers_near
-from .polarity import (
-    check_antonym_swapped, check_antonyms, check_litotes, check_opposite_relation, check_negated_clause_stated, check_negation, check_negation_unsaid, denial,
-)
-from .rules import (
-    _RULE_RANK, Failure, _short, align, check_dropped_hedge, check_numbers_in, check_quantifier_whole, check_quantifiers,
-    check_stitched, check_unit_swapped,
-    check_swap,
-)
+from .names import absent_names
+from .passage import _Prepared, _prepare_passage
+from .registry import NAMES, RULE_RANK, RULES, Context, Rule
+from .rules import Failure, _short
 from .text import rejoin_numbers, stem, weight
 from .verdicts import sigmoid, verdict, wordless
 
@@ -102,8 +96,8 @@ _ZEROS = repeat(0)  # the default of each dict.get mapped over a claim's keys
 _DISPUTED = frozenset({"myth", "myths", "false", "untrue", "misconception", "misconceptions", "wrong", "incorrect",
                        "disproved", "debunked", "contrary"})
 
-# Rules whose failure on evidence that lacks some of the claim's words is weighed, not decisive.
-_SOFT = frozenset({"negation", "quantifier"})
+# The rules a soft failure is read again with, on evidence that lacks some of the claim's words.
+_SECOND_READING = ("negation_unsaid", "negated_clause_stated")
 
 
 class LexicalJudge:
@@ -115,25 +109,42 @@ class LexicalJudge:
     DEFAULT_WINDOW = 3
 
     def __init__(
-        self, coverage: float = DEFAULT_COVERAGE, window: int = DEFAULT_WINDOW, threshold: float | None = None
+        self, coverage: float = DEFAULT_COVERAGE, window: int = DEFAULT_WINDOW, threshold: float | None = None,
+        disabled: Iterable[str] = (),
     ) -> None:
         if isinstance(coverage, bool) or not isinstance(coverage, (int, float)) or not 0.0 < coverage <= 1.0:
             raise ValueError(f"coverage must be a number in (0, 1], got {coverage!r}")
         if isinstance(window, bool) or not isinstance(window, int) or window < 1:
             raise ValueError(f"window must be a whole number of sentences >= 1, got {window!r}")
+        self._calibration = calibration.shipped()
         if threshold is None:
-            threshold = calibration.THRESHOLD
+            threshold = self._calibration.threshold
         if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0.0 <= threshold <= 1.0:
             raise ValueError(f"threshold must be a probability in [0, 1], got {threshold!r}")
         self.coverage = float(coverage)
         self.window = window
         self.threshold = float(threshold)
+        if isinstance(disabled, str):
+            raise ValueError(f"disabled must be a collection of rule names, not the single string {disabled!r}")
+        self.disabled = frozenset(disabled)
+        unknown = sorted(self.disabled - NAMES)
+        if unknown:
+            raise ValueError(f"disabled: no rule named {', '.join(map(repr, unknown))} "
+                             f"(rules: {', '.join(r.name for r in RULES)})")
         self._prepare = _prepare_passage  # claims are analysed afresh: they rarely repeat
+        self._arrange(tuple(r for r in RULES if r.name not in self.disabled))
+
+    def _arrange(self, rules: tuple[Rule, ...]) -> None:
+        """Apply ``rules`` (in their order): those of stage "evidence" in ``_rules``, the others by name."""
+        self.rules = rules
+        self._on = {r.name: r for r in rules}
+        self._loop = tuple(r for r in rules if r.stage == "evidence")
+        self._second = tuple(self._on[name] for name in _SECOND_READING if name in self._on)
 
     def settings(self) -> dict:
         """What decides the verdicts, as JSON-able values (part of every cache key)."""
         return {"coverage": self.coverage, "window": self.window, "threshold": self.threshold,
-                "rules_version": RULES_VERSION, "calibration": calibration.VERSION}
+                "rules_version": RULES_VERSION, "calibration": self._calibration.version, "disabled": sorted(self.disabled)}
 
     def judge_many(self, pairs: Iterable[tuple[str, Sequence[Passage | str]]]) -> list[Verdict]:
         """``judge`` on each (claim, sources) pair; a passage cited by several is analysed once, and
@@ -193,7 +204,8 @@ class LexicalJudge:
         return self.assess(claim, sources)[0]
 
     def probability(self, features: Sequence[float]) -> float:
-        return sigmoid(calibration.INTERCEPT + sum(map(mul, calibration.COEFFICIENTS, features)))
+        c = self._calibration
+        return sigmoid(c.intercept + sum(map(mul, c.coefficients, features)))
 
     def assess(self, claim: str, sources: Sequence[Passage | str]) -> tuple[Verdict, Evidence | None]:
         """The verdict and what it was based on (None for a claim that cites nothing or has no words)."""
@@ -222,7 +234,8 @@ class LexicalJudge:
                 found = self._copied(ours, p)
                 return self._verdict(found), found
         text, boilerplate = strip_boilerplate(claim)
-        denied = denial(text) if "that" in text else None
+        rule = self._on.get("denial")
+        denied = rule.check(text) if rule is not None and "that" in text else None
         if denied is not None:  # "It is not true that X": false where the evidence states X
             said, stated = self._assess(denied, sources)  # (not ``assess``: one claim, one call of it)
             # X's own rules read the polarity of its evidence; evidence that calls X a myth may say the same
@@ -269,7 +282,8 @@ class LexicalJudge:
         absent = absent_names(ours, prepared)
         if absent:
             found.names_missing = len(absent)
-            found.name_failure = ("entity", f"name '{absent[0]}' of the claim is in none of the cited passages")
+            rule = self._on.get("name_absent")
+            found.name_failure = rule.check(absent) if rule is not None else None
         # A sentence that covers the whole claim and passes the rules settles it.
         failures: list[tuple[tuple[Sentence, ...], Failure]] = []
         # A sentence repeated word for word fails as its first copy did (with its neighbours, which
@@ -286,24 +300,23 @@ class LexicalJudge:
                 if seen in tried:
                     continue
                 tried.add(seen)
-                failure = self._rules(ours, window, prepared, (), places=((pi, i),))
-                if failure is None:
-                    hedge = check_dropped_hedge(ours, window)
+                decided = self._rules(Context(ours, window, prepared, (), places=((pi, i),)))
+                if decided is None:
+                    hedge = self._hedge(ours, window)
                     if hedge is None:
                         self._fill_whole(found, keys, ours, window, synonym_of)
                         return found
                     if hedged is None:
                         hedged = (window, hedge)
                     continue
-                failures.append((window, failure))
+                failures.append((window, decided[1]))
         if hedged is not None:  # it passes the rules, dropping a hedge its sentence has: weighed
             self._fill_whole(found, keys, ours, hedged[0], synonym_of)
             found.hedge = hedged[1]
             return found
         if failures:  # sentences that cover the whole claim are the best evidence; the rules failed them all
-            window, failure = max(failures, key=lambda f: _RULE_RANK[f[1][0]])  # the first of the latest rule
+            window, found.failure = max(failures, key=lambda f: RULE_RANK[f[1][0]])  # the first of the latest rule
             self._fill_whole(found, keys, ours, window, synonym_of)
-            found.failure = failure
             return found
         chosen, covered, found.single = self._choose(masks, full)  # (the masks hold the synonyms' sentences)
         if not chosen:
@@ -315,17 +328,21 @@ class LexicalJudge:
         found.linked = _linked_pairs(ours, keys, masks, chosen)
         uncovered = tuple(key for j, key in enumerate(keys) if not covered >> j & 1)
         best = window[0] if len(window) == 1 else _best_single(window, ours.keys)
-        failure = self._rules(ours, window, prepared, uncovered, best=best, places=chosen)
-        if failure is not None and uncovered and failure[0] in _SOFT and not (
-                failure[0] == "quantifier" and check_quantifier_whole(ours, window)):  # the evidence lacks some of the claim
-            found.cue_conflict = failure
-            failure = check_negation_unsaid(ours, window) or check_negated_clause_stated(
-                ours, window, 1 if len(window) == 1 else 3) or self._rules(
-                ours, window, prepared, uncovered, best=best, cues=False, places=chosen)
+        context = Context(ours, window, prepared, uncovered, best, chosen)
+        decided = self._rules(context)
+        failure: Failure | None = decided[1] if decided is not None else None
+        if decided is not None and uncovered and decided[0].soft and not self._decisive(decided, context):
+            found.cue_conflict = failure  # the evidence lacks some of the claim: read it again
+            context.cues, context.fallback = False, True
+            failure = next(filter(None, (rule.check(context) for rule in self._second)), None)
+            context.fallback = False
+            if failure is None:
+                decided = self._rules(context)
+                failure = decided[1] if decided is not None else None
         if failure is None and found.clause_failure is not None:
             failure = found.clause_failure
         if failure is None and found.cue_conflict is None:
-            found.hedge = check_dropped_hedge(ours, window)
+            found.hedge = self._hedge(ours, window)
         found.failure = failure
         return found
 
@@ -409,66 +426,56 @@ class LexicalJudge:
         found.uncovered_weight = total_weight - got
         found.clause = 0.0
         found.missing = list(dict.fromkeys([ours.words[idx] for k, idx in ours.content if k in uncovered]))
+        absent: Failure | None = None
         if uncovered:
             for clause in ours.clauses():
                 if len(clause.keys) >= 2 and clause.keys <= uncovered:
                     found.clause = 1.0
                     shown = " ".join(w for w in found.missing if stem(w) in clause.keys)
-                    found.clause_failure = ("clause", f"no word of the clause '{shown}' is in the evidence")
+                    absent = ("clause", f"no word of the clause '{shown}' is in the evidence")
                     break
             else:  # the claim's opening in the evidence, what it says of it not: "Peace lilies | are toxic to cats"
                 tail = _uncovered_tail(ours.seq, uncovered)
                 if tail >= 2 and 2 * tail >= len(ours.seq):
                     found.clause = 1.0
                     shown = " ".join(ours.words[idx] for _, idx in ours.content[-tail:])
-                    found.clause_failure = ("clause", f"no word of the second half of the claim '{shown}' is in the "
-                                                      "evidence, only its opening")
-        if uncovered and found.clause_failure is None:
+                    absent = ("clause", f"no word of the second half of the claim '{shown}' is in the "
+                                        "evidence, only its opening")
+            found.clause_failure = self._found("clause", absent)
+        if uncovered and absent is None:
             added = _added_clause(ours, uncovered)
             if added is not None:
                 found.clause = 1.0
                 shown = " ".join(w for w in found.missing if stem(w) in added)
-                found.clause_failure = ("clause", f"the clause '{shown}' is not in the evidence: its other words "
-                                                  "are the rest of the claim's")
+                found.clause_failure = self._found("clause_added", (
+                    "clause", f"the clause '{shown}' is not in the evidence: its other words are the rest of the claim's"))
         if synonym_of:  # else found.synonyms stays empty, and the evidence's keys are not gathered
             evidence = frozenset().union(*(s.keys for s in window)) if window else frozenset()
             found.synonyms = [(words[keys[j]], next((s.surface(k) for s in window if k in s.keys), k))
                               for j, k in synonym_of.items() if covered >> j & 1 and keys[j] not in evidence]
 
-    @staticmethod
-    def _rules(ours: Sentence, window: tuple[Sentence, ...], prepared: list[_Prepared], uncovered: Sequence[str],
-               best: Sentence | None = None, cues: bool = True,
-               places: Sequence[tuple[int, int]] | None = None) -> Failure | None:
-        """The first rule the claim fails against ``window`` (None: it passes them all), in the order
-        of ``RULE_ORDER``. ``places``: the window's (passage, sentence) positions; the claim's numbers
-        must be in those sentences or next to them (None: anywhere in the cited passages)."""
-        failure = None
-        if best is not None:
-            failure = check_displaced_name(ours, best, uncovered, window, places)
-            if failure is None:
-                failure = check_name_in_place(ours, window)
-        if failure is None:
-            failure = check_name_moved(ours, window) or check_name_slot(ours, window)
-        if failure is None and ours.numbers:
-            failure = check_numbers_in(ours, *(number_facts(prepared) if places is None
-                                               else numbers_near(prepared, places)))
-        if failure is None:
-            failure = check_unit_swapped(ours, window)
-        if failure is None and cues and (ours.has_cue or (
-                window[0].has_cue if len(window) == 1 else any(s.has_cue for s in window))):
-            pairs = align(ours, window)  # shared by the two clause-level rules
-            gathered = len(window) > 1  # evidence gathered from several sentences: the claim's own cues only
-            failure = (check_quantifiers(ours, window, pairs, gathered)
-                       or check_negation(ours, window, pairs, gathered) or check_negation_unsaid(ours, window, pairs)
-                       or (check_negated_clause_stated(ours, window, 2) if gathered else None))
-        if failure is None and cues:
-            failure = check_litotes(ours, window)
-        if failure is None and uncovered:
-            failure = check_antonyms(ours, window, uncovered)
-        if failure is None:
-            failure = check_antonym_swapped(ours, window) or check_opposite_relation(ours, window)
-        return (failure or check_swap(ours, window) or check_names_exchanged(ours, window[0] if best is None else best)
-                or check_stitched(ours, window) or (check_name_alone(ours, window, places, prepared) if places is not None else None))
+    def _rules(self, context: Context) -> tuple[Rule, Failure] | None:
+        """The first rule of stage "evidence" the claim fails against the context's window, in the
+        order of ``RULES``, with its failure (None: it passes them all)."""
+        for rule in self._loop:
+            failure = rule.check(context)
+            if failure is not None:
+                return rule, failure
+        return None
+
+    def _decisive(self, decided: tuple[Rule, Failure], context: Context) -> bool:
+        """Whether a soft quantifier failure is decisive though the evidence lacks some of the claim."""
+        rule = self._on.get("quantifier_whole")
+        return decided[1][0] == "quantifier" and rule is not None and rule.check(context) is not None
+
+    def _found(self, name: str, failure: Failure | None) -> Failure | None:
+        """A failure the judge found itself (the clause rules), if the rule ``name`` is on."""
+        rule = self._on.get(name)
+        return rule.check(failure) if rule is not None and failure is not None else None
+
+    def _hedge(self, ours: Sentence, window: tuple[Sentence, ...]) -> Failure | None:
+        rule = self._on.get("dropped_hedge")
+        return rule.check(Context(ours, window, [])) if rule is not None else None
 
     def _verdict(self, found: Evidence) -> Verdict:
         return verdict(found, self.probability(found.features()), self.coverage, self.threshold)

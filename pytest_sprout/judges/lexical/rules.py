@@ -16,11 +16,6 @@ from .text import (
 )
 
 Failure = tuple[str, str]  # (rule, reason)
-# The rules in the order the judge applies them (``LexicalJudge._rules``, then the clause rule on
-# the evidence it chose); among sentences that each hold the whole claim and fail, the failure of
-# the latest rule is reported (``_RULE_RANK``).
-RULE_ORDER = ("entity", "number", "quantifier", "negation", "antonym", "entity-swap", "stitched", "clause")
-_RULE_RANK = {rule: rank for rank, rule in enumerate(RULE_ORDER)}
 
 # How many content words either side of a word make its place (its context), for the antonym rule
 # (``polarity.check_antonyms``) and the name rule (``names.check_name_in_place``).

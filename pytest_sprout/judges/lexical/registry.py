@@ -1,0 +1,186 @@
+"""The lexical judge's rules, one object each, in the order the judge applies them (``RULES``).
+
+A rule is a ``Rule``: its ``name`` (what ``LexicalJudge(disabled={...})`` switches off), the
+``family`` its failure reports as the verdict's rule ("entity", "number", ...), whether a failure
+on evidence that lacks some of the claim's words is only ``soft`` (weighed by the calibrated score,
+not decisive), its ``check``, and hand examples of the phenomenon: ``must_fail`` (claim, evidence)
+pairs the judge rejects by this rule's family and accepts, or rejects otherwise, with the rule
+switched off, and ``must_pass`` pairs this rule does not reject (tests/test_lexical_registry.py
+runs them all).
+
+Most rules apply at stage ``"evidence"``: ``check(context) -> Failure | None`` against a window of
+evidence sentences (``Context``), called in the order of ``RULES`` for each sentence that holds the
+whole claim, then once for the evidence the search chose; the first failure wins, and among
+sentences that each hold the whole claim the failure of the latest family (``RULE_ORDER``) is the
+one reported. A few rules apply elsewhere, each at one place of ``judge.py``, named by their
+``stage``:
+
+- ``"names"``: a name of the claim that no cited passage has (weighed: it rejects only when the
+  calibrated score does not confirm the claim);
+- ``"clause"``: a clause of the claim the evidence lacks, found while the coverage is counted
+  (it applies after every rule of stage ``"evidence"``);
+- ``"decisive"``: what makes a soft failure decisive though the evidence lacks some of the claim.
+
+To add a rule: write its check (in ``rules.py``, ``polarity.py`` for negation and antonyms,
+``names.py`` for names), add one ``Rule`` here at the place it should win over the others, with
+its examples, bump ``judge.RULES_VERSION`` and refit (``bench/fit_lexical.py``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+from .index import Sentence
+from .names import (
+    check_displaced_name, check_name_alone, check_name_in_place, check_name_moved, check_name_slot,
+    check_names_exchanged,
+)
+from .passage import _Prepared, number_facts, numbers_near
+from .polarity import (
+    check_antonym_swapped, check_antonyms, check_litotes, check_negated_clause_stated, check_negation,
+    check_negation_unsaid, check_opposite_relation, denial,
+)
+from .rules import (
+    Alignment, Failure, align, check_dropped_hedge, check_numbers_in, check_quantifier_whole, check_quantifiers,
+    check_stitched, check_swap, check_unit_swapped,
+)
+
+Example = tuple[str, str]  # (claim, evidence passage)
+
+
+class Context:
+    """What a rule of stage ``"evidence"`` reads: the claim, the evidence window, the cited passages,
+    the claim's keys the window lacks (``uncovered``), the window's sentence holding most of the
+    claim (``best``; None when each sentence is tried alone), the window's (passage, sentence)
+    positions (``places``; None: anywhere in the passages), whether the cue rules apply
+    (``cues``), and whether this is the second reading of a soft failure (``fallback``)."""
+
+    __slots__ = ("claim", "window", "prepared", "uncovered", "best", "places", "cues", "fallback", "_pairs")
+
+    def __init__(self, claim: Sentence, window: tuple[Sentence, ...], prepared: list[_Prepared],
+                 uncovered: Sequence[str] = (), best: Sentence | None = None,
+                 places: Sequence[tuple[int, int]] | None = None) -> None:
+        self.claim = claim
+        self.window = window
+        self.prepared = prepared
+        self.uncovered = uncovered
+        self.best = best
+        self.places = places
+        self.cues = True
+        self.fallback = False
+        self._pairs: Alignment | None = None
+
+    @property
+    def pairs(self) -> Alignment:
+        """The claim's clauses aligned with the window's (``rules.align``), computed once."""
+        if self._pairs is None:
+            self._pairs = align(self.claim, self.window)
+        return self._pairs
+
+    @property
+    def cued(self) -> bool:
+        """Whether the clause-level cue rules apply: cues on, and a cue in the claim or the window."""
+        window = self.window
+        return self.cues and (self.claim.has_cue or (
+            window[0].has_cue if len(window) == 1 else any(s.has_cue for s in window)))
+
+    @property
+    def gathered(self) -> bool:
+        """Evidence gathered from several sentences: only the claim's own cues count."""
+        return len(self.window) > 1
+
+
+@dataclass(frozen=True)
+class Rule:
+    name: str
+    family: str
+    soft: bool
+    check: Callable[..., Any]  # stage "claim": the text a claim denies (denial), else a Failure | None
+    must_fail: tuple[Example, ...] = ()
+    must_pass: tuple[Example, ...] = ()
+    stage: str = "evidence"
+
+
+def _numbers(c: Context) -> Failure | None:
+    if not c.claim.numbers:
+        return None
+    facts = number_facts(c.prepared) if c.places is None else numbers_near(c.prepared, c.places)
+    return check_numbers_in(c.claim, *facts)
+
+
+def _same(failure: Failure | None) -> Failure | None:
+    """The check of a rule whose failure the judge finds itself (stage "names" and "clause")."""
+    return failure
+
+
+def _negated_clause_stated(c: Context) -> Failure | None:
+    if c.fallback:  # a soft failure read again: one sentence must say the whole clause, three words of it
+        return check_negated_clause_stated(c.claim, c.window, 1 if len(c.window) == 1 else 3)
+    return check_negated_clause_stated(c.claim, c.window, 2) if c.gathered and c.cued else None
+
+
+def _negation_unsaid(c: Context) -> Failure | None:
+    return check_negation_unsaid(c.claim, c.window, c.pairs) if c.fallback or c.cued else None
+
+
+RULES: tuple[Rule, ...] = (
+    Rule("name_absent", "entity", True, lambda absent: (
+        "entity", f"name '{absent[0]}' of the claim is in none of the cited passages") if absent else None,
+        must_fail=(("Microsoft sells Windows in Paris.", "Apple sells its computers in Paris."),),
+        must_pass=(("Apple sells computers in Paris.", "Apple sells its computers in Paris."),),
+        stage="names"),
+    Rule("displaced_name", "entity", False, lambda c: None if c.best is None else check_displaced_name(
+        c.claim, c.best, c.uncovered, c.window, c.places),
+        must_fail=(("Marie Curie won the Nobel Prize in Physics in 1903 with Albert Einstein.",
+                    "Marie Curie won the Nobel Prize in Physics in 1903 with Pierre Curie. "
+                    "Albert Einstein won it in 1921."),),
+        must_pass=(("Marie Curie won the Nobel Prize in Physics in 1903.",
+                    "Marie Curie won the Nobel Prize in Physics in 1903 with Pierre Curie."),)),
+    Rule("name_in_place", "entity", False, lambda c: None if c.best is None else check_name_in_place(c.claim, c.window)),
+    Rule("name_moved", "entity", False, lambda c: check_name_moved(c.claim, c.window)),
+    Rule("name_slot", "entity", False, lambda c: check_name_slot(c.claim, c.window)),
+    Rule("numbers", "number", False, _numbers,
+         must_fail=(("Water the fern every 3 days.", "Water the fern every 5 days."),),
+         must_pass=(("Water the fern every five days.", "Water the fern every 5 days."),)),
+    Rule("unit_swapped", "number", False, lambda c: check_unit_swapped(c.claim, c.window)),
+    Rule("quantifiers", "quantifier", True,
+         lambda c: check_quantifiers(c.claim, c.window, c.pairs, c.gathered) if c.cued else None,
+         must_fail=(("All ferns like humid air.", "Some ferns like humid air."),),
+         must_pass=(("Some ferns like humid air.", "Most ferns like humid air."),)),
+    Rule("negation", "negation", True,
+         lambda c: check_negation(c.claim, c.window, c.pairs, c.gathered) if c.cued else None,
+         must_fail=(("Ferns do not like humid air.", "Ferns like humid air."),),
+         must_pass=(("Ferns do not like dry air.", "Ferns do not like dry air and need humidity."),)),
+    Rule("negation_unsaid", "negation", True, _negation_unsaid),
+    Rule("negated_clause_stated", "negation", True, _negated_clause_stated),
+    Rule("litotes", "negation", True, lambda c: check_litotes(c.claim, c.window) if c.cues else None),
+    Rule("antonyms", "antonym", False,
+         lambda c: check_antonyms(c.claim, c.window, c.uncovered) if c.uncovered else None),
+    Rule("antonym_swapped", "antonym", False, lambda c: check_antonym_swapped(c.claim, c.window)),
+    Rule("opposite_relation", "antonym", False, lambda c: check_opposite_relation(c.claim, c.window)),
+    Rule("swap", "entity-swap", False, lambda c: check_swap(c.claim, c.window),
+         must_fail=(("Dogs are more sensitive to lilies than cats.", "Cats are more sensitive to lilies than dogs."),),
+         must_pass=(("Cats are more sensitive to lilies than dogs.", "Cats are more sensitive to lilies than dogs are."),)),
+    Rule("names_exchanged", "entity-swap", False,
+         lambda c: check_names_exchanged(c.claim, c.window[0] if c.best is None else c.best)),
+    Rule("stitched", "stitched", False, lambda c: check_stitched(c.claim, c.window),
+         must_fail=(("Body armor typically wears a vest rated at level three.",
+                     "Police patrol officers typically wear a vest rated at level three. Body armor is heavy."),)),
+    Rule("name_alone", "stitched", False, lambda c: None if c.places is None else check_name_alone(
+        c.claim, c.window, c.places, c.prepared)),
+    Rule("quantifier_whole", "quantifier", False, lambda c: check_quantifier_whole(c.claim, c.window),
+         stage="decisive"),
+    Rule("dropped_hedge", "quantifier", True, lambda c: check_dropped_hedge(c.claim, c.window), stage="hedge"),
+    Rule("denial", "negation", False, denial, stage="claim"),
+    Rule("clause", "clause", False, _same, stage="clause",
+         must_fail=(("Peace lilies are toxic to cats.", "Peace lilies like shade."),)),
+    Rule("clause_added", "clause", False, _same, stage="clause"),
+)
+
+# The families of the rules in the order they apply, the clause rule last: among sentences that
+# each hold the whole claim and fail, the failure of the latest family is reported.
+RULE_ORDER: tuple[str, ...] = tuple(dict.fromkeys(
+    [r.family for r in RULES if r.stage == "evidence"] + ["clause"]))
+RULE_RANK = {family: rank for rank, family in enumerate(RULE_ORDER)}
+NAMES = frozenset(r.name for r in RULES)

@@ -1,0 +1,50 @@
+"""The registry of the lexical judge's rules (``RULES``): every rule's hand examples, and rules
+switched off with ``LexicalJudge(disabled=...)``."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from pytest_sprout.judges.lexical import RULES, LexicalJudge, Rule
+
+FAILING = [pytest.param(rule, claim, evidence, id=f"{rule.name}-{i}")
+           for rule in RULES for i, (claim, evidence) in enumerate(rule.must_fail)]
+PASSING = [pytest.param(rule, claim, evidence, id=f"{rule.name}-{i}")
+           for rule in RULES for i, (claim, evidence) in enumerate(rule.must_pass)]
+
+
+def _key(verdict):  # type: ignore[no-untyped-def]
+    return verdict.supported, verdict.rule, verdict.reason
+
+
+@pytest.mark.parametrize(("rule", "claim", "evidence"), FAILING)
+def test_a_rule_rejects_its_examples_and_decides_them(rule: Rule, claim: str, evidence: str) -> None:
+    """The judge rejects the claim with the rule's family; with the rule off, the verdict changes
+    (it is this rule that decides, not another of its family)."""
+    verdict = LexicalJudge().judge(claim, [evidence])
+    assert (verdict.supported, verdict.rule) == (False, rule.family), verdict.reason
+    assert _key(LexicalJudge(disabled={rule.name}).judge(claim, [evidence])) != _key(verdict)
+
+
+@pytest.mark.parametrize(("rule", "claim", "evidence"), PASSING)
+def test_a_rule_accepts_what_it_must_pass(rule: Rule, claim: str, evidence: str) -> None:
+    verdict = LexicalJudge().judge(claim, [evidence])
+    assert verdict.supported is True, verdict.reason
+
+
+def test_disabled_rules_are_named_in_the_settings_and_checked() -> None:
+    plain, off = LexicalJudge().settings(), LexicalJudge(disabled={"swap", "numbers"}).settings()
+    assert plain["disabled"] == [] and off["disabled"] == ["numbers", "swap"] and plain != off
+    assert json.loads(json.dumps(off)) == off
+    with pytest.raises(ValueError, match="no rule named 'nope'"):
+        LexicalJudge(disabled={"nope"})
+    with pytest.raises(ValueError, match="collection of rule names"):
+        LexicalJudge(disabled="swap")
+
+
+def test_a_disabled_rule_decides_nothing() -> None:
+    claim, evidence = "Water the fern every 3 days.", "Water the fern every 5 days."
+    assert LexicalJudge().judge(claim, [evidence]).rule == "number"
+    assert LexicalJudge(disabled={"numbers"}).judge(claim, [evidence]).rule != "number"
