@@ -157,18 +157,40 @@ ABBREVIATIONS = frozenset(
     """e.g i.e etc vs dr mr mrs ms prof st approx ca cf al jr sr inc ltd co mt ft
     jan feb mar apr jun jul aug sep sept oct nov dec esp resp""".split()
 )
-_REFUSAL = re.compile(
-    r"^\s*(?:i\s+(?:do\s+not|don't|cannot|can't|am\s+unable\s+to|am\s+not\s+able\s+to)\s+"
-    r"(?:know|answer|help|say|find|provide)|"
-    r"(?:sorry|unfortunately)\b|"
-    r"(?:there\s+is|i\s+have)\s+(?:no|not\s+enough)\s+(?:information|context)|"
-    r"the\s+(?:provided\s+)?(?:context|passages?|documents?|sources?)\s+(?:do(?:es)?\s+not|don't)\s+)",
-    re.IGNORECASE,
+# A refusal is a declining phrase at the start of the answer, after at most a short apology or
+# regret ("Sorry, I can't ...", "Unfortunately, the context does not ..."). The apology alone is
+# no refusal: answers open with "Sorry for the confusion earlier! ..." or "Unfortunately, pothos
+# are toxic to cats." and then answer in full.
+_APOLOGY = (
+    r"(?:(?:i(?:'|\u2019)?m|i\s+am|we(?:'|\u2019)?re|we\s+are)\s+(?:(?:so|very|really|truly)\s+)?sorry"
+    r"|(?:(?:so|very|really)\s+)?sorry|(?:my\s+)?apologies|(?:i|we)\s+apologi[sz]e"
+    r"|unfortunately|regrettably|sadly|(?:i(?:'|\u2019)?m|i\s+am)\s+afraid)"
+    r"(?:\s+(?:for|about)\s+[^.!?,;:\u2014]{0,60})?"  # "Sorry for the confusion earlier"
+    r"(?:\s*[,.!;:\u2013\u2014-]+)?\s*(?:but\s+|however,?\s+)?"
 )
+_NOT = r"(?:do\s+not|don(?:'|\u2019)?t|cannot|can(?:'|\u2019)?t|can\s+not|could\s+not|couldn(?:'|\u2019)?t|am\s+unable\s+to|(?:'|\u2019)m\s+unable\s+to|am\s+not\s+able\s+to|(?:'|\u2019)m\s+not\s+able\s+to|are\s+unable\s+to|(?:'|\u2019)re\s+unable\s+to|won(?:'|\u2019)?t|will\s+not|am\s+not\s+sure|(?:'|\u2019)m\s+not\s+sure)"
+_DECLINE = (
+    rf"(?:i|we)\s*{_NOT}\s+(?:(?:really|currently|reliably|fully|actually)\s+)?"
+    r"(?:know|answer|help|assist|say|tell|find|locate|provide|give|determine|confirm|comment|advise|see|access|offer|address|respond)\b"
+    r"|(?:i|we)\s*(?:do\s+not|don(?:'|\u2019)?t|(?:'|\u2019)?ve\s+no|have\s+no)\s+(?:have\s+)?(?:any\s+|enough\s+|sufficient\s+|the\s+|that\s+|this\s+|specific\s+|relevant\s+)*"
+    r"(?:information|context|details|data|knowledge|answer|sources?|passages?|documents?)\b"
+    r"|(?:there\s+is|there(?:'|\u2019)s|i\s+have|i\s+found|we\s+have)\s+(?:no|not\s+enough|insufficient|little)\s+"
+    r"(?:relevant\s+|specific\s+)?(?:information|context|details|data|mention|evidence|answer)\b"
+    r"|no\s+(?:relevant\s+)?(?:information|context|answer)\s+(?:is|was)\s+(?:available|provided|given|found)\b"
+    r"|(?:the|this|that|your|these)\s+(?:provided\s+|given\s+|available\s+|retrieved\s+|supplied\s+)?"
+    r"(?:context|passages?|documents?|sources?|information|texts?|excerpts?|question|request)\s+"
+    r"(?:do(?:es)?\s+not|don(?:'|\u2019)?t|doesn(?:'|\u2019)?t|did\s+not|didn(?:'|\u2019)?t|is\s+not|isn(?:'|\u2019)?t|are\s+not|aren(?:'|\u2019)?t|is\s+outside|falls?\s+outside|is\s+beyond|lies\s+beyond)\b"
+    r"|(?:that|this)\s+is\s+(?:outside|beyond|not\s+(?:something|a\s+question))\b"
+)
+_REFUSAL = re.compile(rf"^\s*(?:{_APOLOGY})?(?:{_DECLINE})", re.IGNORECASE)
 
 
 def looks_like_refusal(text: str) -> bool:
-    """A conservative test for the usual ways a RAG system declines to answer."""
+    """Whether an answer declines: empty, or a declining phrase at its start ("I don't know",
+    "I can't help with that", "There is no information about ...", "The provided context does not
+    ..."), after at most a short apology or regret ("Sorry, but I can't ...", "Unfortunately, the
+    passages do not ..."). An answer that only opens with "Sorry" or "Unfortunately" and then
+    answers is an answer."""
     return not text.strip() or bool(_REFUSAL.match(text))
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.citations import DEFAULT as DEFAULT_CITATIONS, mode_of, retrieved_note, sources
-from ..core.model import Answer, GoldenItem, Passage, Verdict
+from ..core.model import Answer, GoldenItem, Passage, Verdict, parse_sentence, split_sentences
 from ..core.public_types import ClaimJudge
 from ..core.tier import TierSettings
 from . import TierResult, clip, describe_sentences, sentence_reasons, sentence_row
@@ -58,6 +58,15 @@ def judge_sentences(judge: ClaimJudge, answer: Answer, mode: str = DEFAULT_CITAT
     return rows
 
 
+def fact_text(answer: Answer) -> str:
+    """The text expected facts are looked for in: the answer's sentences without their markers. A
+    refused answer has no sentences to judge, but its text is still searched: a refusal that
+    states a fact states it."""
+    if answer.sentences or not answer.text:
+        return " ".join(s.text for s in answer.sentences)
+    return " ".join(s.text for s in (parse_sentence(raw, answer.passages) for raw in split_sentences(answer.text)))
+
+
 class GroundednessTier:
     name = "groundedness"
 
@@ -107,7 +116,7 @@ class GroundednessTier:
             elif not all(supported):
                 problems.append(f"{supported.count(False)} of {len(supported)} sentences unsupported")
             reasons += sentence_reasons(rows, "grounded")
-        text = " ".join(s.text for s in answer.sentences)
+        text = fact_text(answer)
         matches = [match_fact(f, text, fact_threshold) for f in case.expected_facts]
         found = [m.found for m in matches]
         if found:
