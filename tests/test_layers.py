@@ -26,7 +26,7 @@ LAYERS: list[tuple[str, list[str]]] = [
     ("snapshot", ["snapshot"]),
     ("controller", ["controller"]),
     ("cli", ["cli"]),
-    ("wiring", ["plugin", "hookspec", "session", "startup", "__init__", "convert", "metaeval", "merge", "model", "stats",
+    ("wiring", ["plugin", "hookspec", "session", "startup", "__init__", "convert", "metaeval", "calibrate", "merge", "model", "stats",
                 "strategies", "reference"]),
 ]
 # Folders that may not import pytest at all (plain Python, usable without pytest).

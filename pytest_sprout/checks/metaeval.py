@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
+from ..core.calibration import load as load_calibration
 from ..core.stats import Rate, balanced_accuracy, paired_ba_difference, roc_auc
 
 SUPPORTED_WORDS = {"supported", "support", "entailment", "entailed", "true", "yes", "1", "attributable"}
@@ -362,7 +363,7 @@ def make_judge(args: argparse.Namespace, overrides: dict[str, Any] | None = None
     if args.judge == "lexical":
         from ..judges.lexical import LexicalJudge
 
-        kwargs: dict[str, Any] = {}
+        kwargs: dict[str, Any] = {"calibration": args.calibration} if getattr(args, "calibration", None) else {}
         if args.coverage is not None:
             kwargs["coverage"] = args.coverage
         kwargs.update(overrides)
@@ -372,6 +373,8 @@ def make_judge(args: argparse.Namespace, overrides: dict[str, Any] | None = None
     from ..judges.nli import NLIJudge, NLIModelError
 
     kwargs = {"device": args.nli_device, "batch_size": args.nli_batch_size, "max_length": args.nli_max_length}
+    if getattr(args, "calibration", None):  # a calibration of the nli judge: its p(entailment) threshold
+        kwargs["threshold"] = load_calibration(args.calibration, judge="nli").threshold
     kwargs.update(overrides)
     try:
         return NLIJudge(args.nli_model, **kwargs)

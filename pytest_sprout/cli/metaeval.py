@@ -41,6 +41,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--format", choices=FORMATS, help="default: detected from the file")
     parser.add_argument("--premise", choices=("gold", "article"), default="gold", help="WiCE: gold sentences (default) or the whole article")
     parser.add_argument("--coverage", type=float, help="lexical judge: coverage threshold (default: the judge's)")
+    parser.add_argument("--calibration", metavar="PATH", help="judge with a calibration fitted on your labels "
+                        "(python -m pytest_sprout.calibrate --out PATH)")
     parser.add_argument("--nli-model", help="nli judge: a local model folder or a model id")
     parser.add_argument("--nli-device", default="auto")
     parser.add_argument("--nli-batch-size", type=int, default=16)

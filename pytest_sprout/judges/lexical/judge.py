@@ -66,15 +66,17 @@ never touches it.
 
 from __future__ import annotations
 
+import os
 from dataclasses import replace
 from functools import reduce
 from itertools import compress, count, repeat
 from operator import and_, mul
 from typing import Iterable, Sequence
 
+from pytest_sprout.core.calibration import Calibration, user_calibration
 from pytest_sprout.core.model import Passage, Verdict
 
-from . import calibration
+from . import calibration as shipped  # (``calibration`` is also LexicalJudge's argument)
 from .claims import join_fragments, no_claim
 from .evidence import (
     Evidence, _add_synonyms, _added_clause, _best_single, _linked_pairs, _next_best, _pair_key, _uncovered_tail, _union,
@@ -110,15 +112,24 @@ class LexicalJudge:
 
     def __init__(
         self, coverage: float = DEFAULT_COVERAGE, window: int = DEFAULT_WINDOW, threshold: float | None = None,
-        disabled: Iterable[str] = (),
+        disabled: Iterable[str] = (), calibration: str | os.PathLike[str] | Calibration | None = None,
     ) -> None:
         if isinstance(coverage, bool) or not isinstance(coverage, (int, float)) or not 0.0 < coverage <= 1.0:
             raise ValueError(f"coverage must be a number in (0, 1], got {coverage!r}")
         if isinstance(window, bool) or not isinstance(window, int) or window < 1:
             raise ValueError(f"window must be a whole number of sentences >= 1, got {window!r}")
-        self._calibration = calibration.shipped()
+        # A calibration fitted on the user's labels (python -m pytest_sprout.calibrate): its threshold
+        # (an explicit ``threshold`` wins) and, when refitted, its coefficients of the score.
+        fitted = user_calibration(calibration)
+        self.calibration = fitted
+        self._calibration = shipped.shipped()
+        if fitted is not None and fitted.coefficients is not None and fitted.intercept is not None:
+            if fitted.features != self._calibration.features:
+                raise ValueError(f"{fitted.path}: its coefficients are of the features {fitted.features}, this judge's "
+                                 f"are {self._calibration.features}: fit it again with python -m pytest_sprout.calibrate")
+            self._calibration = self._calibration._replace(intercept=fitted.intercept, coefficients=fitted.coefficients)
         if threshold is None:
-            threshold = self._calibration.threshold
+            threshold = self._calibration.threshold if fitted is None else fitted.threshold
         if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0.0 <= threshold <= 1.0:
             raise ValueError(f"threshold must be a probability in [0, 1], got {threshold!r}")
         self.coverage = float(coverage)
@@ -143,8 +154,11 @@ class LexicalJudge:
 
     def settings(self) -> dict:
         """What decides the verdicts, as JSON-able values (part of every cache key)."""
-        return {"coverage": self.coverage, "window": self.window, "threshold": self.threshold,
-                "rules_version": RULES_VERSION, "calibration": self._calibration.version, "disabled": sorted(self.disabled)}
+        out = {"coverage": self.coverage, "window": self.window, "threshold": self.threshold,
+               "rules_version": RULES_VERSION, "calibration": self._calibration.version, "disabled": sorted(self.disabled)}
+        if self.calibration is not None:
+            out["user_calibration"] = self.calibration.id
+        return out
 
     def judge_many(self, pairs: Iterable[tuple[str, Sequence[Passage | str]]]) -> list[Verdict]:
         """``judge`` on each (claim, sources) pair; a passage cited by several is analysed once, and
