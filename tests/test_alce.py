@@ -427,3 +427,96 @@ def _care_answers() -> str:
     """The lookup system's answers from helpers, as dict entries for ALCE_CONFTEST."""
     start = SYSTEM_CONFTEST.index("ANSWERS = {") + len("ANSWERS = {")
     return SYSTEM_CONFTEST[start:SYSTEM_CONFTEST.index("\n}\n", start)]
+
+
+# --- retrieved mode: a bounded retrieved set (repro 43) --------------------------------------
+
+def test_retrieved_mode_cost_and_counts_do_not_grow_with_the_retrieved_set() -> None:
+    """An uncited sentence is judged against at most alce.max_retrieved passages, the ones that
+    share the most words with it, whatever the retrieval size: the pairs asked and the citations
+    counted stay the same from 10 to 2,000 passages, and the passage that states it is among them."""
+    from pytest_sprout.judges.alce import MAX_RETRIEVED
+
+    claim = "Snake plants tolerate low light."
+    asked_per_n = []
+    for n in (10, 2000):
+        passages = tuple(Passage(f"p{i}", f"Passage {i} is about ferns and water {i}.") for i in range(n - 1))
+        passages += (Passage(f"p{n - 1}", "Snake plants tolerate low light."),)
+        judge = HoldsJudge(f"p{n - 1}")
+        [score] = score_answers([Answer((Sentence(claim),), passages)], judge.judge_many, modes=["retrieved"],
+                                max_retrieved=MAX_RETRIEVED)
+        assert score is not None and score.recall == 1.0
+        assert len(score.sentences[0].used) == MAX_RETRIEVED and f"p{n - 1}" in score.sentences[0].used
+        assert score.citations.count(True) == 1 and len(score.citations) == MAX_RETRIEVED  # 5 counted, not n
+        assert max(judge.sizes) == MAX_RETRIEVED
+        asked_per_n.append(len(judge.sizes))
+        assert f"judged against the {MAX_RETRIEVED} of the {n} retrieved passages" in score.sentences[0].verdict.reason
+    assert asked_per_n[0] == asked_per_n[1]
+
+
+class HoldsJudge:
+    """Stands in for the NLI model: a premise entails any claim exactly when it holds one passage."""
+
+    def __init__(self, pid: str) -> None:
+        self.pid = pid
+        self.sizes: list[int] = []  # premise sizes, one per pair asked
+
+    def judge_many(self, pairs: Iterable[tuple[str, Sequence[Passage]]]) -> list[Verdict]:
+        out = []
+        for _, sources in pairs:
+            self.sizes.append(len(sources))
+            ok = any(p.id == self.pid for p in sources)
+            out.append(Verdict(ok, float(ok), None, "scripted"))
+        return out
+
+
+def test_prerank_picks_the_passages_that_share_the_rarest_words_in_retrieval_order() -> None:
+    from pytest_sprout.judges.alce import prerank
+
+    passages = [Passage("a", "Water the fern weekly."), Passage("b", "The plant likes water."),
+                Passage("c", "Snake plants tolerate low light.", title="Snake plant"),
+                Passage("d", "Low light suits many plants."), Passage("e", "Unrelated text entirely.")]
+    top = prerank("Snake plants tolerate low light.", passages, 2)
+    assert [p.id for p in top] == ["c", "d"]
+    assert [p.id for p in prerank("Snake plants tolerate low light.", passages, 3)] == ["b", "c", "d"]
+    assert prerank("anything", passages, 0) == passages and prerank("anything", passages[:2], 5) == passages[:2]
+
+
+def test_max_retrieved_is_a_run_setting_and_a_usage_error_out_of_range(pytester: pytest.Pytester) -> None:
+    from pytest_sprout.core.option_values import threshold_problem
+
+    assert threshold_problem("alce", "max_retrieved", 20) is None
+    assert "must be a whole number" in str(threshold_problem("alce", "max_retrieved", 2.5))
+    assert "out of range" in str(threshold_problem("alce", "max_retrieved", 0))
+    assert "whole run" in str(threshold_problem("alce", "max_retrieved", 3, per_case=True))
+
+
+RETRIEVED_CONFTEST = '''
+import os
+def pytest_sprout_make_system(config):
+    def system(q):  # no [k] markers; N retrieved passages, the last one states the answer
+        n = int(os.environ.get("SPROUT_N", "10"))
+        return {"text": "Snake plants tolerate low light.",
+                "passages": [f"Passage {i} is about ferns and water {i}." for i in range(n - 1)] + ["Snake plants tolerate low light, says the guide."]}
+    system.name, system.version = "t", "1"
+    return system
+'''
+
+
+def test_retrieved_mode_end_to_end_counts_at_most_max_retrieved_citations(
+        pytester: pytest.Pytester, models: dict[str, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    make_project(pytester, suite="defaults: {tiers: [alce], citations: retrieved}\ncases:\n  - {id: c1, question: q1}\n",
+                 conftest=RETRIEVED_CONFTEST, name="a", tiers="")
+    for n, want in ((3, 3), (300, 5), (300, 2)):
+        monkeypatch.setenv("SPROUT_N", str(n))
+        extra = ["--sprout-threshold=alce.max_retrieved=2"] if want == 2 else []
+        result = pytester.runpytest("-m", "alce", f"--nli-model={models['entail']}", "--nli-no-cache",
+                                    "--sprout-report=r.json", *extra)
+        result.assert_outcomes(passed=1)
+        report = json.loads((pytester.path / "r.json").read_text())
+        [metric] = [m for m in report["metrics"] if m["metric"] == "citation_precision_citation"]
+        assert metric["n"] == want
+        [row] = [r for r in report["items"] if r["tier"] == "alce"]
+        reason = row["sentences"][0]["reason"]
+        assert (f"the {want} of the {n} retrieved passages" in reason) == (n > want)
+        assert f"[{n}]" in reason  # the passage that states it was among those judged

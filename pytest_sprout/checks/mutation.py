@@ -67,8 +67,14 @@ def mutant_rows(tier: Any, answer: Answer, sentence_rows: Sequence[dict[str, Any
     from ..core.citations import sources
 
     # judged as the item was (``mode``: core/citations.py): in retrieved mode an uncited mutant
-    # against every retrieved passage
-    verdicts = judge.judge_many([(m.sentence.text, sources(answer, m.sentence, mode).passages) for m in mutants])
+    # against the retrieved passages its original sentence was judged against (a tier may bound them)
+    bound = getattr(tier, "retrieved_passages", None)
+
+    def premise(m: Any) -> list[Any]:
+        src = sources(answer, m.sentence, mode)
+        return bound(m.original.text, src.passages) if src.retrieved and bound is not None else src.passages
+
+    verdicts = judge.judge_many([(m.sentence.text, premise(m)) for m in mutants])
     rows = []
     for m, v in zip(mutants, verdicts):
         rows.append({

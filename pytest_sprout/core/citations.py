@@ -60,11 +60,16 @@ def passage_label(answer: Answer, pid: str) -> str:
     return pid
 
 
-def retrieved_note(answer: Answer, evidence_ids: Iterable[str]) -> str:
-    """The words a reason adds for an uncited sentence judged against the retrieved passages."""
+def retrieved_note(answer: Answer, evidence_ids: Iterable[str], judged: int | None = None) -> str:
+    """The words a reason adds for an uncited sentence judged against the retrieved passages
+    (``judged``: how many of them, when a judge bounds the set, as the alce tier does)."""
     ids = list(dict.fromkeys(evidence_ids))
     n = len(answer.passages)
-    head = f"no [k] markers: judged against the {n} retrieved passage{'s' if n != 1 else ''}"
+    if judged is not None and judged < n:
+        head = (f"no [k] markers: judged against the {judged} of the {n} retrieved passages that share the most "
+                "words with it (alce.max_retrieved)")
+    else:
+        head = f"no [k] markers: judged against the {n} retrieved passage{'s' if n != 1 else ''}"
     if not ids:
         return head
     return f"{head}; evidence from {', '.join(passage_label(answer, pid) for pid in ids)}"

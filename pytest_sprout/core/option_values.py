@@ -17,7 +17,7 @@ from .model import TIERS
 # Every value is a fraction in [0, 1], except the counts in COUNTS (a whole number in its range).
 THRESHOLD_NAMES: dict[str, tuple[str, ...]] = {
     "groundedness": ("coverage", "facts"),
-    "alce": ("entailment", "recall", "precision", "max_citations"),
+    "alce": ("entailment", "recall", "precision", "max_citations", "max_retrieved"),
     "ragas": ("context_precision", "context_recall", "string_similarity"),
     "llm": (
         "ragas_faithfulness", "ragas_answer_relevancy", "ragas_context_precision", "ragas_context_recall",
@@ -31,12 +31,13 @@ UNIT = (0.0, 1.0)
 # Settings that count something: a whole number in its range, not a fraction.
 COUNTS: dict[tuple[str, str], tuple[float, float]] = {
     ("alce", "max_citations"): (1.0, 1000.0),
+    ("alce", "max_retrieved"): (1.0, 1_000_000.0),
     ("llm", "minicheck_chunk_words"): (1.0, 1_000_000.0),
     ("llm", "minicheck_max_citations"): (1.0, 1000.0),
 }
 # Settings a case may not change on its own: they change how the judge works (the NLI model's
 # cut-off, how many citations ALCE reads), not only where an item passes.
-NOT_PER_CASE = frozenset({("alce", "entailment"), ("alce", "max_citations"), *(
+NOT_PER_CASE = frozenset({("alce", "entailment"), ("alce", "max_citations"), ("alce", "max_retrieved"), *(
     ("llm", n) for n in ("minicheck_entailment", "minicheck_chunk_words", "minicheck_max_citations"))})
 
 

@@ -14,13 +14,19 @@ ALCE's arithmetic, per answer:
   the answer cites nothing).
 - Answers with no sentences are skipped (unscored). The run's score is the mean over answers.
 
+In ``retrieved`` mode (core/citations.py) an uncited sentence cites the retrieved set, bounded here
+to the ``max_retrieved`` passages (default 5) that share the most words with it (``prerank``), so
+that neither the NLI work nor the citation counts of one sentence grow with the retrieval size.
+
 The arithmetic takes any ``judge_many(pairs) -> list[Verdict]`` (pairs of (claim, passages)), so
 it is tested with a scripted judge and can run on any judge of this package.
 """
 
 from __future__ import annotations
 
+import math
 import os
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
@@ -32,6 +38,7 @@ from . import TierResult, clip, describe_sentences, sentence_reasons, sentence_r
 
 JudgeMany = Callable[[list[tuple[str, list[Passage]]]], list[Verdict]]
 MAX_CITATIONS = 3  # ALCE's eval.py --at_most_citations default
+MAX_RETRIEVED = 5  # retrieved mode: passages an uncited sentence is judged against (alce.max_retrieved)
 OPTIONS = ("nli_model", "nli_device", "nli_batch_size", "nli_max_length", "nli_window", "nli_no_cache",
            "nli_entail_label", "nli_trust_remote_code", "sprout_citations")
 # Built after collection, before any test runs, when alce items are selected: a model that is not
@@ -94,18 +101,20 @@ class AnswerScore:
 
 
 def score_answers(answers: Sequence[Answer], judge_many: JudgeMany, max_citations: int = MAX_CITATIONS,
-                  modes: Sequence[str] | None = None) -> list[AnswerScore | None]:
+                  modes: Sequence[str] | None = None, max_retrieved: int | None = None) -> list[AnswerScore | None]:
     """ALCE citation recall and precision for each answer (None for an answer with no sentences).
 
     ``modes`` gives each answer's citations mode (core/citations.py; default ``required``): in
-    ``retrieved`` mode a sentence without markers cites the whole retrieved set, for recall and
-    precision alike (``max_citations`` caps what a sentence cites itself, not the retrieved set).
+    ``retrieved`` mode a sentence without markers cites the retrieved set, for recall and
+    precision alike: every retrieved passage, or with ``max_retrieved`` the ``max_retrieved``
+    that share the most words with it (``prerank``); ``max_citations`` caps what a sentence
+    cites itself, not the retrieved set.
 
     Batched across all the answers: one judge call for the joint premises, one for the single
     citations of jointly entailed multi-citation sentences, one for the leave-one-out premises of
     those whose single citation failed (ALCE asks the last only when the first fails).
     """
-    plans = _joint_scores(answers, judge_many, max_citations, modes)
+    plans = _joint_scores(answers, judge_many, max_citations, modes, max_retrieved)
     _mark_relevant(answers, plans, judge_many)
     return [_answer_score(answer, row) for answer, row in zip(answers, plans)]
 
@@ -114,7 +123,7 @@ Pair = tuple[str, list[Passage]]  # (claim, premise passages): what a judge call
 
 
 def _joint_scores(answers: Sequence[Answer], judge_many: JudgeMany, max_citations: int,
-                  modes: Sequence[str] | None) -> list[list[SentenceScore]]:
+                  modes: Sequence[str] | None, max_retrieved: int | None = None) -> list[list[SentenceScore]]:
     """Recall: each sentence's score from its joint premise (its used citations together), one
     judge call for every answer; a sentence that cites nothing, or a passage not retrieved, scores
     0 without asking the judge."""
@@ -124,6 +133,7 @@ def _joint_scores(answers: Sequence[Answer], judge_many: JudgeMany, max_citation
     for a, answer in enumerate(answers):
         row: list[SentenceScore | None] = []
         mode = modes[a] if modes is not None else DEFAULT_CITATIONS
+        ranker: Prerank | None = None  # built at the first uncited sentence that needs it
         for s, sentence in enumerate(answer.sentences):
             src = sources(answer, sentence, mode)
             found, missing = src.passages, src.missing
@@ -134,7 +144,13 @@ def _joint_scores(answers: Sequence[Answer], judge_many: JudgeMany, max_citation
                 reason = f"cites {', '.join(missing)}, which is not among the {len(answer.passages)} retrieved passages"
                 row.append(SentenceScore(Verdict(False, 0.0, None, reason, "bad-citation"), []))
             else:
-                used = found if max_citations <= 0 or src.retrieved else found[:max_citations]
+                if src.retrieved:
+                    if max_retrieved and len(found) > max_retrieved:
+                        ranker = ranker or Prerank(found)
+                        found = ranker.top(sentence.text, max_retrieved)
+                    used = found
+                else:
+                    used = found if max_citations <= 0 else found[:max_citations]
                 row.append(None)
                 joint.append((sentence.text, used))
                 where.append((a, s))
@@ -198,13 +214,62 @@ def _answer_score(answer: Answer, sentences: list[SentenceScore]) -> AnswerScore
         if score.retrieved and answer.passages:
             named = [pid for pid, ok in zip(score.used, score.relevant) if ok and score.entailed]
             v = score.verdict
-            score.verdict = Verdict(v.supported, v.score, v.evidence, f"{v.reason}; {retrieved_note(answer, named)}", v.rule)
+            note = retrieved_note(answer, named, len(score.used))
+            score.verdict = Verdict(v.supported, v.score, v.evidence, f"{v.reason}; {note}", v.rule)
     if not sentences:
         return None
     recall = sum(s.entailed for s in sentences) / len(sentences)
     cited = [ok for s in sentences for ok in s.relevant]
     precision = sum(cited) / len(cited) if cited else 0.0
     return AnswerScore(recall, precision, sentences)
+
+
+# --- retrieved mode: the lexical pre-rank ------------------------------------------------------
+
+_STOP = frozenset("""a an and are as at be been but by can did do does for from had has have he her his how i if in
+into is it its may more most no not of on or our she so than that the their them then there these they this to
+was we were what when where which who will with would you your""".split())
+
+
+def _words(text: str) -> set[str]:
+    """Content words, lower case, a plural 's' dropped: what the pre-rank compares."""
+    out = set()
+    for w in re.findall(r"[^\W_]+", text.lower()):
+        if w in _STOP:
+            continue
+        out.add(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w)
+    return out
+
+
+class Prerank:
+    """Orders an answer's retrieved passages for one uncited sentence, cheaply (no model): each
+    passage scores the sum, over the sentence's content words it holds (title included), of the
+    word's inverse document frequency in the retrieved set, log((n + 1) / (df + 0.5)); ties go to
+    the earlier retrieval rank. The passages' words are read once per answer."""
+
+    def __init__(self, passages: Sequence[Passage]) -> None:
+        self.passages = list(passages)
+        self.bags = [_words(f"{p.title or ''} {p.text}") for p in self.passages]
+        df: dict[str, int] = {}
+        for bag in self.bags:
+            for w in bag:
+                df[w] = df.get(w, 0) + 1
+        n = len(self.passages)
+        self.idf = {w: math.log((n + 1) / (d + 0.5)) for w, d in df.items()}
+
+    def top(self, claim: str, k: int) -> list[Passage]:
+        """The ``k`` passages that score highest for ``claim``, in retrieval order."""
+        want = _words(claim)
+        scores = [sum(self.idf[w] for w in want & bag) for bag in self.bags]
+        best = sorted(range(len(scores)), key=lambda i: (-scores[i], i))[:k]
+        return [self.passages[i] for i in sorted(best)]
+
+
+def prerank(claim: str, passages: Sequence[Passage], k: int) -> list[Passage]:
+    """At most ``k`` of ``passages`` for ``claim`` (Prerank); all of them when k < 1 or they fit."""
+    if k < 1 or len(passages) <= k:
+        return list(passages)
+    return Prerank(passages).top(claim, k)
 
 
 # --- the tier ---------------------------------------------------------------------------------
@@ -220,22 +285,28 @@ class ALCETier:
     name = "alce"
 
     def __init__(self, judge: Any, recall: float = 1.0, precision: float = 0.0,
-                 max_citations: int = MAX_CITATIONS, citations: str = DEFAULT_CITATIONS) -> None:
+                 max_citations: int = MAX_CITATIONS, citations: str = DEFAULT_CITATIONS,
+                 max_retrieved: int = MAX_RETRIEVED) -> None:
         self.judge = judge
         self.citations = citations  # the run's mode; a case may have its own
         self.recall = recall
         self.precision = precision
         self.max_citations = max_citations
+        self.max_retrieved = max_retrieved
         self._warmed: set[int] = set()  # id() of answers already warmed (the run keeps them alive)
 
     def settings(self) -> dict[str, Any]:
-        return {"judge": self.judge.settings(), "max_citations": self.max_citations,
+        return {"judge": self.judge.settings(), "max_citations": self.max_citations, "max_retrieved": self.max_retrieved,
                 "recall": self.recall, "precision": self.precision, "citations": self.citations}
 
     def warm(self, answers: list[Answer], modes: Sequence[str] | None = None) -> None:
         """Score many answers at once so that their pairs share batches (results are memoised
         by the judge; evaluate() then reads them back)."""
-        score_answers(answers, self.judge.judge_many, self.max_citations, modes)
+        score_answers(answers, self.judge.judge_many, self.max_citations, modes, self.max_retrieved)
+
+    def retrieved_passages(self, claim: str, passages: Sequence[Passage]) -> list[Passage]:
+        """What an uncited sentence is judged against in retrieved mode (the mutation check asks)."""
+        return prerank(claim, passages, self.max_retrieved)
 
     def prepared(self, item: GoldenItem) -> bool:
         return id(item.answer) in self._warmed
@@ -269,7 +340,7 @@ class ALCETier:
             return self.judge.judge_many(pairs)
 
         modes = [mode_of(item.case, self.citations)]
-        score = self._guarded(lambda: score_answers([answer], judge_many, self.max_citations, modes)[0])
+        score = self._guarded(lambda: score_answers([answer], judge_many, self.max_citations, modes, self.max_retrieved)[0])
         if score is None:
             note = "the answer has no sentences (ALCE skips such answers)"
             return TierResult(None, {"citation_recall": [None], "citation_precision": [None]}, note=note)
@@ -351,7 +422,8 @@ def make_tier(settings: TierSettings) -> ALCETier:
     max_citations = int(settings.threshold("alce", "max_citations", MAX_CITATIONS))
     return ALCETier(judge, recall=settings.threshold("alce", "recall", 1.0),
                     precision=settings.threshold("alce", "precision", 0.0), max_citations=max_citations,
-                    citations=settings.option("sprout_citations") or DEFAULT_CITATIONS)
+                    citations=settings.option("sprout_citations") or DEFAULT_CITATIONS,
+                    max_retrieved=int(settings.threshold("alce", "max_retrieved", MAX_RETRIEVED)))
 
 
 def threads_for(workers: int | None) -> int | None:
