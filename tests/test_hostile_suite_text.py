@@ -176,3 +176,68 @@ def test_safe_text_leaves_no_control_character_but_newline_and_tab(text: str) ->
     assert all(c in "\n\t" or not (ord(c) < 32 or 0x7f <= ord(c) <= 0x9f or 0xd800 <= ord(c) <= 0xdfff) for c in shown)
     shown.encode("utf-8")
     assert safe_text("plain é\n\tok") == "plain é\n\tok"
+
+
+BIDI_CONTROLS = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+BIDI_CONFTEST = '''
+class System:
+    name, version = "bidi", "1"
+
+    def __call__(self, q):  # U+202E RIGHT-TO-LEFT OVERRIDE ... U+202C: a terminal shows "NUS LLUF" as "FULL SUN"
+        return {"text": "Snake plants need \\u202eNUS LLUF\\u202c full sun [1].",
+                "passages": ["Snake plants tolerate \\u2067low\\u2069 light."]}
+
+def pytest_sprout_make_system(config):
+    return System()
+'''
+
+
+def test_bidi_controls_are_escaped_in_the_terminal_markdown_and_html(pytester: pytest.Pytester) -> None:
+    """Regression: repro 41 (41-bidi-override-raw-in-terminal-answer): the `answer:` line, the
+    evidence and the reasons show U+202E and friends as escapes, in every report a person reads."""
+    make_project(pytester, suite="""
+        suite: care
+        cases:
+          - id: snake
+            question: "How much \\u202elight\\u202c does a snake plant need?"
+            expected_facts: ["full sun in \\u2066summer\\u2069"]
+        """, conftest=BIDI_CONFTEST)
+    result = pytester.runpytest("-p", "no:cacheprovider", "--sprout-md=s.md", "--sprout-html=s.html",
+                                "--sprout-report=r.json")
+    result.assert_outcomes(failed=1)
+    out = result.stdout.str() + result.stderr.str()
+    assert not any(c in out for c in BIDI_CONTROLS)
+    result.stdout.fnmatch_lines(["*question: How much \\u202elight\\u202c does a snake plant need?*",
+                                 "*answer: Snake plants need \\u202eNUS LLUF\\u202c full sun*"])
+    for name in ("s.md", "s.html"):
+        shown = (pytester.path / name).read_text(encoding="utf-8")
+        assert not any(c in shown for c in BIDI_CONTROLS), name
+    # the JSON report is data, not display: the answer is kept as the system gave it
+    [row] = json.loads((pytester.path / "r.json").read_text(encoding="utf-8"))["items"]
+    assert "\u202e" in row["answer"]["text"]
+
+
+def test_a_warning_about_the_system_shows_its_message_escaped() -> None:
+    """Regression: repro 41: the system's own exception text reaches the terminal in a warning."""
+    from pytest_sprout.answers.wiring import describe_system
+
+    class System:
+        version = "1"
+
+        @property
+        def name(self) -> str:
+            raise RuntimeError("no \u202eeman\u202c")
+
+    with pytest.warns(pytest.PytestWarning) as caught:
+        info = describe_system(System(), "mod.System")
+    assert info["name"] == "mod.System"
+    [warning] = [str(w.message) for w in caught if "name raised" in str(w.message)]
+    assert "no \\u202eeman\\u202c" in warning and "\u202e" not in warning
+
+
+@given(st.text())
+def test_safe_text_and_a_markdown_cell_leave_no_bidi_control(text: str) -> None:
+    """Regression: repro 41 (41-bidi-override-raw-in-terminal-answer)."""
+    for shown in (safe_text(text), safe_text(text, lines=False), md_cell(text)):
+        assert not any(c in shown for c in BIDI_CONTROLS)
+    assert safe_text("\u202e") == "\\u202e"

@@ -12,7 +12,7 @@ from typing import Any, Callable, Sequence
 import pytest
 
 from ..core.model import Answer, Case
-from ..core.util import is_xdist_worker
+from ..core.util import is_xdist_worker, safe_text
 
 RUN_KEY = pytest.StashKey[str]()
 LEFT_KEY = pytest.StashKey["Counter[str] | None"]()
@@ -102,9 +102,9 @@ def say(config: Any, text: str) -> None:
     if capture is not None:
         with capture.global_and_fixture_disabled():
             reporter.ensure_newline()
-            reporter.write_line(f"sprout: {text}")
+            reporter.write_line(safe_text(f"sprout: {text}"))
     else:
-        reporter.write_line(f"sprout: {text}")
+        reporter.write_line(safe_text(f"sprout: {text}"))
 
 
 def item_finished(run: Any, item: Any, collected: Sequence[Any]) -> None:
@@ -145,7 +145,7 @@ def close(session: Any) -> None:
         if problem:
             import warnings
 
-            warnings.warn(pytest.PytestWarning(problem), stacklevel=1)
+            warnings.warn(pytest.PytestWarning(safe_text(problem)), stacklevel=1)
     cache = session.result_cache()
     cache.flush()
     if not is_xdist_worker(session.config) and cache.root is not None:
@@ -170,14 +170,14 @@ def describe_system(system: Any, import_name: str) -> dict[str, Any]:
         except Exception as exc:  # a property of the system's own
             info[key] = default
             then = f"the reports name it {default!r}" if default else "the reports leave it out"
-            warnings.warn(pytest.PytestWarning(f"the system's {key} raised {type(exc).__name__}: {exc}; {then}"),
+            warnings.warn(pytest.PytestWarning(safe_text(f"the system's {key} raised {type(exc).__name__}: {exc}; {then}")),
                           stacklevel=2)
     try:
         fingerprint = system_fingerprint(system)
     except Exception as exc:
         fingerprint = None
-        warnings.warn(pytest.PytestWarning(f"the system's fingerprint raised {type(exc).__name__}: {exc}; "
-                                           "its answers are not kept across runs"), stacklevel=2)
+        warnings.warn(pytest.PytestWarning(safe_text(f"the system's fingerprint raised {type(exc).__name__}: {exc}; "
+                                                     "its answers are not kept across runs")), stacklevel=2)
     if fingerprint:
         info["fingerprint"] = fingerprint
     return info

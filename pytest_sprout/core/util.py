@@ -41,8 +41,15 @@ def short_hash(digest: Any, missing: str = "unknown") -> str:
 # What a terminal or a report must not receive raw: C0 controls (tab, newline and carriage return
 # are kept where asked), DEL, C1 controls, lone surrogates and the two non-characters U+FFFE/FFFF.
 _UNSAFE_CLASS = "\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff"
-UNSAFE_TEXT = _UNSAFE = re.compile(f"[{_UNSAFE_CLASS}]")
-_UNSAFE_ALL = re.compile(f"[{_UNSAFE_CLASS}\t\n\r]")
+UNSAFE_TEXT = re.compile(f"[{_UNSAFE_CLASS}]")  # refused in suite text
+# Shown escaped too, though a suite may hold them (right-to-left text uses the marks): the bidi
+# controls, format characters that reorder what a terminal or a log viewer shows (Trojan Source):
+# the embeddings and overrides U+202A-202E, the isolates U+2066-2069, the marks U+200E/200F and
+# U+061C.
+BIDI_CONTROLS = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+BIDI = re.compile(f"[{BIDI_CONTROLS}]")
+_UNSAFE = re.compile(f"[{_UNSAFE_CLASS}{BIDI_CONTROLS}]")
+_UNSAFE_ALL = re.compile(f"[{_UNSAFE_CLASS}{BIDI_CONTROLS}\t\n\r]")
 _MD_ESCAPES = str.maketrans({
     "\\": "\\\\", "|": "\\|", "[": "\\[", "]": "\\]", "(": "\\(", ")": "\\)", "!": "\\!",
     "<": "&lt;", "`": "'", "\n": " ", "@": "@\u200b",
@@ -55,11 +62,17 @@ def _escaped(match: Any) -> str:
 
 def safe_text(text: Any, *, lines: bool = True) -> str:
     """``text`` fit for a terminal and a report: every control character (newline and tab kept
-    when ``lines``), DEL, C1 control, lone surrogate and non-character
-    written as its Python escape (``\x1b`` becomes the four characters ``\x1b``), so suite data or
-    a system's answer cannot move the cursor, hide text or retitle the terminal."""
+    when ``lines``), DEL, C1 control, lone surrogate, non-character and bidi control written as its
+    Python escape (``\x1b`` becomes the four characters ``\x1b``, U+202E the six ``\u202e``), so
+    suite data or a system's answer cannot move the cursor, hide text, retitle the terminal or
+    reorder what it shows."""
     text = str(text)
     return (_UNSAFE if lines else _UNSAFE_ALL).sub(_escaped, text)
+
+
+def bidi_escaped(text: str) -> str:
+    """``text`` with its bidi controls (only) written as escapes: for HTML, which escapes the rest."""
+    return BIDI.sub(_escaped, text)
 
 
 def md_cell(text: Any) -> str:

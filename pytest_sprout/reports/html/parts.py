@@ -8,6 +8,8 @@ import html
 import math
 from typing import Any
 
+from ...core.util import bidi_escaped
+
 # The CSS class that colours an outcome (page.STYLE defines them).
 OUTCOME_CLASS = {"passed": "pass", "failed": "fail", "skipped": "skip", "unscored": "unsc"}
 
@@ -17,8 +19,9 @@ def outcome_class(outcome: str) -> str:
 
 
 def esc(value: Any) -> str:
-    """Text or attribute-safe HTML for any value (quotes escaped too)."""
-    return html.escape("" if value is None else str(value), quote=True)
+    """Text or attribute-safe HTML for any value (quotes escaped too; bidi controls written as
+    escapes, so an answer cannot reorder what the page shows)."""
+    return html.escape(bidi_escaped("" if value is None else str(value)), quote=True)
 
 
 def num(value: Any, digits: int = 3) -> str:
