@@ -40,6 +40,10 @@ tokenizer trained here. Each claim (a WiCE test claim) is checked against a 2,00
              sentence-by-sentence loop a checker without chunking needs;
   minicheck  the alce tier's NLIJudge: the reference's 400-token chunks, batched (--batch-size).
 It prints claims/s on each path, their ratio, and model inputs (sentences or chunks) per claim.
+
+Precision (--dtype N pairs, 0 to skip): the DeBERTa-v3-base-shaped model scores N (WiCE evidence
+line, claim) pairs at float32 and at bfloat16 (--dtype-other), each with a fresh judge: the largest
+and the mean |p(entailment) difference|, how many verdicts (p >= 0.5) agree, and the speed ratio.
 """
 
 from __future__ import annotations
@@ -370,6 +374,27 @@ def naive_per_sentence(model: Any, tokenizer: Any, pairs: Sequence[tuple[str, st
     return time.perf_counter() - start, inputs
 
 
+def bench_dtype(folder: Path, records: Sequence[dict[str, Any]], args: argparse.Namespace, rng: random.Random) -> None:
+    """p(entailment) at float32 against --dtype-other on the same pairs, and the time of each."""
+    picked = rng.sample(list(records), min(args.dtype, len(records)))
+    pairs = [(line, r["claim"]) for r in picked for line in r["evidence"][:1]]
+    probs, seconds = {}, {}
+    for dtype in ("float32", args.dtype_other):
+        judge = NLIJudge(str(folder), batch_size=args.batch_size, max_length=args.max_length, dtype=dtype,
+                         threads=args.threads)
+        judge.entailment_probs([("Warm-up premise.", "Warm-up claim.")])
+        start = time.perf_counter()
+        probs[dtype] = judge.entailment_probs(pairs)
+        seconds[dtype] = time.perf_counter() - start
+    diffs = [abs(a - b) for a, b in zip(probs["float32"], probs[args.dtype_other])]
+    agree = sum((a >= 0.5) == (b >= 0.5) for a, b in zip(probs["float32"], probs[args.dtype_other]))
+    print(f"\nprecision, DeBERTa-v3-base shape (random weights), {len(pairs)} WiCE (evidence line, claim) pairs:")
+    print(f"  float32 {seconds['float32']:.2f} s, {args.dtype_other} {seconds[args.dtype_other]:.2f} s: "
+          f"{args.dtype_other} takes x{seconds[args.dtype_other] / seconds['float32']:.2f} the time; "
+          f"|p difference| max {max(diffs):.4f}, mean {sum(diffs) / len(diffs):.4f}; "
+          f"verdicts agree {agree}/{len(pairs)}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--golden", type=int, default=30, help="answers from the demo golden set (0: skip)")
@@ -383,6 +408,8 @@ def main() -> None:
                         help="WiCE claims checked against 2,000-word passages by a MiniCheck-shaped model (0: skip)")
     parser.add_argument("--minicheck-family", choices=("roberta", "deberta", "t5"), default="roberta")
     parser.add_argument("--no-naive", action="store_true", help="skip the per-sentence baseline (MiniCheck only)")
+    parser.add_argument("--dtype", type=int, default=0, help="pairs scored at float32 and at --dtype-other (0: skip)")
+    parser.add_argument("--dtype-other", choices=("bfloat16", "float16"), default="bfloat16")
     args = parser.parse_args()
 
     import torch
@@ -394,6 +421,11 @@ def main() -> None:
           f"batch size {args.batch_size}, chunk max length {args.max_length}")
     if args.minicheck:
         bench_minicheck(wice_records(Path(args.wice_data)), args, random.Random(args.seed))
+    if args.dtype:
+        records = wice_records(Path(args.wice_data))
+        with tempfile.TemporaryDirectory() as tmp:
+            corpus = ["\n".join(r["evidence"]) + "\n" + r["claim"] for r in records[:300]]
+            bench_dtype(build_model(Path(tmp, "model"), corpus), records, args, random.Random(args.seed))
     if not args.golden and not args.wice:
         return
     wice = wice_records(Path(args.wice_data)) if args.wice else []

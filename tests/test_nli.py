@@ -114,6 +114,7 @@ def test_a_folder_without_config_is_not_a_model(tmp_path: Path) -> None:
     ({"batch_size": 0}, "batch size must be at least 1"),
     ({"max_length": 8}, "max length must be at least 32"),
     ({"threshold": 1.5}, "threshold must be in"),
+    ({"dtype": "half"}, "dtype must be one of auto, float32, bfloat16, float16"),
 ])
 def test_bad_settings_are_errors(models: dict[str, Path], kwargs: dict, message: str) -> None:
     with pytest.raises(NLIModelError, match=message):
@@ -267,3 +268,45 @@ def test_judge_interface(models: dict[str, Path]) -> None:
     assert judge.settings()["window"] == "chunk" and judge.settings()["entailment_label"] == "ENTAILMENT"
     counts = judge.describe_pairs([("Snake plants like shade.", [Passage("1", "Snake plants tolerate low light.", title="Care")])])
     assert counts == {"nli_pairs": 1, "short_circuited": 0, "chunked": 0, "truncated": 0}
+
+
+# --- precision (--nli-dtype) ------------------------------------------------------------------
+
+# |p(entailment) at bfloat16 - at float32| on the tiny models (random and forced ones). bfloat16
+# keeps 8 bits of mantissa (a relative error of about 0.4% per operation); the random tiny model's
+# probabilities move by less than 0.01, and a forced model's verdict does not move at all.
+HALF_TOLERANCE = 0.02
+DTYPE_PAIRS = [(LONG_PREMISE, "Paris is in France."), ("Ferns like humid air.", "Ferns like dry air."),
+               ("Water a pothos.", "Peace lilies are toxic to cats."), ("Paris.", "It opened in 1889.")]
+
+
+@pytest.mark.parametrize("name", ["random", "entail", "contradict", "bert-entail", "bert-not", "t5-yes", "t5-no"])
+@pytest.mark.parametrize("dtype", ["bfloat16", "float16"])
+def test_half_precision_verdicts_are_within_tolerance_of_float32(models: dict[str, Path], name: str, dtype: str) -> None:
+    full = NLIJudge(str(models[name]), dtype="float32", max_length=48)
+    half = NLIJudge(str(models[name]), dtype=dtype, max_length=48)
+    p32, p16 = full.entailment_probs(DTYPE_PAIRS), half.entailment_probs(DTYPE_PAIRS)
+    assert half.runtime.model.dtype == getattr(__import__("torch"), dtype)
+    assert p16 == pytest.approx(p32, abs=HALF_TOLERANCE)
+    if name != "random":  # forced: the same verdicts
+        assert [p >= 0.5 for p in p16] == [p >= 0.5 for p in p32]
+
+
+def test_dtype_is_in_the_settings_and_the_cache_key(models: dict[str, Path], tmp_path: Path) -> None:
+    auto = NLIJudge(str(models["random"]), device="cpu", cache_dir=tmp_path)
+    assert auto.settings()["dtype"] == "float32"  # auto on a CPU
+    auto.entailment_probs(DTYPE_PAIRS)
+    again = NLIJudge(str(models["random"]), dtype="float32", cache_dir=tmp_path)
+    again.entailment_probs(DTYPE_PAIRS)
+    assert again.counts["disk_hits"] == len(DTYPE_PAIRS) and not again.loaded
+    bf16 = NLIJudge(str(models["random"]), dtype="bfloat16", cache_dir=tmp_path)
+    assert bf16.settings()["dtype"] == "bfloat16"
+    bf16.entailment_probs(DTYPE_PAIRS)
+    assert bf16.counts["disk_hits"] == 0 and bf16.counts["model_inputs"] >= len(DTYPE_PAIRS)
+
+
+def test_auto_dtype_needs_no_torch_where_no_gpu_can_be(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pytest_sprout.judges import nli_runtime
+
+    monkeypatch.setattr(nli_runtime, "cuda_possible", lambda: False)
+    assert nli_runtime.auto_dtype("auto") == "float32" and nli_runtime.auto_dtype("cpu") == "float32"

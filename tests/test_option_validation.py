@@ -97,6 +97,8 @@ def test_max_unscored_must_be_a_fraction(pytester: pytest.Pytester, value: str) 
     (("--sprout-retries=-1",), "--sprout-retries / sprout_retries must be 0 or more, got -1"),
     (("--nli-batch-size=0",), "--nli-batch-size / sprout_nli_batch_size must be at least 1, got 0"),
     (("--nli-window=bogus",), "--nli-window / sprout_nli_window must be one of chunk, off, got 'bogus'"),
+    (("--nli-dtype=half",), "--nli-dtype / sprout_nli_dtype must be one of auto, float32, bfloat16, float16, got 'half'"),
+    (("-o", "sprout_nli_dtype=fp16"), "--nli-dtype / sprout_nli_dtype must be one of auto, float32, bfloat16, float16, got 'fp16'"),
 ])
 def test_every_tier_option_is_checked_before_anything_runs(pytester: pytest.Pytester, args: tuple[str, ...], message: str) -> None:
     """Without -m naming the tier: a bad llm option once skipped every llm item on a green run,

@@ -62,6 +62,8 @@ OPTIONS: tuple[Opt, ...] = (
     Opt("--nli-batch-size", "nli_batch_size", "pairs per forward pass", "sprout_nli_batch_size", 16, kind="int"),
     Opt("--nli-max-length", "nli_max_length", "tokens per (premise, claim) chunk", "sprout_nli_max_length", 400, kind="int"),
     Opt("--nli-window", "nli_window", "chunk (score sentence-aligned chunks) or off (ALCE: whole premise, truncated)", "sprout_nli_window", "chunk"),
+    Opt("--nli-dtype", "nli_dtype", "precision of the NLI model's weights: auto (bfloat16 on a GPU that supports it, "
+        "float32 on CPU), float32, bfloat16 or float16", "sprout_nli_dtype", "auto", metavar="auto|float32|bfloat16|float16"),
     Opt("--nli-no-cache", "nli_no_cache", "do not reuse NLI verdicts cached on disk", kind="bool"),
     Opt("--nli-entail-label", "nli_entail_label", "class index that means entailed/supported, for a classifier whose labels do not say", "sprout_nli_entail_label", kind="int", metavar="N"),
     Opt("--nli-trust-remote-code", "nli_trust_remote_code", "allow an NLI model that ships its own Python code (it runs on this machine)", kind="bool"),
@@ -157,7 +159,8 @@ def get(config: pytest.Config, dest: str) -> Any:
 AT_LEAST_1 = ("sprout_concurrency", "nli_batch_size", "nli_max_length", "llm_concurrency")
 AT_LEAST_0 = ("sprout_retries", "sprout_md_failures", "nli_entail_label")
 SECONDS = ("sprout_timeout", "llm_timeout")
-CHOICES = {"nli_window": ("chunk", "off"), "sprout_citations": CITATIONS}
+CHOICES = {"nli_window": ("chunk", "off"), "nli_dtype": ("auto", "float32", "bfloat16", "float16"),
+           "sprout_citations": CITATIONS}
 
 
 def name(dest: str) -> str:

@@ -39,7 +39,7 @@ from . import TierResult, clip, describe_sentences, sentence_reasons, sentence_r
 JudgeMany = Callable[[list[tuple[str, list[Passage]]]], list[Verdict]]
 MAX_CITATIONS = 3  # ALCE's eval.py --at_most_citations default
 MAX_RETRIEVED = 5  # retrieved mode: passages an uncited sentence is judged against (alce.max_retrieved)
-OPTIONS = ("nli_model", "nli_device", "nli_batch_size", "nli_max_length", "nli_window", "nli_no_cache",
+OPTIONS = ("nli_model", "nli_device", "nli_dtype", "nli_batch_size", "nli_max_length", "nli_window", "nli_no_cache",
            "nli_entail_label", "nli_trust_remote_code", "sprout_citations")
 # Built after collection, before any test runs, when alce items are selected: a model that is not
 # found or has no entailment label is then one usage error rather than a failure per item (the
@@ -408,6 +408,7 @@ def make_tier(settings: TierSettings) -> ALCETier:
         judge = NLIJudge(
             settings.option("nli_model"),
             device=settings.option("nli_device"),
+            dtype=settings.option("nli_dtype") or "auto",
             batch_size=settings.option("nli_batch_size"),
             max_length=settings.option("nli_max_length"),
             window=settings.option("nli_window"),

@@ -48,6 +48,7 @@ __all__ = ["NLIJudge", "NLIModelError", "Entailment", "Plan", "WINDOWS", "format
            "nli_extra_missing", "normalise", "premise_of", "resolve_model", "sentence_spans"]
 
 WINDOWS = ("chunk", "off")
+DTYPES = ("auto", "float32", "bfloat16", "float16")  # --nli-dtype; auto: bfloat16 on a GPU that has it, else float32
 MIN_CHUNK_TOKENS = 16  # below this, the claim leaves no room for its premise: truncate instead
 _HASHED_SUFFIXES = (".safetensors", ".bin", ".json", ".model", ".txt", ".pt", ".pth", ".py")
 
@@ -99,6 +100,8 @@ class NLIJudge:
     ships its own Python code (``--nli-trust-remote-code``). ``chunk_size``: for a MiniCheck
     model, the reference's chunk size (None: 400 tokens for RoBERTa/DeBERTa, 500 words for
     Flan-T5); ``max_length`` does not apply to MiniCheck chunks.
+    ``dtype``: the weights' precision, one of DTYPES (``--nli-dtype``); "auto" is bfloat16 on a
+    CUDA device that supports it, float32 elsewhere. Part of the settings and the cache key.
     """
 
     def __init__(
@@ -115,7 +118,10 @@ class NLIJudge:
         entail_label: int | None = None,
         trust_remote_code: bool = False,
         chunk_size: int | None = None,
+        dtype: str = "auto",
     ) -> None:
+        if dtype not in DTYPES:
+            raise NLIModelError(f"dtype must be one of {', '.join(DTYPES)}, got {dtype!r}")
         if window not in WINDOWS:
             raise NLIModelError(f"window must be one of {', '.join(WINDOWS)}, got {window!r}")
         if batch_size < 1:
@@ -134,6 +140,8 @@ class NLIJudge:
         self.batch_size = batch_size
         self.threshold = threshold
         self._device_name, self._threads = device, threads
+        self._dtype_name = dtype
+        self._dtype: str | None = None if dtype == "auto" else dtype  # "auto" is resolved on first need
         self.trust_remote_code = trust_remote_code
         self._runtime: Runtime | None = None
         self._load_error: str | None = None
@@ -207,7 +215,17 @@ class NLIJudge:
         fetched, self._fetched = self._fetched, None
         config, model, tokenizer = fetched or load_transformers(self.source, self.name, self.trust_remote_code)
         return Runtime(self.name, config, model, tokenizer, device, kind=self.kind, entail_index=self.entail_index,
-                       minicheck=self.minicheck, limit=self.limit)
+                       minicheck=self.minicheck, limit=self.limit, dtype=self.dtype)
+
+    @property
+    def dtype(self) -> str:
+        """The weights' precision: the one asked for, or what "auto" means here (nli_runtime.auto_dtype;
+        torch is imported for it only where a GPU may be present)."""
+        if self._dtype is None:
+            from .nli_runtime import auto_dtype
+
+            self._dtype = auto_dtype(self._device_name)
+        return self._dtype
 
     def settings(self) -> dict[str, Any]:
         """What the verdicts depend on; with a disk cache, the model files' fingerprint too."""
@@ -222,6 +240,7 @@ class NLIJudge:
             "window": self.window,
             "max_length": self.max_length,
             "threshold": self.threshold,
+            "dtype": self.dtype,
         }
 
     def fingerprint(self) -> str | None:
@@ -348,7 +367,7 @@ class NLIJudge:
         return results
 
     def _key(self, premise: str, claim: str) -> str:
-        data = json.dumps([self._fingerprint, self.window, self.max_length, premise, claim])
+        data = json.dumps([self._fingerprint, self.window, self.max_length, self.dtype, premise, claim])
         return hashlib.sha256(data.encode()).hexdigest()
 
     # --- planning: chunks and truncation ------------------------------------------------------

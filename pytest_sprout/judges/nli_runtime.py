@@ -7,6 +7,8 @@ function here imports torch or transformers itself.
 
 from __future__ import annotations
 
+import os
+import sys
 import warnings
 from typing import Any
 
@@ -26,6 +28,32 @@ def pick_device(torch: Any, device: str | None) -> Any:
     if dev.type == "cuda" and not torch.cuda.is_available():
         raise NLIModelError("device 'cuda' asked for, but torch sees no CUDA device; use cpu or auto")
     return dev
+
+
+def cuda_possible() -> bool:
+    """False when this machine certainly has no CUDA device (no NVIDIA or ROCm device node on
+    Linux, or macOS), decided without importing torch; True when it may have one."""
+    if sys.platform == "darwin":
+        return False
+    if sys.platform.startswith("linux"):
+        return any(os.path.exists(p) for p in ("/dev/nvidia0", "/dev/nvidiactl", "/dev/dxg", "/dev/kfd"))
+    return True
+
+
+def auto_dtype(device: str | None) -> str:
+    """What --nli-dtype=auto means for ``device``: bfloat16 on a CUDA device that supports it,
+    float32 otherwise (on CPU, bfloat16 is slower on most processors and changes verdicts)."""
+    if device == "cpu" or (device in (None, "", "auto") and not cuda_possible()):
+        return "float32"
+    import torch
+
+    try:
+        dev = pick_device(torch, device)
+    except NLIModelError:
+        return "float32"  # the device error is raised, with its message, when the model loads
+    if dev.type == "cuda" and torch.cuda.is_bf16_supported():
+        return "bfloat16"
+    return "float32"
 
 
 def load_transformers(source: ModelSource, name: str, trust_remote_code: bool) -> tuple[Any, Any, Any]:
@@ -72,7 +100,7 @@ class Runtime:
     (nli_model.model_meta)."""
 
     def __init__(self, name: str, config: Any, model: Any, tokenizer: Any, device: Any, *, kind: str,
-                 entail_index: int | None, minicheck: Family | None, limit: int) -> None:
+                 entail_index: int | None, minicheck: Family | None, limit: int, dtype: str = "float32") -> None:
         self.name, self.kind, self.entail_index, self.minicheck = name, kind, entail_index, minicheck
         self.limit = limit  # the model's own input length
         self.tokenizer, self.device = tokenizer, device
@@ -91,7 +119,10 @@ class Runtime:
             self.overhead = len(tokenizer("premise: hypothesis:").input_ids)
         else:
             self.overhead = tokenizer.num_special_tokens_to_add(pair=True)
-        self.model = model.to(device).eval()
+        import torch
+
+        self.dtype = dtype
+        self.model = model.to(device=device, dtype=getattr(torch, dtype)).eval()
 
     def _minicheck_format(self, config: Any, tokenizer: Any) -> None:
         """MiniCheck's input format: the chunk and the claim joined by the tokenizer's end-of-sequence
