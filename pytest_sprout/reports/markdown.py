@@ -85,23 +85,37 @@ def markdown_header(report: dict[str, Any]) -> list[str]:
 
 
 def markdown_failures(report: dict[str, Any], limit: int) -> list[str]:
-    """The first ``limit`` failing items, each with its question and the reasons it failed."""
+    """The first ``limit`` failing items, each with its question and the reasons it failed. Under
+    ``--sprout-fail-on=new`` the new failures (those that fail the run) come first, marked new,
+    then the known ones: the failure that turned CI red is never cut off behind known ones."""
     failed = failing_items(report)
     if not failed or limit <= 0:
         return []
+    new_mode = fail_on_mode(report) == "new"
+    new_count = sum(not row.known for row in failed)
+    if new_mode:
+        failed = [row for row in failed if not row.known] + [row for row in failed if row.known]
     shown = failed[:limit]
-    title = f"### Failing cases ({len(failed)})" if len(shown) == len(failed) else \
-        f"### Failing cases (first {len(shown)} of {len(failed)})"
-    lines = [title, ""]
+    title = f"### Failing cases ({len(failed)}" if len(shown) == len(failed) else \
+        f"### Failing cases (first {len(shown)} of {len(failed)}"
+    if new_mode:
+        title += f"; {new_count} new, listed first" if new_count else "; none new"
+    lines = [title + ")", ""]
     known = known_note(report)
     for row in shown:
-        mark = f" ({_md(known)})" if row.known else ""  # after a space, never a link
+        mark = f" ({_md(known)})" if row.known else " (**new failure**)" if new_mode else ""  # after a space, never a link
         lines.append(f"- **{_md(row.case_id)}** [{_md(row.tier)}]{mark} {_md(row.question or '')}")
         for reason in item_reasons(row)[:6]:
             lines.append(f"  - {_md(reason)}")
     if len(shown) < len(failed):
         lines.append(f"- ... and {len(failed) - len(shown)} more (see the JSON or HTML report)")
     return lines + [""]
+
+
+def fail_on_mode(report: dict[str, Any]) -> str:
+    """The run's ``--sprout-fail-on`` mode as its report's gates record it ("any" when none)."""
+    fail_on = (report.get("gates") or {}).get("fail_on")
+    return str(fail_on.get("mode") or "any") if isinstance(fail_on, dict) else "any"
 
 
 def known_note(report: dict[str, Any]) -> str:
