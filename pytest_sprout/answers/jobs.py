@@ -70,6 +70,22 @@ def system_traceback(exc: BaseException) -> str:
     return "".join(traceback.format_exception(type(exc), exc, tb))
 
 
+def takes_case(system: Any) -> bool:
+    """Whether the system is called ``system(question, case)`` rather than ``system(question)``:
+    its signature has a second positional parameter with no default, or one named ``case``. A
+    second parameter with a default under another name (``def system(question, k=5)``), ``*args``
+    or a signature Python cannot read keep the one-argument call every system had before."""
+    try:
+        params = list(inspect.signature(system).parameters.values())
+    except (TypeError, ValueError):  # a builtin or an extension type without a signature
+        return False
+    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    if len(positional) < 2:
+        return False
+    second = positional[1]
+    return second.default is inspect.Parameter.empty or second.name == "case"
+
+
 def is_async_callable(system: Any) -> bool:
     return inspect.iscoroutinefunction(system) or inspect.iscoroutinefunction(getattr(system, "__call__", None))  # noqa: B004 (an async __call__, not callable())
 

@@ -41,7 +41,7 @@ from typing import Any, Callable, Iterable, Sequence
 from ..core.model import Answer, Case, GoldenItem
 from .event_loop import LoopThread
 from .jobs import (MAX_BACKOFF, NEVER_RETRIED, _Job, _NoThread, _settle, _TimedOut, is_async_callable,
-                   retry_delay, retry_exceptions, system_traceback)
+                   retry_delay, retry_exceptions, system_traceback, takes_case)
 
 __all__ = ["AnswerSource", "MAX_BACKOFF", "NEVER_RETRIED", "is_async_callable", "retry_delay", "retry_exceptions",
            "system_traceback"]
@@ -96,6 +96,7 @@ class AnswerSource:
         self._started = False
         self._closer: Callable[[], Any] | None = None
         self._async = False
+        self._takes_case = False  # the system is called system(question, case) (jobs.takes_case)
         self._events = LoopThread()
         self._semaphore: asyncio.Semaphore | None = None
         self._queue: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
@@ -205,6 +206,12 @@ class AnswerSource:
             self._failure = f"the system under test must be callable (question -> Answer), got {self._system!r}"
             return
         self._async = is_async_callable(self._system)
+        self._takes_case = takes_case(self._system)
+
+    def _ask(self, case: Case) -> Any:
+        """One call of the system: ``system(question)``, or ``system(question, case)`` for a system
+        whose signature takes the case (jobs.takes_case)."""
+        return self._system(case.question, case) if self._takes_case else self._system(case.question)
 
     def _open(self, system: Any) -> Any:
         """Run the system's setup once: setup()/close(), or a context manager (sync or async)."""
@@ -238,13 +245,13 @@ class AnswerSource:
     def _fast(self) -> bool:
         return self._timed >= FAST_AFTER and self._timed_total / self._timed < FAST_SECONDS
 
-    def _call_sync(self, question: str) -> Any:
+    def _call_sync(self, case: Case) -> Any:
         attempt = 0
         while True:
             self._count()
             try:
                 started = time.perf_counter()
-                result = self._system(question)
+                result = self._ask(case)
                 with self._count_lock:
                     self._timed += 1
                     self._timed_total += time.perf_counter() - started
@@ -257,12 +264,12 @@ class AnswerSource:
             time.sleep(retry_delay(attempt, self.backoff))
             attempt += 1
 
-    async def _call_async(self, question: str) -> Any:
+    async def _call_async(self, case: Case) -> Any:
         attempt = 0
         while True:
             self._count()
             try:
-                result = self._system(question)
+                result = self._ask(case)
                 while inspect.isawaitable(result):
                     result = await result
                 return result
@@ -275,7 +282,7 @@ class AnswerSource:
     def _inline(self, case: Case) -> Future[Any]:
         future: Future[Any] = Future()
         try:
-            future.set_result(self._call_sync(case.question))
+            future.set_result(self._call_sync(case))
         except (Exception, SystemExit) as exc:  # sys.exit in the system is its case's error, not the run's end
             future.set_exception(exc)
         return future
@@ -300,9 +307,9 @@ class AnswerSource:
         job.started = started = time.monotonic()
         try:
             if self.timeout is None:
-                result = await self._call_async(job.case.question)
+                result = await self._call_async(job.case)
             else:
-                result = await asyncio.wait_for(self._call_async(job.case.question), self.timeout)
+                result = await asyncio.wait_for(self._call_async(job.case), self.timeout)
         except asyncio.TimeoutError as exc:  # wait_for's, or the system's own before the timeout
             timed_out = self.timeout is not None and time.monotonic() - started >= self.timeout
             _settle(job.future, exc=_TimedOut() if timed_out else exc)
@@ -368,7 +375,7 @@ class AnswerSource:
             job.started = time.monotonic()
             try:
                 try:
-                    result = self._call_sync(job.case.question)
+                    result = self._call_sync(job.case)
                 except BaseException as exc:  # sys.exit and Ctrl-C too: the waiting side decides (_finish)
                     job.future.set_exception(exc)
                 else:
