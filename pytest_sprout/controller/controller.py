@@ -65,6 +65,7 @@ class Controller:
         self._dataset_hash: tuple[Any, str] | None = None  # (the SuiteSet, its hash): dataset_hash()
         self.parallel = ParallelUse()  # xdist: whether the workers ran in parallel at all (parallel.py)
         self._metric_kinds: dict[str, str | None] = {}  # tier -> metric_kind(tier), looked up once
+        self.refusals_expected = 0  # counted items of cases with expect: refuse (refusal_note)
 
     def record(self, report: pytest.TestReport) -> None:
         if not self.engaged:  # the run reaches no suite: nothing here is a sprout item
@@ -114,6 +115,8 @@ class Controller:
         self.items.add(row, raw)
         if row.outcome == ERROR:
             return  # an errored item is never counted in a metric
+        if row.expect == "refuse":
+            self.refusals_expected += 1
         kind = self.metric_kind(row.tier)
         for metric, values in row.metrics.items():
             if kind:
@@ -250,6 +253,14 @@ class Controller:
             words = getattr(tier_module(row.tier), "DESCRIPTIONS", {}).get(row.metric) if row.tier in TIERS else None
             out.append(replace(row, description=words) if words else row)
         return out
+
+    def refusal_note(self, rows: list[Any]) -> list[str]:
+        """What the ``refusal`` row counts, where no counted case expects a refusal: "refusal
+        241/241 1.000" would otherwise read as "everything was refused"."""
+        if self.refusals_expected:
+            return []
+        return [f"refusal {r.k}/{r.n}: answers that were not refused where an answer was expected; no case here "
+                "expects a refusal (expect: refuse)" for r in rows if r.metric == "refusal" and r.tier == "groundedness"]
 
     def tier_notes(self, rows: list[Any]) -> list[str]:
         """One line per tier in the table whose module has a ``SUMMARY_NOTE`` (what its metrics measure)."""
@@ -394,7 +405,8 @@ class Controller:
 
         data = self.report_data()
         shown = {**data, **self.replay_note()}  # the views say where the answers came from; the JSON does not
-        extra = self.gate_outcome.markdown() if self.gate_outcome else []
+        extra = [f"> {note}\n" for note in self.refusal_note(rows)]
+        extra += self.gate_outcome.markdown() if self.gate_outcome else []
         if self.labels is not None:
             from ..core.util import md_cell
 
@@ -420,7 +432,8 @@ class Controller:
         from ..core.citations import hint_line, mode_line
 
         record = self.settings_record()
-        lines += self.tier_notes(rows) + [line for line in (mode_line(record), hint_line(record)) if line]
+        lines += self.refusal_note(rows) + self.tier_notes(rows)
+        lines += [line for line in (mode_line(record), hint_line(record)) if line]
         errors = self.items.errors
         if errors:
             noun = "item" if len(errors) == 1 else "items"
