@@ -82,6 +82,8 @@ def test_facts_by_lemma_through_pytest(pytester: pytest.Pytester) -> None:
     ("safe for cats", "Pothos are not safe for cats.", "negates"),
     ("safe for cats", "Pothos aren't safe for cats.", "negates"),
     ("not safe for cats", "It is safe for cats.", "the fact is negated"),
+    # a close score made of the other words: "do" is no "soap"
+    ("insecticidal soap", "Many general insecticides do not kill spider mites.", "lacks 'soap'"),
 ])
 def test_a_fact_is_not_found_where_the_answer_says_another_number_or_the_opposite(
         fact: str, text: str, conflict: str) -> None:

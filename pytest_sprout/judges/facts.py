@@ -43,6 +43,9 @@ _WORD = re.compile(r"(?:\d+(?:[.,]\d+)+|[^\W_]+)(?:['\u2019-][^\W_]+)*")
 SPAN_SLACK = 2  # a stretch of the answer has the fact's words, up to this many fewer or more
 _NEGATORS = frozenset("not no never none nothing neither nor cannot without".split())
 _NEGATING_PREFIXES = ("non-", "non", "un", "in", "im", "il", "ir", "dis", "de", "anti-", "anti")
+WORD_FROM = 67.0  # a fact word is in a stretch when one of its words scores this near it ("grey" ~ "gray" 75)
+_FUNCTION_WORDS = frozenset(
+    "the and for with from into onto that this these those its are was were been has have had not nor but".split())
 _CLAUSE_BREAK = re.compile(r"[,;:.!?()\u2013\u2014]")
 
 
@@ -126,14 +129,12 @@ def match_fact(fact: str, text: str, threshold: float = FACT_THRESHOLD) -> FactM
     spans = [m.span() for m in _WORD.finditer(text_l)]
     conflict = ""
     for start in _occurrences(fact_l, text_l):
-        end = start + len(fact_l)
-        why = _says_else(fact_l, text_l, start, end, spans)
+        why = _says_else(fact_l, text_l, start, start + len(fact_l), spans)
         if not why:
             return FactMatch(fact, True, 100.0, 100.0)
         conflict = conflict or why
-    n = len(_WORD.findall(fact_l))
-    windows = _windows(spans, n)
-    surface = [(float(_ratio(fact_l, text_l[a:b])), a, b) for a, b in windows]
+    windows = _windows(len(spans), len(_WORD.findall(fact_l)))
+    surface = _scored(fact_l, [text_l[spans[i][0]:spans[j - 1][1]] for i, j in windows], windows)
     raw, near, why = _best(fact_l, text_l, spans, surface, threshold)
     conflict = conflict or why
     if raw >= threshold and not why:
@@ -154,10 +155,19 @@ def _ratio(a: str, b: str) -> float:
     return float(fuzz.ratio(a, b))
 
 
+def _scored(query: str, choices: list[str], windows: list[tuple[int, int]]) -> list[tuple[float, int, int]]:
+    """(ratio of the query and each choice, the choice's window), in one call into rapidfuzz."""
+    from rapidfuzz import fuzz, process
+
+    return [(float(score), *windows[k]) for _, score, k in process.extract(query, choices, scorer=fuzz.ratio,
+                                                                             limit=None)]
+
+
 def _occurrences(fact_l: str, text_l: str) -> list[int]:
     """Where the fact stands in the text word for word, at word boundaries: not "2 cups" inside
     "12 cups" or "2.2 cups", not "safe" inside "unsafe"."""
-    out, start = [], text_l.find(fact_l)
+    out: list[int] = []
+    start = text_l.find(fact_l)
     while start >= 0:
         end = start + len(fact_l)
         if _boundary(text_l, start - 1, -1, fact_l[0]) and _boundary(text_l, end, 1, fact_l[-1]):
@@ -175,29 +185,58 @@ def _boundary(text: str, i: int, step: int, edge: str) -> bool:
     return not (edge.isdigit() and text[i] in ".,-" and 0 <= i + step < len(text) and text[i + step].isdigit())
 
 
-def _windows(spans: list[tuple[int, int]], n: int) -> list[tuple[int, int]]:
-    """Character spans of every run of the answer's words with ``n`` words, up to SPAN_SLACK fewer
-    (at least one) or more."""
+def _windows(count: int, n: int) -> list[tuple[int, int]]:
+    """(first, end) word indices of every run of the answer's ``count`` words with ``n`` words, up
+    to SPAN_SLACK fewer (at least one) or more."""
     out: list[tuple[int, int]] = []
     for k in range(max(1, n - SPAN_SLACK), n + SPAN_SLACK + 1):
-        out.extend((spans[i][0], spans[i + k - 1][1]) for i in range(len(spans) - k + 1))
+        out.extend((i, i + k) for i in range(count - k + 1))
     return out
 
 
 def _best(fact_l: str, text_l: str, spans: list[tuple[int, int]], scored: list[tuple[float, int, int]],
-          threshold: float) -> tuple[float, str, str]:
+          threshold: float, fact_keys: list[str] | None = None, text_keys: list[str] | None = None,
+          ) -> tuple[float, str, str]:
     """(score, stretch, why it does not count): the best stretch that says what the fact says when
-    one reaches the threshold, else the closest; ``why`` is empty for a stretch that counts."""
+    one reaches the threshold, else the closest; ``why`` is empty for a stretch that counts. With
+    the word keys, a fact word is also covered by a stretch word of the same (or a close) key.
+    ``scored`` is (score, first word, end word) per window."""
     if not scored:
         return 0.0, "", ""
-    best = max(scored, key=lambda s: (s[0], s[1] - s[2]))
+    order = sorted(scored, key=lambda s: (-s[0], s[2] - s[1], s[1]))
     first_why = ""
-    for score, a, b in sorted((s for s in scored if s[0] >= threshold), key=lambda s: (-s[0], s[1] - s[2])):
-        why = _says_else(fact_l, text_l, a, b, spans)
+    for score, i, j in order:
+        if score < threshold:
+            break
+        a, b = spans[i][0], spans[j - 1][1]
+        keys = text_keys[i:j] if fact_keys is not None and text_keys is not None else None
+        missing = _missing_word(_WORD.findall(fact_l), _WORD.findall(text_l[a:b]), fact_keys, keys)
+        why = f"{text_l[a:b]!r} lacks {missing!r}" if missing else _says_else(fact_l, text_l, a, b, spans)
         if not why:
             return score, text_l[a:b], ""
         first_why = first_why or why
-    return best[0], text_l[best[1]:best[2]], first_why
+    score, i, j = order[0]
+    return score, text_l[spans[i][0]:spans[j - 1][1]], first_why
+
+
+def _missing_word(fact_words: list[str], words: list[str], fact_keys: list[str] | None = None,
+                  keys: list[str] | None = None) -> str:
+    """A content word of the fact that no word of the stretch comes near (rapidfuzz ``ratio``
+    below WORD_FROM, on the words or on their keys), else empty: a close score made of the other
+    words ("insecticidal do" for "insecticidal soap") does not cover the fact. Numbers are left to
+    the number check, function words to the whole score."""
+    for i, word in enumerate(fact_words):
+        if len(word) < 3 or word in _FUNCTION_WORDS or word[0].isdigit() or word in words:
+            continue
+        key = fact_keys[i] if fact_keys is not None and i < len(fact_keys) else None
+        if key is not None and keys and key in keys:
+            continue
+        near = max((_ratio(word, w) for w in words), default=0.0)
+        if key is not None and keys:
+            near = max(near, max(_ratio(key, k) for k in keys))
+        if near < WORD_FROM:
+            return word
+    return ""
 
 
 def _lemma_best(fact_l: str, fact_k: list[str], text_k: list[str], text_l: str, spans: list[tuple[int, int]],
@@ -206,12 +245,8 @@ def _lemma_best(fact_l: str, fact_k: list[str], text_k: list[str], text_l: str, 
     not count (empty when it does)."""
     if not fact_k or not text_k or len(text_k) != len(spans):
         return 0.0, ""
-    joined, scored = " ".join(fact_k), []
-    ends = {span[1]: i for i, span in enumerate(spans)}
-    for a, b in windows:
-        i, j = _start_index(spans, a), ends[b]
-        scored.append((100.0 if text_k[i:j + 1] == fact_k else _ratio(joined, " ".join(text_k[i:j + 1])), a, b))
-    score, _, why = _best(fact_l, text_l, spans, scored, threshold)
+    scored = _scored(" ".join(fact_k), [" ".join(text_k[i:j]) for i, j in windows], windows)
+    score, _, why = _best(fact_l, text_l, spans, scored, threshold, fact_k, text_k)
     return score, why
 
 
@@ -245,7 +280,7 @@ def _clause_before(text_l: str, a: int, spans: list[tuple[int, int]]) -> list[st
     out: list[str] = []
     i = _start_index(spans, a) - 1
     edge = a
-    while i >= 0 and len(out) < 2:
+    while i >= 0 and len(out) < 1:
         s, e = spans[i]
         if _CLAUSE_BREAK.search(text_l, e, edge):
             break
@@ -327,9 +362,10 @@ def best_near_miss(fact: str, text: str) -> tuple[str, float]:
     spans = [m.span() for m in _WORD.finditer(text_l)]
     if not fact_l or not spans:
         return "", 0.0
-    scored = [(_ratio(fact_l, text_l[a:b]), a, b) for a, b in _windows(spans, len(_WORD.findall(fact_l)))]
-    score, a, b = max(scored, key=lambda s: (s[0], s[1] - s[2]))
-    return text[a:b].strip(" .,;:!?"), score
+    windows = _windows(len(spans), len(_WORD.findall(fact_l)))
+    scored = _scored(fact_l, [text_l[spans[i][0]:spans[j - 1][1]] for i, j in windows], windows)
+    score, i, j = min(scored, key=lambda s: (-s[0], s[2] - s[1], s[1]))
+    return text[spans[i][0]:spans[j - 1][1]].strip(" .,;:!?"), score
 
 
 def fact_reasons(missing: list[FactMatch], text: str, threshold: float) -> list[dict[str, Any]]:
