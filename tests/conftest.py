@@ -1,4 +1,4 @@
-"""Shared test set-up: pytester, and a tiny NLI model that says yes to everything."""
+"""Shared test set-up: pytester, the `slow` marker, and a tiny NLI model that says yes to everything."""
 
 from __future__ import annotations
 
@@ -17,6 +17,30 @@ try:
     import numpy  # noqa: F401
 except ImportError:  # a core-only environment: nothing imports it then
     pass
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test that runs pytest inside itself (the ``pytester`` fixture: in process, in a
+    subprocess, or with xdist) is ``slow``: together they are most of the suite's time. The tests
+    that start a process some other way carry the marker themselves. ``-m "not slow"`` is the
+    quick loop while developing; ``make test`` runs everything."""
+    for item in items:
+        if "pytester" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture(autouse=True)
+def _inner_runs_configured(request: pytest.FixtureRequest) -> None:
+    """A pytest run inside a test gets the setting this repository's own configuration gives
+    pytest-asyncio (a dependency of the llm extra), which otherwise warns once per run that
+    ``asyncio_default_fixture_loop_scope`` is unset. Set after ``pytester`` starts (it clears
+    PYTEST_ADDOPTS), so in-process, subprocess and xdist runs all read it; a test's own ini still
+    applies. Without pytest-asyncio the key would be unknown, so it is then left out."""
+    if "pytester" not in request.fixturenames or not request.config.pluginmanager.has_plugin("asyncio"):
+        return
+    request.getfixturevalue("pytester")
+    monkeypatch = request.getfixturevalue("monkeypatch")
+    monkeypatch.setenv("PYTEST_ADDOPTS", "-o asyncio_default_fixture_loop_scope=function")
 
 
 @pytest.fixture(scope="session")

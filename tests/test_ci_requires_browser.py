@@ -9,6 +9,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow  # runs .ci/run and pytest in subprocesses
+
 ROOT = Path(__file__).resolve().parent.parent
 
 

@@ -173,6 +173,7 @@ def test_lfqa_reader_errors(tmp_path: Path) -> None:
 # --- the NLI path, with a tiny model that says yes to everything ----------------------------------
 
 
+@pytest.mark.slow
 def test_nli_judge_path_from_the_command_line(yes_model: Path, tmp_path: Path) -> None:
     """As a user runs it, in its own process (which also keeps torch out of this one)."""
     out = tmp_path / "nli.json"

@@ -14,6 +14,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import pytest_sprout
 
 USER_FILE = '''\
@@ -97,6 +99,7 @@ def test_the_markers_are_read_and_matched() -> None:
                                 3: [("error", "name-defined")]}
 
 
+@pytest.mark.slow
 def test_a_users_type_checker_sees_the_public_api_typed(tmp_path: Path) -> None:
     (tmp_path / "user_code.py").write_text(USER_FILE, encoding="utf-8")
     config = tmp_path / "mypy.ini"

@@ -64,6 +64,7 @@ def test_the_conftest_hook_wins_over_the_ini_value(pytester: pytest.Pytester) ->
 
 @pytest.mark.parametrize("plugin", ["-p no:asyncio", ""], ids=["without-pytest-asyncio", "with-pytest-asyncio-if-installed"])
 def test_the_repository_config_warns_about_nothing_with_or_without_pytest_asyncio(pytester: pytest.Pytester,
+                                                                                  monkeypatch: pytest.MonkeyPatch,
                                                                                   plugin: str) -> None:
     """Issue 24: `make demo` (a core install, no pytest-asyncio) ended with "Unknown config option:
     asyncio_default_fixture_loop_scope"; with pytest-asyncio the key must still reach it."""
@@ -75,6 +76,7 @@ def test_the_repository_config_warns_about_nothing_with_or_without_pytest_asynci
                                    "    print('loop scope:', pytestconfig.getini('asyncio_default_fixture_loop_scope'))\n")
     if not plugin:
         pytest.importorskip("pytest_asyncio", reason="the llm extra brings pytest-asyncio")
+    monkeypatch.delenv("PYTEST_ADDOPTS", raising=False)  # the repository's config alone, not the suite's inner-run setting
     result = pytester.runpytest_subprocess("-p", "no:sprout", *plugin.split(), "-s", "test_plain.py")
     result.assert_outcomes(passed=1)
     output = result.stdout.str() + result.stderr.str()
