@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.slow  # runs .ci/run and pytest in subprocesses
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -65,6 +64,7 @@ def test_ci_run_only_warns_outside_ci(tmp_path: Path) -> None:
                      "make .venv/.dev", "ruff check .", "python -m mypy pytest_sprout", "make test"]
 
 
+@pytest.mark.slow  # a pytest subprocess (the .ci/run tests above run stand-ins only: about a second)
 def test_browser_tests_fail_instead_of_skipping_when_a_browser_is_required() -> None:
     env = {**os.environ, "PATH": str(Path(sys.executable).parent), "SPROUT_REQUIRE_BROWSER": "1",
            "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "tests")])}
