@@ -3,7 +3,8 @@
 - **No claim** (``no_claim``): a sentence that only announces its source ("Based on the given
   context [1],", "According to the passages:"), a bare citation ("[1][2]", "(Smith et al.,
   2020)"), a list marker ("2.", "(3)"), punctuation alone ('".'), or one that says what the sources do not state ("It is not
-  mentioned whether ...", "The context does not say ...", "There is no information about ...").
+  mentioned whether ...", "The context does not say ...", "There is no information about ..."), or
+  a preamble ("Here is a concise summary of the passage:", "Sure! Here are the key points:").
   It cannot be supported or refuted by a passage: the judge leaves it *unscored* ("no claim"),
   never a pass and never a fail. The patterns are narrow on purpose: "It is not known whether
   ..." and "It is unclear whether ..." are claims about the world, and stay claims.
@@ -63,6 +64,15 @@ _LACKS = re.compile(
     r")",
     re.IGNORECASE,
 )
+# An answer's preamble ("Here is a concise summary of the passage:", "Sure! Here are the key
+# points:"): it says what the answer does, nothing about the world. (A sentence that describes the
+# source's course, "The passage then focuses on X", is framing: X is judged, ``framing``.)
+_PREAMBLE = re.compile(
+    r"\s*(?:(?:sure|certainly|okay|ok)[!,.]?\s+)?(?:here (?:is|are)|here's|below (?:is|are)) (?:a |an |the |my )?"
+    r"(?:[\w-]+ ){0,3}(?:summary|summaries|overview|answer|list|breakdown|explanation|rundown|recap|version|points)"
+    rf"(?: (?:of|for|on|from|based on) (?:{_SOURCE}|(?:the |this )?[\w-]+(?: [\w-]+)?))?\s*[:.]?\s*",
+    re.IGNORECASE,
+)
 # A bare reply to the question ("Yes.", "No, it is not.", "Yes, there are.", "Generally, yes.", "The
 # short answer is no."): it says that the question's proposition holds or not, which only the
 # question states.
@@ -79,7 +89,7 @@ _STARTS = frozenset("based according as from per in judging the this these our m
                     "source sources information article articles excerpt excerpts search references reference "
                     "evidence material data it it's for last all to there no however unfortunately but also "
                     "moreover additionally furthermore overall therefore see citation citations here here's yes yeah nope "
-                    "generally usually mostly basically essentially".split())
+                    "generally usually mostly basically essentially sure certainly okay ok below".split())
 
 
 _PUNCTUATION = " .,;:!?-–—"
@@ -112,6 +122,8 @@ def no_claim(sentence: str) -> str | None:
         return f"it only frames the answer ('{text.rstrip(_PUNCTUATION)}')"
     if _LACKS.match(text):
         return "it says what the sources do not state"
+    if _PREAMBLE.fullmatch(text):
+        return f"it only introduces the answer ('{text.rstrip(_PUNCTUATION)}')"
     if _BARE_REPLY.fullmatch(text):
         return f"it only answers the question ('{text.rstrip(_PUNCTUATION)}')"
     return None

@@ -7,6 +7,7 @@ import re
 from typing import NamedTuple
 from weakref import WeakValueDictionary, ref
 
+from . import lexicon
 from .dates import _MONTH_TOKENS, find_dates, has_iso_date
 from .numbers import find_numbers
 from .scan import _NEGATIVE_VERBS, _date_tokens, _free_or_less, _scan, sentence_keys
@@ -44,14 +45,21 @@ def _opening_capital(text: str, m: re.Match[str]) -> bool:
     """Whether the capitalised word ``m`` of ``text`` has its capital only because it opens a
     sentence or a phrase (after a full stop, a colon, a quote, a dash...): not after a hyphen inside
     a word ("Mid-Atlantic"), and not a word with a capital inside ("CRISPR") or one a capitalised
-    word follows ("Getty Images"), which are names wherever they stand."""
+    word follows ("Getty Images"), which are names wherever they stand, unless the word is a verb
+    in its base form: an imperative ("Follow CDC advice", "Visit Paris")."""
     j = m.start() - 1  # the last character before the word that is not a space
     while j >= 0 and text[j].isspace():
         j -= 1
     if j >= 0 and (text[j] not in _SENTENCE_OPENERS or (
             text[j] == "-" and j + 1 == m.start() and j and text[j - 1].isalnum())):
         return False
-    return m.group()[1:].islower() and not _RUN_ON.match(text, m.end())
+    return m.group()[1:].islower() and (not _RUN_ON.match(text, m.end()) or _imperative(m.group().lower()))
+
+
+def _imperative(word: str) -> bool:
+    """Whether a lower-cased word can be a verb in its base form ("follow", "visit")."""
+    kinds = lexicon.word_classes(word)
+    return bool(kinds) and "VERB" in kinds and lexicon.lemma(word) == word
 
 class Sentence:
     """What the rules need to know about one sentence, computed once.

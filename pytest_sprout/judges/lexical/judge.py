@@ -81,7 +81,7 @@ from .claims import join_fragments, no_claim
 from .evidence import (
     Evidence, _add_synonyms, _added_clause, _best_single, _linked_pairs, _next_best, _pair_key, _uncovered_tail, _union,
 )
-from .framing import strip_boilerplate
+from .framing import strip_boilerplate, strip_list_marker
 from .index import Sentence, _bits, analyse, positions
 from .names import absent_names
 from .passage import _Prepared, _prepare_passage
@@ -91,6 +91,11 @@ from .text import rejoin_numbers, stem, weight
 from .verdicts import sigmoid, verdict, wordless
 
 RULES_VERSION = 18  # bump when a rule changes what it decides: it is part of settings()
+
+# Format characters an answer may carry that no reader sees: zero-width spaces and joiners, soft
+# hyphens, bidi marks, embeddings and isolates, word joiners, the byte-order mark.
+_INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
+                                    "\u2060\u2061\u2062\u2063\u2064\u2066\u2067\u2068\u2069\ufeff"))
 
 _ZEROS = repeat(0)  # the default of each dict.get mapped over a claim's keys
 
@@ -230,10 +235,12 @@ class LexicalJudge:
             raise TypeError(f"claim must be a str, got {type(claim).__name__}")
         if isinstance(sources, (str, bytes)):
             raise TypeError("sources must be a sequence of passages (Passage or str), not a single str")
+        if not claim.isascii():  # the answer's own format characters (zero-width, bidi) change nothing
+            claim = claim.translate(_INVISIBLE)
         why = no_claim(claim)
         if why is not None:  # "Based on the given context [1],", "[1][2]": nothing to support or refute
             return Verdict(None, 0.0, None, f"no claim: {why}", "no-claim"), None
-        claim = rejoin_numbers(claim)  # as the passages are read
+        claim = rejoin_numbers(strip_list_marker(claim))  # as the passages are read
         prepare = self._prepare
         if sources.__class__ is list and len(sources) == 1 and sources[0].__class__ is str:  # the common case
             prepared = [prepare(sources[0])]

@@ -248,7 +248,7 @@ def _undouble(word: str) -> str:
 
 _MARKERS = re.compile(r"\[\s*\d+(?:\s*,\s*\d+)*\s*\]")
 _TOKEN = re.compile(  # tokens with symbols inside: "15°c", "10-15", "don't"
-    r"\d+(?:,\d{3})+(?:\.\d+)?(?![\d,])|\d+(?:\.\d+)?|[^\W\d_]+(?:'[^\W\d_]+)*|[%°$€£]|[-–—]|[,;:()]"
+    r"\d+(?:,\d{3})+(?:\.\d+)?(?!\d|,\d)|\d+(?:\.\d+)?|[^\W\d_]+(?:'[^\W\d_]+)*|[%°$€£]|[-–—]|[,;:()]"
 )
 _CONTRACTION_BASES = {"ca": "can", "wo": "will", "sha": "shall", "ai": "is"}
 _CLITICS = ("'s", "'re", "'ve", "'ll", "'d", "'m")
