@@ -59,7 +59,7 @@ def _opening_capital(text: str, m: re.Match[str]) -> bool:
 def _imperative(word: str) -> bool:
     """Whether a lower-cased word can be a verb in its base form ("follow", "visit")."""
     kinds = lexicon.word_classes(word)
-    return bool(kinds) and "VERB" in kinds and lexicon.lemma(word) == word
+    return kinds is not None and "VERB" in kinds and lexicon.lemma(word) == word
 
 class Sentence:
     """What the rules need to know about one sentence, computed once.
