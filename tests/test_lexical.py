@@ -222,23 +222,11 @@ def test_quantifiers_and_modals_must_agree(claim: str, reason: str | None) -> No
     assert (verdict.supported, verdict.rule, verdict.reason) == (False, "quantifier", reason)
 
 
-def test_a_dropped_hedge_is_weighed_not_decisive() -> None:
-    # "may need" -> "need": people accept such sentences, so it is noted and weighed by the score ...
-    kept = judge("Young plants need support.")
-    assert kept.supported is True and "evidence says 'may' but the claim does not, weighed" in kept.reason
-    # ... a weak score still rejects it, naming the hedge ...
-    weak = judge("Young plants need support.", threshold=0.999)
-    assert (weak.supported, weak.rule) == (False, "quantifier") and "evidence says 'may'" in weak.reason
-    # ... and a stronger word in the hedge's place is no dropped hedge: it still fails.
+def test_a_dropped_hedge_is_no_rule() -> None:
+    """"may need" -> "need": people accept such sentences (the rule that noted it decided no verdict
+    of 9,000 labelled items and was removed, issue 47); a stronger word in the hedge's place fails."""
+    assert judge("Young plants need support.").supported is True
     assert judge("Young plants must need support.").rule == "quantifier"
-    # A claim that fails coverage fails for that, whatever hedge it drops; the hedge stays a note.
-    uncovered = judge("Young plants need strong support.", "Young plants may need support.", coverage=0.9, threshold=0.99)
-    assert (uncovered.supported, uncovered.rule) == (False, "coverage"), uncovered.reason
-    assert uncovered.reason.startswith("coverage 0.80 < 0.90; missing: strong") and "weighed" in uncovered.reason
-    # A covered claim its weak score rejects names the hedge once, as the reason.
-    weak = judge("Young plants need strong steady support and rich compost.", "Young plants may need support.")
-    assert (weak.supported, weak.rule) == (False, "quantifier"), weak.reason
-    assert weak.reason.count("evidence says 'may'") == 1 and "weighed" not in weak.reason
 
 
 def test_a_claim_may_say_less_than_its_evidence() -> None:

@@ -116,26 +116,9 @@ def test_it_is_not_true_that_denies_all_of_what_follows() -> None:
     denied = judge("It is not true that Richardson has become the go-to guy for brands since his breakthrough.",
                    evidence)
     assert (denied.supported, denied.rule) == (False, "negation"), denied.reason
-    assert "denies" in denied.reason
     after_a_connective = judge("As a result, it is not true that Richardson has become the go-to guy for brands.",
                                evidence)
     assert (after_a_connective.supported, after_a_connective.rule) == (False, "negation"), after_a_connective.reason
-    # what the evidence itself calls false is no statement of it
-    myth = judge("It is not true that cracking your knuckles causes arthritis.",
-                 "The idea that cracking your knuckles causes arthritis is a myth.")
-    assert myth.rule != "negation" or "denies" not in myth.reason, myth.reason
-
-
-# --- litotes: "not uncomfortable" is not "uncomfortable" ---------------------------------------------
-
-
-def test_litotes_the_evidence_lacks_is_rejected() -> None:
-    assert judge("Body armor is not uncomfortable.", "Body armor is uncomfortable.").rule == "negation"
-    passage = "It is not unusual for athletes to have a slow heart rate."
-    unusual = judge("It is unusual for athletes to have a slow heart rate.", passage)
-    assert (unusual.supported, unusual.rule) == (False, "negation"), unusual.reason
-    assert judge("It is not unusual for trained athletes to have a slow heart rate.", passage).supported is True
-    assert judge("It is usual for athletes to have a slow heart rate.", passage).supported is True
 
 
 # --- a negation that denies the clause after it: "is not that when X, Y", "is not believed that" ---

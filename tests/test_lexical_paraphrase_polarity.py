@@ -9,7 +9,6 @@ from __future__ import annotations
 import pytest
 
 from pytest_sprout.judges.lexical import LexicalJudge, Sentence
-from pytest_sprout.judges.lexical.names import check_name_moved
 from pytest_sprout.judges.lexical.judge import strip_boilerplate
 from pytest_sprout.judges.lexical.polarity import _negated_in_claim
 
@@ -73,23 +72,6 @@ def test_a_people_for_another_place_is_still_a_name_swap() -> None:
 
 
 EVIDENCE = "Linguist William Labov notes that Mid-Atlantic speech fell out of favor after World War II, as fewer teachers taught it."
-
-
-def test_a_name_between_the_words_that_surround_another_name_is_caught() -> None:
-    verdict = judge("Mid-Atlantic speech fell out of favor after Linguist William Labov as fewer teachers taught it.", [EVIDENCE])
-    assert (verdict.supported, verdict.rule) == (False, "entity"), verdict.reason
-    assert "'Linguist William Labov' where an evidence sentence has 'World War II' between the same words" in verdict.reason
-    assert judge("Mid-Atlantic speech fell out of favor after World War II as fewer teachers taught it.", [EVIDENCE]).supported is True
-
-
-def test_a_name_with_one_neighbour_in_common_or_stated_in_its_place_passes() -> None:
-    # one neighbour alone ("notes") is what many names share
-    assert check_name_moved(Sentence("Professor Jane Smith notes that the speech fell out of favor."), [Sentence(EVIDENCE)]) is None
-    # the claim's name next to the same words somewhere in the evidence: stated in its place
-    window = [Sentence("The report by Apple said profits rose sharply last year."),
-              Sentence("The report by Microsoft said profits rose sharply last year.")]
-    assert check_name_moved(Sentence("The report by Microsoft said profits rose sharply last year."), window) is None
-    assert check_name_moved(Sentence("The report by Microsoft said profits rose sharply last year."), window[:1]) is not None
 
 
 @pytest.mark.parametrize("opening", [

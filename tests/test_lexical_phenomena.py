@@ -372,10 +372,10 @@ def test_a_cue_in_the_aligned_clause_still_conflicts(claim: str, passage: str, r
     assert (verdict.supported, verdict.rule) == (False, rule), verdict.reason
 
 
-def test_a_hedge_dropped_in_the_aligned_clause_is_read_there_and_weighed() -> None:
+def test_a_hedge_dropped_in_the_aligned_clause_is_no_conflict() -> None:
     verdict = judge("Jones said the fans will support him.", "Jones said the team played well and that the fans may"
                     " support him.")
-    assert verdict.supported is True and "evidence says 'may' but the claim does not, weighed" in verdict.reason
+    assert verdict.supported is True, verdict.reason
 
 
 def test_evidence_gathered_from_several_sentences_is_checked_only_for_the_claims_own_classes_of_cue() -> None:

@@ -118,9 +118,9 @@ def test_a_name_displaced_by_a_real_name_is_still_caught() -> None:
 def test_a_month_the_passage_abbreviates_is_in_the_passage() -> None:
     assess = LexicalJudge().assess
     _, found = assess("Paterson died in November 2018 at the age of 78.", ["Paterson died Nov 2018, aged 78."])
-    assert found is not None and (found.names_missing, found.name_failure) == (0, None)
+    assert found is not None and found.names_missing == 0
     _, found = assess("Paterson died in November 2018 at the age of 78.", ["Paterson died in 2018, aged 78."])
-    assert found is not None and found.names_missing == 1 and "name 'November'" in found.name_failure[1]
+    assert found is not None and found.names_missing == 1
 
 
 # --- a name written by its initials or in full -------------------------------------------------------
@@ -134,7 +134,7 @@ def test_a_name_the_passage_writes_by_its_initials_is_in_the_passage() -> None:
         ("Build the PC in the UK.", "Build the PC in the United Kingdom."),
     ]:
         _, found = assess(claim, [passage])
-        assert found is not None and found.names_missing == 0, (claim, found.name_failure)
+        assert found is not None and found.names_missing == 0, claim
     _, found = assess("Lee was born in the United States in 1990.", ["Lee was born in Utah in 1990."])
     assert found is not None and found.names_missing == 2  # "United", "States": not "U.S." nor "US"
 

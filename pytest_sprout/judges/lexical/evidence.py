@@ -27,8 +27,8 @@ class Evidence:
     """What the judge found for a claim: the sentences, the coverage and the calibrated features."""
 
     __slots__ = ("window", "covered", "total", "coverage", "weighted", "uncovered_weight", "clause", "passages",
-                 "synonyms", "failure", "boilerplate", "missing", "names_missing", "name_failure",
-                 "clause_failure", "cue_conflict", "hedge", "rarest_missing", "dated", "passage_weighted", "sentences",
+                 "synonyms", "failure", "boilerplate", "missing", "names_missing",
+                 "clause_failure", "cue_conflict", "rarest_missing", "dated", "passage_weighted", "sentences",
                  "single", "linked")
 
     def __init__(self) -> None:
@@ -58,14 +58,10 @@ class Evidence:
         self.boilerplate = ""
         self.missing: list[str] = []  # the claim's words that the evidence lacks, in order
         self.names_missing = 0  # names of the claim that no cited passage has
-        self.name_failure: Failure | None = None  # the entity rule's reason for the first of them
         self.clause_failure: Failure | None = None  # a clause of two or more words, none of them covered
         # Negation or quantifiers that disagree with evidence that does not hold the whole claim: a
         # sign weighed by the score, not a verdict (the evidence may be about something else).
         self.cue_conflict: Failure | None = None
-        # A hedge of the one evidence sentence that the claim drops (``rules.check_dropped_hedge``):
-        # weighed by the score, not a verdict.
-        self.hedge: Failure | None = None
 
     def features(self) -> tuple[float, ...]:
         """The inputs of the calibrated score, in the order of ``calibration.FEATURES``.

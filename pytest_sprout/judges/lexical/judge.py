@@ -14,11 +14,11 @@ A claim is judged against the sentences of the passages it cites:
    else the sentences chosen one by one for the most words not yet covered. A sentence that is not
    next to one already chosen joins only if it holds at least two of the claim's words: one word
    alone ("winter") is no sign that the sentence is about what the claim says.
-4. Rules, in order: every name of the claim is somewhere in the cited passages (a people or a
-   language by its place, "Libyan" by "Libya", counts), and is not
+4. Rules, in the order of ``registry.RULES``: a name of the claim (a people or a language counts
+   as its place, "Libyan" as "Libya"; a name no cited passage has is weighed by the score) is not
    in place of another name of the sentence that states the rest (all but one in six of its
    words), nor taken from another evidence sentence into the place where that sentence has another
-   name, nor between the same two words as another name of an evidence sentence ("entity"); every number, by value,
+   name, nor a run of capitalised words in another run's slot ("entity"); every number, by value,
    range, unit and bound, is in the evidence sentences, or is a number that counts nothing ("in
    2015", "10 cm") in a sentence next to them ("number": a number the passage states about
    something else does not support it), and no unit of the claim stands where an evidence sentence
@@ -30,8 +30,7 @@ A claim is judged against the sentences of the passages it cites:
    claim's negated clause says "no", not even in other words: "unless", "lacks", "barely", or one
    evidence sentence says the whole negated clause, or one evidence clause the words around its
    negation, without negating them; evidence gathered from several sentences may not negate a
-   clause the claim states; "It is not true that X" is false where the evidence supports X; a
-   litotes, "not unusual", is not its word alone); no word of the claim is an antonym of
+   clause the claim states); no word of the claim is an antonym of
    an evidence word in its place ("antonym"; a word the claim negates, "not strong" or "not square
    or round", says its antonym itself, as "not possible" says "impossible" and "is not safe"
    "unsafe"; the antonym may be a hedge, "likely", and between the same two words either
@@ -86,7 +85,7 @@ from .index import Sentence, _bits, analyse, positions
 from .names import absent_names
 from .passage import _Prepared, _prepare_passage
 from .registry import NAMES, RULE_RANK, RULES, Context, Rule
-from .rules import Failure, _short
+from .rules import Failure
 from .text import rejoin_numbers, stem, weight
 from .verdicts import sigmoid, verdict, wordless
 
@@ -98,10 +97,6 @@ _INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u200b\u200c\u200d\u200e\u200f\u202a\
                                     "\u2060\u2061\u2062\u2063\u2064\u2066\u2067\u2068\u2069\ufeff"))
 
 _ZEROS = repeat(0)  # the default of each dict.get mapped over a claim's keys
-
-# Words of evidence that calls a statement into doubt ("the myth that X"): a denial of X may be its paraphrase.
-_DISPUTED = frozenset({"myth", "myths", "false", "untrue", "misconception", "misconceptions", "wrong", "incorrect",
-                       "disproved", "debunked", "contrary"})
 
 # The rules a soft failure is read again with, on evidence that lacks some of the claim's words.
 _SECOND_READING = ("negation_unsaid", "negated_clause_stated")
@@ -255,15 +250,6 @@ class LexicalJudge:
                 found = self._copied(ours, p)
                 return self._verdict(found), found
         text, boilerplate = strip_boilerplate(claim)
-        rule = self._on.get("denial")
-        denied = rule.check(text) if rule is not None and "that" in text else None
-        if denied is not None:  # "It is not true that X": false where the evidence states X
-            said, stated = self._assess(denied, sources)  # (not ``assess``: one claim, one call of it)
-            # X's own rules read the polarity of its evidence; evidence that calls X a myth may say the same
-            if said.supported and stated is not None and not any(_DISPUTED.intersection(s.words) for s in stated.window):
-                stated.failure = ("negation", f"claim denies ('not') what the evidence states: '{_short(denied)}'")
-                stated.boilerplate = boilerplate
-                return self._verdict(stated), stated
         ours = analyse(text)
         if not ours.keys:
             return wordless(claim, ours, prepared, self.coverage), None
@@ -303,14 +289,11 @@ class LexicalJudge:
         absent = absent_names(ours, prepared)
         if absent:
             found.names_missing = len(absent)
-            rule = self._on.get("name_absent")
-            found.name_failure = rule.check(absent) if rule is not None else None
         # A sentence that covers the whole claim and passes the rules settles it.
         failures: list[tuple[tuple[Sentence, ...], Failure]] = []
         # A sentence repeated word for word fails as its first copy did (with its neighbours, which
         # hold the numbers it may take).
         tried: set[tuple[str | None, ...]] = set()
-        hedged: tuple[tuple[Sentence, ...], Failure] | None = None  # the first such sentence that drops a hedge
         for pi, (pm, p) in enumerate(zip(masks, prepared)):
             common = reduce(and_, pm, -1)
             for i in _bits(common) if common else ():
@@ -323,18 +306,9 @@ class LexicalJudge:
                 tried.add(seen)
                 decided = self._rules(Context(ours, window, prepared, (), places=((pi, i),)))
                 if decided is None:
-                    hedge = self._hedge(ours, window)
-                    if hedge is None:
-                        self._fill_whole(found, keys, ours, window, synonym_of)
-                        return found
-                    if hedged is None:
-                        hedged = (window, hedge)
-                    continue
+                    self._fill_whole(found, keys, ours, window, synonym_of)
+                    return found
                 failures.append((window, decided[1]))
-        if hedged is not None:  # it passes the rules, dropping a hedge its sentence has: weighed
-            self._fill_whole(found, keys, ours, hedged[0], synonym_of)
-            found.hedge = hedged[1]
-            return found
         if failures:  # sentences that cover the whole claim are the best evidence; the rules failed them all
             window, found.failure = max(failures, key=lambda f: RULE_RANK[f[1][0]])  # the first of the latest rule
             self._fill_whole(found, keys, ours, window, synonym_of)
@@ -362,8 +336,6 @@ class LexicalJudge:
                 failure = decided[1] if decided is not None else None
         if failure is None and found.clause_failure is not None:
             failure = found.clause_failure
-        if failure is None and found.cue_conflict is None:
-            found.hedge = self._hedge(ours, window)
         found.failure = failure
         return found
 
@@ -493,10 +465,6 @@ class LexicalJudge:
         """A failure the judge found itself (the clause rules), if the rule ``name`` is on."""
         rule = self._on.get(name)
         return rule.check(failure) if rule is not None and failure is not None else None
-
-    def _hedge(self, ours: Sentence, window: tuple[Sentence, ...]) -> Failure | None:
-        rule = self._on.get("dropped_hedge")
-        return rule.check(Context(ours, window, [])) if rule is not None else None
 
     def _verdict(self, found: Evidence) -> Verdict:
         return verdict(found, self.probability(found.features()), self.coverage, self.threshold)

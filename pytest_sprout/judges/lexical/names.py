@@ -344,61 +344,6 @@ def check_name_alone(claim: Sentence, window: Sequence[Sentence], places: Sequen
     return None
 
 
-def check_name_moved(claim: Sentence, window: Sequence[Sentence]) -> Failure | None:
-    """A name of the claim between two words (not names) where an evidence sentence has another
-    name between the same two, one the claim lacks (and a rival: ``_no_rival``), and no evidence
-    sentence has the claim's name next to either of them ("a speech that fell out of favor after
-    Linguist William Labov as fewer teachers" against "Linguist William Labov notes that the
-    speech fell out of favor after World War II, as fewer teachers"). Both neighbours must be the
-    same: one alone ("the company said") is what many names share. A rival that holds a word of the
-    claim is its name in full ("Matthew Newton"), and a sentence in the other voice than the
-    claim's ("by") puts its names in other places: both pass."""
-    names = claim.names()
-    if not names:
-        return None
-    content = claim.content
-    passive = "by" in claim.words  # one in the passive voice: "A was replaced by B" says "B replaced A"
-    known: dict[str, str] | None = None
-    for p, (key, _) in enumerate(content):
-        if key not in names or names[key].lower() in MONTHS:
-            continue
-        sides = _sides(content, p, names)
-        if None in sides:
-            continue
-        left, right = sides
-        # a rival's neighbours are the sentence's words: only a sentence holding both can have one
-        open_ = [s for s in window if left in s.keys and right in s.keys and ("by" in s.words) == passive]
-        if not open_:
-            continue
-        if known is None:
-            known = {**{k: w for s in window for k, w in s.names().items()}, **names}
-        if any(key in s.keys and any(_same_place(sides, m) for m in _places(s, key, known)) for s in window):
-            continue  # the evidence has the claim's name in its place
-        run = _name_run(content, p, names)
-        for s in open_:
-            theirs = {k: w for k, w in known.items() if k in s.keys}
-            for q, (other, _) in enumerate(s.content):
-                if other in theirs and other not in claim.keys and other not in run and (
-                        _sides(s.content, q, theirs) == sides) and not _no_rival(theirs[other], s.text, names[key], claim.text):
-                    if _joined_to(s.content, q, names.keys()):
-                        continue  # the claim's own name, in full ("Matthew Newton" for "Newton")
-                    rival = _name_run(s.content, q, theirs)
-                    ours = " ".join(names[k] for k in dict.fromkeys(claim.seq) if k in run)
-                    shown = " ".join(theirs[k] for k in dict.fromkeys(s.seq) if k in rival)
-                    return "entity", (f"claim has '{ours}' where an evidence sentence has '{shown}' between the same "
-                                      f"words ('{_short(s.text)}')")
-    return None
-
-
-def _joined_to(content: Sequence[tuple[str, int]], q: int, keys: Iterable[str]) -> bool:
-    """Whether the content word ``q`` has, right next to it (no token between), a word of ``keys``
-    (the claim's names)."""
-    keys = set(keys)
-    idx = content[q][1]
-    return any(0 <= r < len(content) and abs(content[r][1] - idx) == 1 and content[r][0] in keys for r in (q - 1, q + 1))
-
-
-
 _SLOT_CONTEXT = 2  # tokens either side of a run of capitalised words that make its slot
 _SLOT_MAX = 4  # the most capitalised words a rival in a slot may have
 

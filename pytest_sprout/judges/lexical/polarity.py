@@ -1,9 +1,7 @@
-"""The rules of polarity: negation (of a clause, unsaid, a negated clause stated), litotes ("not
-unusual"), denial ("It is not true that X") and antonyms."""
+"""The rules of polarity: negation (of a clause, unsaid, a negated clause stated) and antonyms."""
 
 from __future__ import annotations
 
-import re
 from functools import cache
 from typing import Iterable, Sequence
 
@@ -275,60 +273,6 @@ def _free_or_less(words: Sequence[str]) -> bool:
     return "-" in words and any(w == "-" and words[i + 1] in ("free", "less") for i, w in enumerate(words[:-1]))
 
 
-_LITOTES_CUES = frozenset({"not", "never"})
-
-
-def _negative_prefixed(s: Sentence) -> dict[str, bool]:
-    """The sentence's "un-"/"non-" words (and "impossible", "infrequent"), the words a negation
-    cue does not negate ("not unusual" is no cue: ``scan._negates``), by key: whether "not" or
-    "never" is right before it ("not uncomfortable": True) or not ("uncomfortable": False); a key
-    written both ways is left out."""
-    out: dict[str, bool] = {}
-    words = s.words
-    for key, idx in s.content:
-        w = words[idx]
-        if (w.startswith(("un", "non")) and len(w) > 5) or w in ("impossible", "infrequent"):
-            negated = bool(idx) and words[idx - 1] in _LITOTES_CUES
-            out[key] = negated if out.get(key, negated) == negated else None  # type: ignore[assignment]
-    return {k: v for k, v in out.items() if v is not None}
-
-
-def _the_only(s: Sentence) -> dict[str, bool]:
-    """The words the sentence says "the only" of ("the only animals": the key of "animals"), by
-    key: whether "not" is right before it ("not the only animals": True). "Not the only" is no cue
-    of its clause (``scan._ranks_the_others``: it says the rest), so the clause rules do not see it."""
-    if "only" not in s.words:
-        return {}
-    out: dict[str, bool] = {}
-    words = s.words
-    for key, idx in s.content:
-        if idx >= 2 and words[idx - 1] == "only" and words[idx - 2] == "the":
-            out.setdefault(key, idx >= 3 and words[idx - 3] == "not")
-    return out
-
-
-def check_litotes(claim: Sentence, window: Sequence[Sentence]) -> Failure | None:
-    """Litotes the other side lacks: "not uncomfortable" where the evidence says "uncomfortable",
-    or "unusual" where it says "not unusual" (the negation of such a word is no cue of its clause,
-    so the clause rules do not see it); the same for "the only" ("the only animals to scratch"
-    where the evidence says "not the only animals to scratch")."""
-    for marked, say in ((_negative_prefixed, "{}"), (_the_only, "the only {}")):
-        ours = marked(claim)
-        if not ours:
-            continue
-        theirs: dict[str, bool | None] = {}
-        for s in window:
-            for k, v in marked(s).items():
-                theirs[k] = v if theirs.get(k, v) == v else None
-        for k, negated in ours.items():
-            other = theirs.get(k)
-            if other is not None and other != negated:
-                word = say.format(claim.surface(k))
-                return "negation", (f"claim says 'not {word}' where the evidence says '{word}'" if negated
-                                    else f"claim says '{word}' where the evidence says 'not {word}'")
-    return None
-
-
 def check_negation_unsaid(claim: Sentence, window: Sequence[Sentence], pairs: Alignment | None = None
                           ) -> Failure | None:
     """A claim clause that negates (a negation cue, not cancelled by a negative verb), whose closest
@@ -368,21 +312,6 @@ def check_negation_unsaid(claim: Sentence, window: Sequence[Sentence], pairs: Al
             return "negation", (f"claim negates '{ours.word}' ('{ours.cue}') but an evidence clause says its words "
                                 f"({shown}) without negation")
     return None
-
-
-# A sentence that denies the whole of what follows it: "It is not true that X", "It's not the case
-# that X" (after a connective: "However, it is not true that X").
-_DENIAL = re.compile(r"^(?:[A-Za-z ]{1,20},\s+)?it(?:\s+is|'s|\u2019s)\s+not\s+(?:true|the\s+case|correct)\s+that\s+(\S.*)$",
-                     re.IGNORECASE | re.DOTALL)
-
-
-def denial(text: str) -> str | None:
-    """What a sentence of the form "It is not true that X" denies (X, capitalised), else None."""
-    m = _DENIAL.match(text.strip())
-    if m is None:
-        return None
-    rest = m.group(1)
-    return rest[:1].upper() + rest[1:]
 
 
 def _states(sentences: Sequence[Sentence], site: frozenset[str]) -> bool:

@@ -15,8 +15,6 @@ sentences that each hold the whole claim the failure of the latest family (``RUL
 one reported. A few rules apply elsewhere, each at one place of ``judge.py``, named by their
 ``stage``:
 
-- ``"names"``: a name of the claim that no cited passage has (weighed: it rejects only when the
-  calibrated score does not confirm the claim);
 - ``"clause"``: a clause of the claim the evidence lacks, found while the coverage is counted
   (it applies after every rule of stage ``"evidence"``);
 - ``"decisive"``: what makes a soft failure decisive though the evidence lacks some of the claim.
@@ -29,20 +27,20 @@ its examples, bump ``judge.RULES_VERSION`` and refit (``bench/fit_lexical.py``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Callable, Sequence
 
 from .index import Sentence
 from .names import (
-    check_displaced_name, check_name_alone, check_name_in_place, check_name_moved, check_name_slot,
+    check_displaced_name, check_name_alone, check_name_in_place, check_name_slot,
     check_names_exchanged,
 )
 from .passage import _Prepared, number_facts, numbers_near
 from .polarity import (
-    check_antonym_swapped, check_antonyms, check_litotes, check_negated_clause_stated, check_negation,
-    check_negation_unsaid, check_opposite_relation, denial,
+    check_antonym_swapped, check_antonyms, check_negated_clause_stated, check_negation,
+    check_negation_unsaid, check_opposite_relation,
 )
 from .rules import (
-    Alignment, Failure, align, check_dropped_hedge, check_numbers_in, check_quantifier_whole, check_quantifiers,
+    Alignment, Failure, align, check_numbers_in, check_quantifier_whole, check_quantifiers,
     check_stitched, check_swap, check_unit_swapped,
 )
 
@@ -96,7 +94,7 @@ class Rule:
     name: str
     family: str
     soft: bool
-    check: Callable[..., Any]  # stage "claim": the text a claim denies (denial), else a Failure | None
+    check: Callable[..., Failure | None]
     must_fail: tuple[Example, ...] = ()
     must_pass: tuple[Example, ...] = ()
     stage: str = "evidence"
@@ -110,7 +108,7 @@ def _numbers(c: Context) -> Failure | None:
 
 
 def _same(failure: Failure | None) -> Failure | None:
-    """The check of a rule whose failure the judge finds itself (stage "names" and "clause")."""
+    """The check of a rule whose failure the judge finds itself (stage "clause")."""
     return failure
 
 
@@ -125,11 +123,6 @@ def _negation_unsaid(c: Context) -> Failure | None:
 
 
 RULES: tuple[Rule, ...] = (
-    Rule("name_absent", "entity", True, lambda absent: (
-        "entity", f"name '{absent[0]}' of the claim is in none of the cited passages") if absent else None,
-        must_fail=(("Microsoft sells Windows in Paris.", "Apple sells its computers in Paris."),),
-        must_pass=(("Apple sells computers in Paris.", "Apple sells its computers in Paris."),),
-        stage="names"),
     Rule("displaced_name", "entity", False, lambda c: None if c.best is None else check_displaced_name(
         c.claim, c.best, c.uncovered, c.window, c.places),
         must_fail=(("Marie Curie won the Nobel Prize in Physics in 1903 with Albert Einstein.",
@@ -137,13 +130,24 @@ RULES: tuple[Rule, ...] = (
                     "Albert Einstein won it in 1921."),),
         must_pass=(("Marie Curie won the Nobel Prize in Physics in 1903.",
                     "Marie Curie won the Nobel Prize in Physics in 1903 with Pierre Curie."),)),
-    Rule("name_in_place", "entity", False, lambda c: None if c.best is None else check_name_in_place(c.claim, c.window)),
-    Rule("name_moved", "entity", False, lambda c: check_name_moved(c.claim, c.window)),
-    Rule("name_slot", "entity", False, lambda c: check_name_slot(c.claim, c.window)),
+    Rule("name_in_place", "entity", False, lambda c: None if c.best is None else check_name_in_place(c.claim, c.window),
+         must_fail=(("The holding pressure of a VGA connector is low.",
+                     "The holding pressure of a USB connector is low. A VGA cable carries video."),),
+         must_pass=(("The holding pressure of a USB connector is low.",
+                     "The holding pressure of a USB connector is low. A VGA cable carries video."),)),
+    Rule("name_slot", "entity", False, lambda c: check_name_slot(c.claim, c.window),
+         must_fail=(("In December 2017, News Feed announced that it would change.",
+                     "In December 2017, Facebook announced that it would change its News Feed."),
+                    ("The OS government raised taxes on imports.", "The US government raised taxes on imports.")),
+         must_pass=(("In December 2017, Facebook announced that it would change.",
+                     "In December 2017, Facebook announced that it would change its News Feed."),)),
     Rule("numbers", "number", False, _numbers,
          must_fail=(("Water the fern every 3 days.", "Water the fern every 5 days."),),
          must_pass=(("Water the fern every five days.", "Water the fern every 5 days."),)),
-    Rule("unit_swapped", "number", False, lambda c: check_unit_swapped(c.claim, c.window)),
+    Rule("unit_swapped", "number", False, lambda c: check_unit_swapped(c.claim, c.window),
+         must_fail=(("Detainees spend years in detention before a hearing.",
+                     "Detainees spend months in detention before a hearing."),),
+         must_pass=(("Detainees spend months in detention.", "Detainees spend months in detention before a hearing."),)),
     Rule("quantifiers", "quantifier", True,
          lambda c: check_quantifiers(c.claim, c.window, c.pairs, c.gathered) if c.cued else None,
          must_fail=(("All ferns like humid air.", "Some ferns like humid air."),),
@@ -152,29 +156,47 @@ RULES: tuple[Rule, ...] = (
          lambda c: check_negation(c.claim, c.window, c.pairs, c.gathered) if c.cued else None,
          must_fail=(("Ferns do not like humid air.", "Ferns like humid air."),),
          must_pass=(("Ferns do not like dry air.", "Ferns do not like dry air and need humidity."),)),
-    Rule("negation_unsaid", "negation", True, _negation_unsaid),
+    Rule("negation_unsaid", "negation", True, _negation_unsaid,
+         must_fail=(("The vaccine does not protect children from measles in the first year.",
+                     "The vaccine protects children from measles."),),
+         must_pass=(("The vaccine does not protect adults from measles.",
+                     "The vaccine does not protect adults from measles, only children."),)),
     Rule("negated_clause_stated", "negation", True, _negated_clause_stated),
-    Rule("litotes", "negation", True, lambda c: check_litotes(c.claim, c.window) if c.cues else None),
     Rule("antonyms", "antonym", False,
-         lambda c: check_antonyms(c.claim, c.window, c.uncovered) if c.uncovered else None),
-    Rule("antonym_swapped", "antonym", False, lambda c: check_antonym_swapped(c.claim, c.window)),
-    Rule("opposite_relation", "antonym", False, lambda c: check_opposite_relation(c.claim, c.window)),
+         lambda c: check_antonyms(c.claim, c.window, c.uncovered) if c.uncovered else None,
+         must_fail=(("The river has high water in summer.", "The river has low water in summer and floods in spring."),),
+         must_pass=(("The river has low water in summer.", "The river has low water in summer and floods in spring."),)),
+    Rule("antonym_swapped", "antonym", False, lambda c: check_antonym_swapped(c.claim, c.window),
+         must_fail=(("Pressure gradually decreases as depth grows in the sea.", "Pressure gradually increases as depth grows."),),
+         must_pass=(("Pressure gradually increases as depth grows.", "Pressure gradually increases as depth grows."),)),
+    Rule("opposite_relation", "antonym", False, lambda c: check_opposite_relation(c.claim, c.window),
+         must_fail=(("Warm the body before a shower.", "Warm the body after a shower."),),
+         must_pass=(("Warm the body after a shower.", "Warm the body after a shower, then rest."),)),
     Rule("swap", "entity-swap", False, lambda c: check_swap(c.claim, c.window),
          must_fail=(("Dogs are more sensitive to lilies than cats.", "Cats are more sensitive to lilies than dogs."),),
          must_pass=(("Cats are more sensitive to lilies than dogs.", "Cats are more sensitive to lilies than dogs are."),)),
     Rule("names_exchanged", "entity-swap", False,
-         lambda c: check_names_exchanged(c.claim, c.window[0] if c.best is None else c.best)),
+         lambda c: check_names_exchanged(c.claim, c.window[0] if c.best is None else c.best),
+         must_fail=(("Mid-Atlantic notes that the William Labov accent fell out of favor.",
+                     "William Labov notes that the Mid-Atlantic accent fell out of favor."),),
+         must_pass=(("Labov notes that the Mid-Atlantic accent fell out of favor.",
+                     "William Labov notes that the Mid-Atlantic accent fell out of favor."),)),
     Rule("stitched", "stitched", False, lambda c: check_stitched(c.claim, c.window),
          must_fail=(("Body armor typically wears a vest rated at level three.",
+                     "Police patrol officers typically wear a vest rated at level three. Body armor is heavy."),),
+         must_pass=(("Police patrol officers typically wear a vest rated at level three.",
                      "Police patrol officers typically wear a vest rated at level three. Body armor is heavy."),)),
     Rule("name_alone", "stitched", False, lambda c: None if c.places is None else check_name_alone(
-        c.claim, c.window, c.places, c.prepared)),
+        c.claim, c.window, c.places, c.prepared),
+         must_fail=(("The Getty Images enzyme breaks down sugar in the gut.",
+                     "An enzyme breaks down sugar in the gut. It works fast. Image: Getty Images."),),
+         must_pass=(("An enzyme breaks down sugar in the gut.",
+                     "An enzyme breaks down sugar in the gut. It works fast. Image: Getty Images."),)),
     Rule("quantifier_whole", "quantifier", False, lambda c: check_quantifier_whole(c.claim, c.window),
          stage="decisive"),
-    Rule("dropped_hedge", "quantifier", True, lambda c: check_dropped_hedge(c.claim, c.window), stage="hedge"),
-    Rule("denial", "negation", False, denial, stage="claim"),
     Rule("clause", "clause", False, _same, stage="clause",
-         must_fail=(("Peace lilies are toxic to cats.", "Peace lilies like shade."),)),
+         must_fail=(("Peace lilies are toxic to cats.", "Peace lilies like shade."),),
+         must_pass=(("Peace lilies like shade.", "Peace lilies like shade and are toxic to cats."),)),
     Rule("clause_added", "clause", False, _same, stage="clause"),
 )
 

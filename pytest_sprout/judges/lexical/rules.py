@@ -11,7 +11,7 @@ from .index import Clause, Sentence, keys_of
 from .numbers import CONVERTIBLE_UNITS, FREQUENCY_UNITS, Number, dimension_of
 from .subjects import split_clause
 from .text import (
-    _ARTICLES, _LIST_JOINERS, _PUNCT_BREAKS, _RELATIONS, CLAIM_ONLY_FLAGGED, CLAUSE_BREAKS, EVIDENCE_ONLY_FLAGGED,
+    _ARTICLES, _LIST_JOINERS, _PUNCT_BREAKS, _RELATIONS, CLAIM_ONLY_FLAGGED, CLAUSE_BREAKS,
     NEGATIONS, QUANTIFIERS, STOPWORDS, STRENGTH, UNITS,
 )
 
@@ -132,21 +132,20 @@ Alignment = list[tuple[Clause, list[Clause], list[Clause]]]
 
 
 def check_quantifiers(claim: Sentence, window: Sequence[Sentence], pairs: Alignment | None = None,
-                      claim_side: bool = False, hedges: bool = False) -> Failure | None:
+                      claim_side: bool = False) -> Failure | None:
     """Quantifiers and modals of each claim clause must agree with its closest evidence clause;
     a claim may say less than the evidence ("some" for "most"), not add a universal ("always")
     nor put a stronger word ("must" for "may"). Where several evidence clauses are equally close,
     one is enough. ``claim_side``: only what the claim says counts (evidence gathered from several
-    sentences holds hedges about other things). ``hedges``: instead, only a hedge of the evidence
-    that the claim drops ("may" where the claim has no modal): ``check_dropped_hedge``."""
+    sentences holds hedges about other things)."""
     if not claim.has_quantifier and not (not claim_side and any(s.has_quantifier for s in window)):
         return None
     for ours, closest, mutual in pairs if pairs is not None else align(claim, window):
         if claim_side and not ours.quants:
             continue
-        problems = [_quantifier_conflict(ours.quants, c.quants, claim_side, hedges)
+        problems = [_quantifier_conflict(ours.quants, c.quants, claim_side)
                     for c in (closest if ours.quants else mutual)]
-        if problems and all(problems) and not (ours.quants and _said_whole(ours, window, claim_side, hedges)):
+        if problems and all(problems) and not (ours.quants and _said_whole(ours, window, claim_side)):
             return "quantifier", next(filter(None, problems))  # all of them are reasons: the first
     return None
 
@@ -162,40 +161,26 @@ def check_quantifier_whole(claim: Sentence, window: Sequence[Sentence]) -> Failu
         for s in window:
             for c in s.clauses() if ours.keys <= s.keys else ():
                 problem = _quantifier_conflict(ours.quants, c.quants) if ours.keys <= c.keys else None
-                if problem and not _said_whole(ours, window, False, False):
+                if problem and not _said_whole(ours, window, False):
                     return "quantifier", problem
     return None
 
 
-def _said_whole(ours: Clause, window: Sequence[Sentence], claim_side: bool, hedges: bool) -> bool:
+def _said_whole(ours: Clause, window: Sequence[Sentence], claim_side: bool) -> bool:
     """Whether an evidence clause that holds every word of the claim clause ``ours`` agrees with its
     quantifiers: "The Earth and all planets are round" says "all planets are round", though the
     clause most like it is another sentence's "Planets are round"."""
-    return any(ours.keys <= c.keys and _quantifier_conflict(ours.quants, c.quants, claim_side, hedges) is None
+    return any(ours.keys <= c.keys and _quantifier_conflict(ours.quants, c.quants, claim_side) is None
                for s in window if s.has_quantifier for c in s.clauses())
-
-
-def check_dropped_hedge(claim: Sentence, window: Sequence[Sentence]) -> Failure | None:
-    """A hedge of the evidence ("may", "some", "perhaps") that the claim drops, the claim having
-    no word of its class: weighed by the calibrated score, not decisive. People accept most such
-    sentences (of the LFQA answer sentences the decisive form rejected, every one was labelled
-    supported); a claim that puts a stronger word in the hedge's place ("must") still fails
-    ``check_quantifiers``. Evidence of one sentence only: gathered evidence holds hedges about
-    other things."""
-    if len(window) != 1 or not window[0].has_quantifier:
-        return None
-    return check_quantifiers(claim, window, hedges=True)
 
 
 @lru_cache(maxsize=4096)  # a pure function of two small tuples, and few distinct pairs occur
 def _quantifier_conflict(
     mine: tuple[tuple[str, str, str], ...], theirs: tuple[tuple[str, str, str], ...], claim_side: bool = False,
-    hedges: bool = False,
 ) -> str | None:
     """Why the claim clause's quantifiers and modals disagree with the evidence clause's, or None.
     ``claim_side``: only the classes the claim uses count (a "some" of the evidence is no sign
-    against a claim that says "can"). ``hedges``: only a hedge of the evidence that the claim
-    drops counts, and nothing else."""
+    against a claim that says "can")."""
     if mine == theirs:
         return None
     for cls in ("quantity", "frequency", "degree", "modality"):
@@ -203,17 +188,13 @@ def _quantifier_conflict(
         if claim_side and not ours:
             continue
         other = {family: w for c, family, w in reversed(theirs) if c == cls}
-        for family, w in () if hedges else ours.items():
+        for family, w in ours.items():
             if family in other or any(STRENGTH.get(f, 0) >= STRENGTH.get(family, 9) for f in other):
                 continue
             if other:
                 return f"claim says '{w}' but evidence says '{next(iter(other.values()))}'"
             if w in CLAIM_ONLY_FLAGGED:
                 return f"claim says '{w}' but the evidence does not"
-        if hedges and not ours:
-            for w in other.values():
-                if w in EVIDENCE_ONLY_FLAGGED:
-                    return f"evidence says '{w}' but the claim does not"
     return None
 
 

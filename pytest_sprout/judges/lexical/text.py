@@ -71,11 +71,6 @@ STRENGTH = {"some": 1, "many": 2, "most": 3, "all": 4, "sometimes": 1, "often": 
             "may": 1, "should": 2, "must": 3}
 # A claim may not add these when the evidence has no word of their class (it would overclaim).
 CLAIM_ONLY_FLAGGED = frozenset({"all", "always", "few", "rarely", "seldom"})
-# A claim may not drop these hedges when it has no word of their class.
-EVIDENCE_ONLY_FLAGGED = frozenset(
-    {"some", "several", "a few", "few", "sometimes", "occasionally", "rarely", "seldom", "may", "might",
-     "perhaps", "possibly"}
-)
 # "all" in these idioms is no quantifier: "all over", "at all", "after all".
 _ALL_IDIOM_NEXT = frozenset({"over", "along", "around", "alone", "together", "too", "right"})
 _ALL_IDIOM_PREV = frozenset({"at", "after", "above"})

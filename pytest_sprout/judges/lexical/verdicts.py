@@ -58,15 +58,10 @@ def verdict(found: Evidence, p: float, coverage: float, threshold: float) -> Ver
     if found.failure is not None:
         rule, reason = found.failure
         return Verdict(False, p, evidence, reason + extra, rule)
-    for soft in (found.name_failure, found.cue_conflict):
-        if soft is not None and p < threshold:
-            return _soft(soft, p, threshold, evidence, extra)
-    unweighed = extra  # a dropped hedge that rejects is the reason, not a note besides it
     if found.cue_conflict is not None:
+        if p < threshold:
+            return _soft(found.cue_conflict, p, threshold, evidence, extra)
         notes.append(f"{found.cue_conflict[1]}, weighed: the evidence does not hold the whole claim")
-        extra = "; " + "; ".join(notes)
-    elif found.hedge is not None:
-        notes.append(f"{found.hedge[1]}, weighed: a dropped hedge alone does not reject")
         extra = "; " + "; ".join(notes)
     if not found.window:
         return Verdict(False, 0.0, None,
@@ -77,8 +72,6 @@ def verdict(found: Evidence, p: float, coverage: float, threshold: float) -> Ver
                            f"coverage {_TWO[found.coverage]} < {_TWO[coverage]}{where}; "
                            f"missing: {missing}{extra}", "coverage")
     if p < threshold:
-        if found.hedge is not None:  # covered, yet its hedge is dropped and the score does not confirm it
-            return _soft(found.hedge, p, threshold, evidence, unweighed)
         missing = missing_words(found)
         return Verdict(False, p, evidence,
                            f"calibrated score {p:.2f} < {_TWO[threshold]} "
