@@ -353,7 +353,7 @@ def test_settings_are_json_able_and_change_with_the_parameters() -> None:
     a, b = LexicalJudge().settings(), LexicalJudge(coverage=0.7, window=2).settings()
     assert json.loads(json.dumps(a)) == a and a != b
     assert a["coverage"] == 0.5 and a["window"] == 3 and LexicalJudge.name == "lexical"
-    assert a["rules_version"] == 18 and a["calibration"] and LexicalJudge(threshold=0.9).settings() != a
+    assert a["rules_version"] == 19 and a["calibration"] and LexicalJudge(threshold=0.9).settings() != a
 
 
 def test_reasons_are_one_line() -> None:

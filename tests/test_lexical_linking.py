@@ -62,7 +62,7 @@ def test_a_decimal_without_its_whole_part_is_read_as_a_fraction() -> None:
 
 
 def test_the_rules_version_names_the_third_edition() -> None:
-    assert RULES_VERSION == 18 and LexicalJudge().settings()["rules_version"] == 18
+    assert RULES_VERSION == 19 and LexicalJudge().settings()["rules_version"] == 19
 
 
 def test_the_calibration_is_fitted_on_wice_dev_and_lfqa_only() -> None:
