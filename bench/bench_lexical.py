@@ -301,6 +301,8 @@ def main() -> None:
                     help="with --against: labelled data files or folders (any format metaeval reads) whose claims"
                          " are compared too, e.g. ../shared/benchmarks/wice/claim_test.jsonl")
     ap.add_argument("--verdicts-only", action="store_true", help="with --against: compare verdicts, time nothing")
+    ap.add_argument("--time-only", action="store_true",
+                    help="with --against: time both judges, compare no verdicts (an older judge decides otherwise)")
     ap.add_argument("--news", metavar="PATH", default=str(ROOT.parent / "shared" / "benchmarks" / "summedits" / "summedits_news.json"),
                     help="SummEdits' news file for the news workload (skipped when it does not exist)")
     ap.add_argument("--only", nargs="*", default=[], metavar="WORKLOAD", help="time only these workloads")
@@ -363,7 +365,7 @@ def main() -> None:
             by_kind.setdefault(kind, []).append(bool(v.supported))
         if name not in ("demo", "news"):  # the golden set and SummEdits have no kinds of claim
             agreement[name] = {k: sum(vs) / len(vs) for k, vs in by_kind.items()}
-    if other is not None:
+    if other is not None and not args.time_only:
         from pytest_sprout.checks.metaeval import load
         from summedits_data import is_summedits, load_summaries, sentence_pairs
 
