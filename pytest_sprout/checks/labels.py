@@ -6,7 +6,9 @@ One label per line: ``{"case_id": "...", "sentence": "<the sentence as judged>",
 true|false}`` for the sentence-level metric, ``{"case_id": "...", "supported": ...}`` for the
 answer-level ``grounded``; optionally ``"tier"`` (else the label holds for every tier that judged
 it), ``"labeller"`` and ``"note"``. ``"supported": null`` is a label still to be given (what
-``--sprout-label-sample`` writes): read, never used. When a file labels the same thing twice the
+``--sprout-label-sample`` writes): read, never used. What the sample gives a person to label with
+(``"question"``, ``"judged_against"``, ``"passages"``: checks/label_context.py) is read, never used.
+When a file labels the same thing twice the
 later line wins (a file people append corrections to): a line without a tier replaces every
 earlier label of its sentence, a line naming a tier replaces, for that tier, the earlier label
 of its sentence with that tier or without one. So each (case, sentence, tier that judged it) is
@@ -29,6 +31,7 @@ from ..core.stats import MetricRow
 SENTENCE_METRIC = "grounded_sentence"
 ANSWER_METRIC = "grounded"
 FIELDS = ("case_id", "sentence", "supported", "tier", "labeller", "note")
+CONTEXT = {"question": str, "judged_against": str, "passages": list}  # what the sample shows; not used
 MAX_ERRORS = 10
 
 
@@ -103,9 +106,13 @@ def _parse_line(raw: str, where: str, number: int) -> Label:
         raise LabelError(f"{where}: not JSON ({str(exc).splitlines()[0][:120]})") from None
     if not isinstance(data, dict):
         raise LabelError(f"{where}: expected a JSON object, one label per line")
-    unknown = sorted(set(data) - set(FIELDS))
+    unknown = sorted(set(data) - set(FIELDS) - set(CONTEXT))
     if unknown:
-        raise LabelError(f"{where}: unknown field {unknown[0]!r} (a label has {', '.join(FIELDS)})")
+        raise LabelError(f"{where}: unknown field {unknown[0]!r} (a label has {', '.join(FIELDS)}; a label "
+                         f"sample adds {', '.join(CONTEXT)})")
+    for name, kind in CONTEXT.items():
+        if data.get(name) is not None and not isinstance(data[name], kind):
+            raise LabelError(f"{where}: field {name!r} must be {'a string' if kind is str else 'a list'}")
     case_id = data.get("case_id")
     if not isinstance(case_id, str) or not case_id:
         raise LabelError(f"{where}: field 'case_id' is missing or not a non-empty string")
@@ -278,24 +285,33 @@ def label_sample(items: Iterable[Row | dict[str, Any]], size: int, seed: str) ->
     it accepted, so that rare rejections are not missed; the corrected rate weighs each verdict by
     its share of all sentences (core/ppi.py), so the oversampling costs no bias. One entry per
     (case, sentence), the verdict of the first tier (by node id) that judged it; ``seed`` fixes
-    the draw (the dataset hash: the same suites give the same sample)."""
+    the draw (the dataset hash: the same suites give the same sample). Each entry carries what a
+    person labels with (checks/label_context.py): the question, and the full text of the passages
+    the sentence was judged against with the claim's words marked; the verdict stays out of it."""
     import random
 
-    verdicts: dict[tuple[str, str], bool] = {}
-    texts: dict[tuple[str, str], str] = {}
-    for row in sorted(as_rows(items), key=lambda r: str(r.nodeid)):
-        if row.outcome == "error" or SENTENCE_METRIC not in row.metrics:
-            continue
-        for sentence in row.sentences:
-            text, verdict = sentence.get("text"), sentence.get("supported")
-            key = (row.case_id, _norm(text) or "")
-            if isinstance(text, str) and isinstance(verdict, bool) and key not in verdicts:
-                verdicts[key], texts[key] = verdict, text
+    from .label_context import sample_context
+
+    def judged() -> Iterable[tuple[tuple[str, str], bool, Row, dict[str, Any]]]:
+        seen: set[tuple[str, str]] = set()
+        for row in sorted(as_rows(items), key=lambda r: str(r.nodeid)):
+            if row.outcome == "error" or SENTENCE_METRIC not in row.metrics:
+                continue
+            for sentence in row.sentences:
+                text, verdict = sentence.get("text"), sentence.get("supported")
+                key = (row.case_id, _norm(text) or "")
+                if isinstance(text, str) and isinstance(verdict, bool) and key not in seen:
+                    seen.add(key)
+                    yield key, verdict, row, sentence
+
+    verdicts = {key: verdict for key, verdict, _, _ in judged()}
     rejected = sorted(k for k, v in verdicts.items() if not v)
     accepted = sorted(k for k, v in verdicts.items() if v)
     rng = random.Random(f"sprout-label-sample:{seed}")
     take_rejected = min(len(rejected), max(size // 2, size - len(accepted)))
     chosen = rng.sample(rejected, take_rejected)
     chosen += rng.sample(accepted, min(len(accepted), size - take_rejected))
-    return [{"case_id": case_id, "sentence": texts[(case_id, key)], "supported": None}
-            for case_id, key in sorted(chosen)]
+    picked = set(chosen)  # a second pass keeps only the chosen sentences' rows
+    entries = {key: {"case_id": key[0], "sentence": sentence["text"], "supported": None, **sample_context(row, sentence)}
+               for key, _, row, sentence in judged() if key in picked}
+    return [entries[key] for key in sorted(chosen)]

@@ -58,6 +58,7 @@ class Controller:
         self.labels: Any = None  # checks.labels.LabelSet of --sprout-labels, read by start()
         self.label_match: Any = None  # how those labels matched this run's verdicts
         self.label_fixes: dict[Any, Any] = {}
+        self.label_sample: list[dict[str, Any]] = []  # --sprout-label-sample: the sentences drawn (for the HTML page)
         self.shard_record = shard_record  # what a --sprout-shard run's report says of its shard
         self._suite_names: dict[str, str | None] = {}  # suite file (as in a node id) -> suite name
         self.known: set[str] = set()  # --sprout-fail-on=new: items that failed in the baseline too (xfailed)
@@ -278,10 +279,12 @@ class Controller:
 
         path = Path(self.settings.rootpath, SAMPLE_NAME)
         if path.exists():
+            self.label_sample = _sample_entries(path)  # the page marks the sample being labelled
             self.write_problems.append(f"{SAMPLE_NAME}: not written, the file exists (it may hold labels): "
                                        "move it away, or label from it with --sprout-labels")
             return
         sample = label_sample(self.items, size, self.dataset_hash())
+        self.label_sample = sample
         try:
             atomic_write_text(path, "".join(json.dumps(entry, ensure_ascii=False) + "\n" for entry in sample))
         except OSError as exc:
@@ -405,6 +408,8 @@ class Controller:
 
         data = self.report_data()
         shown = {**data, **self.replay_note()}  # the views say where the answers came from; the JSON does not
+        if self.label_sample:  # the HTML page lists the drawn sentences first
+            shown["label_sample"] = self.label_sample
         extra = [f"> {note}\n" for note in self.refusal_note(rows)]
         extra += self.gate_outcome.markdown() if self.gate_outcome else []
         if self.labels is not None:
@@ -463,3 +468,14 @@ class Controller:
             lines += agreement.summary_lines(self.items)
         return lines + gate_lines + views.files_lines(self.written, self.replay_note())
 
+
+def _sample_entries(path: Path) -> list[dict[str, Any]]:
+    """The (case id, sentence) entries of a label sample file already there; none when it is not
+    a labels file (the summary says the file was kept; --sprout-labels names what is wrong with it)."""
+    from ..checks.labels import LabelError, load_labels
+
+    try:
+        found = load_labels(path, path.name)
+    except LabelError:
+        return []
+    return [{"case_id": label.case_id, "sentence": label.sentence} for label in found.labels if label.sentence]

@@ -9,6 +9,10 @@ sentences and its reasons (about 2.4 KB each: 2.4 MB for 1,000, whatever the run
 says how many it leaves out, per suite, and that the full list is the JSON report's. It is
 written part by part, reading the rows twice as a stream (the counts and the per-suite table,
 then the items it shows), so neither the page nor the rows are ever held whole.
+
+The labelling mode of every judged sentence is off here (with each sentence's passages the page
+would grow with the run); it says so, and with a label sample (--sprout-label-sample) it lists
+that sample's sentences for labelling (a third pass keeps only those rows).
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from ...core.row import Row, as_rows
 from ..json_report import ordered
 from ..markdown import INCOMPLETE_BANNER, OUTCOME_ORDER
 from ..safe_write import atomic_write
-from . import page, sections
+from . import labelling, page, sections
 from .parts import esc
 
 LARGE = 5_000  # items above which the page is the bounded summary
@@ -79,7 +83,8 @@ def write_summary_page(handle: TextIO, report: dict[str, Any]) -> None:
     handle.write('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
                  f'<meta http-equiv="Content-Security-Policy" content="{page.CSP}">'
                  '<meta name="viewport" content="width=device-width, initial-scale=1">'
-                 f"<title>pytest-sprout report</title><style>{page.STYLE}{sections.STYLE}</style></head>\n<body>\n")
+                 f"<title>pytest-sprout report</title><style>{page.STYLE}{sections.STYLE}{labelling.STYLE}</style>"
+                 "</head>\n<body>\n")
     parts = [f"{n} {esc(k)}" for k, n in sorted(counts.items(), key=lambda kv: OUTCOME_ORDER.get(kv[0], 9))]
     system = report.get("system") or {}
     sys_text = esc(" ".join(str(x) for x in (system.get("name"), system.get("version")) if x)) or "unknown"
@@ -91,12 +96,15 @@ def write_summary_page(handle: TextIO, report: dict[str, Any]) -> None:
     if report.get("complete") is False:
         handle.write(f'<p class="fail" id="incomplete" role="alert">{esc(INCOMPLETE_BANNER)}</p>\n')
     handle.write(_note(len(items), len(shown), failing, listed))
-    for part in (page._gates_section(report.get("gates")), page._plots_section(report), suites,
-                 sections.mutation_section(report), sections.agreement_section(report)):
+    for part in (page._gates_section(report.get("gates")), page._plots_section(report),
+                 sections.labels_section(report), suites, sections.mutation_section(report),
+                 sections.agreement_section(report)):
         handle.write(part + "\n")
     handle.write(sections.cases_section(shown) + "\n")
     handle.write(page._items_section(shown) + "\n")
-    handle.write(f"<script>{page.SCRIPT}</script>\n</body></html>\n")
+    sample = labelling.labelling_section(report, as_rows(items), sample_only=True)  # third pass: the sample's rows
+    handle.write(labelling.large_page_note(report, bool(sample)) + "\n" + sample + "\n")
+    handle.write(f"<script>{page.SCRIPT}{labelling.SCRIPT}</script>\n</body></html>\n")
 
 
 def write_large_html(path: str | os.PathLike[str], report: dict[str, Any]) -> None:
