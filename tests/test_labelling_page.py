@@ -310,3 +310,14 @@ def test_label_sample_round_trip_through_the_page_in_headless_chromium(pytester:
     assert metric["corrected"]["n_labels"] == want["n_labels"] == 8
     for field in ("rate", "ci_low", "ci_high"):
         assert metric["corrected"][field] == pytest.approx(want[field], abs=1e-4)
+    # and the calibration fitted from that export uses exactly those labels
+    from pytest_sprout.cli.calibrate import main as calibrate
+    from pytest_sprout.core.identity import file_sha256
+
+    said: list[str] = []
+    labels_path, out = Path(pytester.path, "labels.jsonl"), Path(pytester.path, "cal.json")
+    assert calibrate(["--judge", "lexical", "--data", str(labels_path), "--report", str(Path(pytester.path, "r2.json")),
+                      "--out", str(out)], out=said.append) == 0, said
+    fitted = json.loads(out.read_text(encoding="utf-8"))["labels"]
+    assert fitted["sha256"] == file_sha256(labels_path) and fitted["n"] == 8
+    assert (fitted["supported"], fitted["unsupported"]) == (sum(people.values()), 8 - sum(people.values()))

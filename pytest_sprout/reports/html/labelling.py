@@ -17,7 +17,7 @@ was judged against (those it cites, or every retrieved passage for an uncited se
 
 A passage shared by many sentences is stored once, as JSON in a data block (every ``<`` escaped:
 nothing in it can end the block); each card names its passages by index with the offsets of its
-marks, and the script draws a card's passages when the card comes into view (or gets the focus).
+marks, and the script draws a card's passages when the card comes near the window (or gets the focus).
 Once it has run, ``#labelling`` carries ``data-ready``, ``data-labelled``, ``data-sample-labelled``
 and, after an export, ``data-exported``.
 """
@@ -99,12 +99,24 @@ SCRIPT = """
       if (first && body.scrollHeight > body.clientHeight) body.scrollTop = Math.max(0, first.offsetTop - body.offsetTop - 24);
     });
   }
-  var watch = null;
-  if (window.IntersectionObserver) {
-    watch = new IntersectionObserver(function (entries) {
-      entries.forEach(function (entry) { if (entry.isIntersecting) { draw(entry.target); watch.unobserve(entry.target); } });
-    }, {rootMargin: '600px 0px'});
+  var shownCards = items, pending = false;
+  function drawNear() {  // draw the shown cards within a screen of the window (cards are in page order)
+    pending = false;
+    if (!section.querySelector('details').open) return;
+    var margin = window.innerHeight, lo = 0, hi = shownCards.length;
+    while (lo < hi) {
+      var mid = (lo + hi) >> 1;
+      if (shownCards[mid].getBoundingClientRect().bottom < -margin) lo = mid + 1; else hi = mid;
+    }
+    for (var i = lo; i < shownCards.length; i++) {
+      if (shownCards[i].getBoundingClientRect().top > window.innerHeight + margin) break;
+      draw(shownCards[i]);
+    }
   }
+  function later() { if (!pending) { pending = true; setTimeout(drawNear, 50); } }
+  window.addEventListener('scroll', later, {passive: true});
+  window.addEventListener('resize', later);
+  section.querySelector('details').addEventListener('toggle', later);
   function show(item) {
     var choice = saved[id(item)];
     var value = choice === true ? '1' : choice === false ? '0' : '';
@@ -131,7 +143,9 @@ SCRIPT = """
   function filter() {
     var only = onlySample && onlySample.checked;
     items.forEach(function (item) { item.hidden = only && !item.hasAttribute('data-sample'); });
-    section.setAttribute('data-shown', String(items.filter(function (item) { return !item.hidden; }).length));
+    shownCards = items.filter(function (item) { return !item.hidden; });
+    section.setAttribute('data-shown', String(shownCards.length));
+    drawNear();
   }
   function move(item, step) {
     for (var i = items.indexOf(item) + step; i >= 0 && i < items.length; i += step) {
@@ -140,7 +154,6 @@ SCRIPT = """
   }
   items.forEach(function (item) {
     show(item);
-    if (watch) watch.observe(item); else draw(item);
     item.addEventListener('focus', function () { draw(item); });
     item.querySelectorAll('button[data-v]').forEach(function (b) {
       b.addEventListener('click', function () { choose(item, b.getAttribute('data-v') === '1'); });
