@@ -56,7 +56,8 @@ class SproutSession:
         self.engaged = settings.merging or engaged(config, settings)
         # The tally, the gates and the reports: on the controller only (None on an xdist worker)
         self.controller = Controller(settings, self.suites, self.guard, self.system_info, self.engaged,
-                                     shard_record=self.shard_record) if is_controller(config) else None
+                                     shard_record=self.shard_record, judging=self.judge_settings,
+                                     judges=self.run.judges_record) if is_controller(config) else None
         if settings.merging:  # cli/merge.py's plugin replays the shards' rows into this controller
             for plugin in config.pluginmanager.get_plugins():
                 if getattr(plugin, "sprout_merge", False) is True:
@@ -248,6 +249,7 @@ class SproutSession:
     def finish(self, exitstatus: int = 0) -> None:
         if self.controller is None:  # an xdist worker: its system's name goes back to the controller
             self.config.workeroutput["sprout_system"] = self.system_info()  # type: ignore[attr-defined]
+            self.config.workeroutput["sprout_judges"] = self.run.judges_record()  # type: ignore[attr-defined]
             return
         self.controller.finish(exitstatus)
 

@@ -26,6 +26,7 @@ import pytest
 
 from ..config.options import OPTIONS
 from ..core.identity import SnapshotError, read_json
+from ..core.report_check import ReportError, check_header, check_report
 from ..core.row import junit_properties
 from ..core.util import collector_paused, short_hash
 
@@ -81,20 +82,36 @@ def split_args(argv: Sequence[str]) -> tuple[list[str], list[str], bool]:
     return files, passed, allow_partial
 
 
+MAX_SHARDS = 999_999  # --sprout-shard=K/N takes up to six digits
+
+
 def read_report(path: str) -> dict[str, Any]:
+    """A shard's report, checked field by field as --sprout-compare checks a baseline
+    (core/report_check.py), each row as a run's, and its shard's index and count."""
     try:
         data = read_json(Path(path), path)
     except SnapshotError as exc:
         raise MergeError(str(exc)) from None
-    if not isinstance(data, dict) or data.get("plugin") != "pytest-sprout" or not isinstance(data.get("items"), list):
-        raise MergeError(f"{path}: not a pytest-sprout JSON report (write one with --sprout-report)")
+    try:
+        check_header(data)
+    except ReportError as exc:
+        raise MergeError(f"{path}: {exc}") from None
     shard = data.get("shard")
     if not isinstance(shard, dict) or not all(isinstance(shard.get(k), int) for k in ("index", "count")):
         raise MergeError(f"{path}: not the report of a shard (field 'shard' is missing: run each shard with "
                          "--sprout-shard=K/N or SPROUT_SHARD=K/N)")
-    for i, item in enumerate(data["items"]):
-        if not isinstance(item, dict) or not isinstance(item.get("nodeid"), str) or not isinstance(item.get("metrics", {}), dict):
-            raise MergeError(f"{path}: items[{i}] must be an object with a 'nodeid' and 'metrics'")
+    index, count = shard["index"], shard["count"]
+    if isinstance(index, bool) or isinstance(count, bool) or not 1 <= index <= count <= MAX_SHARDS:
+        raise MergeError(f"{path}: field 'shard' says shard {index} of {count}: the index must be from 1 to the "
+                         f"count, and the count from 1 to {MAX_SHARDS} (as --sprout-shard=K/N takes them)")
+    if shard.get("judging") is not None and not isinstance(shard.get("judging"), dict):
+        raise MergeError(f"{path}: field 'shard.judging' must be an object")
+    try:
+        check_report(data, whole=True)
+    except ReportError as exc:
+        raise MergeError(f"{path}: {exc}") from None
+    if not isinstance(data.get("items"), list):
+        raise MergeError(f"{path}: field 'items' must be a list")
     return data
 
 
@@ -117,6 +134,15 @@ def check_reports(reports: dict[str, dict[str, Any]]) -> None:
     _same(reports, "plugin versions", lambda r: r.get("version"))
     _same(reports, "dataset hashes", lambda r: r.get("dataset_hash"), short_hash)
     _same(reports, "shard counts", lambda r: r["shard"]["count"], lambda n: f"N={n}")
+    _same(reports, "report schemas", lambda r: r.get("schema", 0))
+    from ..core.judges import judges_difference
+
+    first_path, first = next(iter(reports.items()))
+    for path, report in reports.items():
+        differs = judges_difference(first.get("judges") or {}, report.get("judges") or {})
+        if differs:
+            raise MergeError(f"{first_path} and {path} were judged by different judges ({'; '.join(differs[:3])}): "
+                             "they are not shards of one run")
     first_path, first = next(iter(reports.items()))
     for path, report in reports.items():
         a, b = first["shard"].get("judging"), report["shard"].get("judging")
@@ -124,8 +150,12 @@ def check_reports(reports: dict[str, dict[str, Any]]) -> None:
             detail = _judging_difference(a, b) if isinstance(a, dict) and isinstance(b, dict) else "unreadable"
             raise MergeError(f"{first_path} and {path} were judged with different settings ({detail}): "
                              "they are not shards of one run")
-    _same(reports, "systems", lambda r: r.get("system"), json.dumps)
-    _same(reports, "golden sets", lambda r: r.get("golden"), json.dumps)
+    # A shard given no case (more shards than selected cases) asked no system and replayed nothing:
+    # its null system and golden set say nothing about the others'.
+    judged = {path: report for path, report in reports.items() if report["items"]}
+    if judged:
+        _same(judged, "systems", lambda r: r.get("system"), json.dumps)
+        _same(judged, "golden sets", lambda r: r.get("golden"), json.dumps)
     by_index: dict[int, str] = {}
     for path, report in reports.items():
         index, count = report["shard"]["index"], report["shard"]["count"]
@@ -142,17 +172,18 @@ def check_reports(reports: dict[str, dict[str, Any]]) -> None:
 
 
 def missing_shards(reports: dict[str, dict[str, Any]], case_ids: Sequence[str]) -> str | None:
-    """Why the reports do not cover every shard, or None when they do: the missing shards and
-    the number of the dataset's cases no report holds."""
+    """Why the reports do not cover every shard, or None when they do: the missing shards (the
+    first ten named) and the number of the dataset's cases no report holds."""
     count = next(iter(reports.values()))["shard"]["count"]
     present = {r["shard"]["index"] for r in reports.values()}
-    absent = [k for k in range(1, count + 1) if k not in present]
-    if not absent:
+    if len(present) >= count:
         return None
+    absent = [k for k in range(1, min(count, len(present) + 10) + 1) if k not in present][:10]
+    more = count - len(present) - len(absent)
     covered = {str(item.get("case_id")) for r in reports.values() for item in r["items"]}
     lost = len(set(case_ids) - covered)
-    names = ", ".join(f"{k}/{count}" for k in absent)
-    return (f"shard{'s' * (len(absent) > 1)} {names} missing (no report given): the merged report would lack "
+    names = ", ".join(f"{k}/{count}" for k in absent) + (f" and {more} more" if more else "")
+    return (f"shard{'s' * (count - len(present) > 1)} {names} missing (no report given): the merged report would lack "
             f"{lost} of the dataset's {len(case_ids)} cases")
 
 
@@ -189,6 +220,7 @@ class MergeRun:
             raise pytest.UsageError(
                 f"merge: the reports were built from dataset {short_hash(first.get('dataset_hash'))}, but the suites here "
                 f"hash to {short_hash(here)}: run the merge on the checkout the shards ran")
+        self.items = _run_order(controller, self.reports)  # every row a case of these suites, in their order
         problem = missing_shards(self.reports, [c.id for c in controller.suites().cases])
         if problem and not self.allow_partial:
             raise pytest.UsageError(f"merge: {problem}; pass --allow-partial to write it marked \"partial\": true")
@@ -199,15 +231,21 @@ class MergeRun:
             from dataclasses import replace  # judging check above makes every shard's the same)
 
             controller.settings = replace(controller.settings, citations=mode)
-        controller.worker_system = first.get("system")
-        controller.guard.golden_ref = first.get("golden")
+        judged = next((r for r in self.reports.values() if r["items"]), first)  # an empty shard asked no system
+        controller.worker_system = judged.get("system")
+        controller.guard.golden_ref = judged.get("golden")
+        shards_judging = first["shard"].get("judging")  # the same in every shard (check_reports)
+        if isinstance(shards_judging, dict):
+            controller.judging = lambda: shards_judging
+        for report in self.reports.values():  # each shard's tiers, as they judged (check_reports: they agree)
+            controller.worker_judges.update(report.get("judges") or {})
+        controller.own_judges = dict
         controller.complete = all(r.get("complete", True) is not False for r in self.reports.values())
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_collection(self, session: pytest.Session) -> bool:
         controller = self.controller
         if controller is not None:
-            self.items = _run_order(controller, self.items)
             controller.select([item["nodeid"] for item in self.items])
             # What a run learns from its items' setup reports, which the merge does not replay.
             controller.tiers_run.update(str(item.get("tier")) for item in self.items)
@@ -233,13 +271,14 @@ class MergeRun:
         return True
 
 
-def _run_order(controller: Any, items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _run_order(controller: Any, reports: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
     """The rows in the order one run over every shard would have judged them (the suites'
-    collection order), so that every list a report prints comes out in the same order."""
+    collection order), so that every list a report prints comes out in the same order. A row
+    that is not an item of these suites (a case id, or a tier, the suites do not have) or comes
+    twice is a usage error naming the file: it was edited, or comes from other suites."""
     from ..suites.loader import SuiteError
 
-    by_id = {item["nodeid"]: item for item in items}
-    ordered = []
+    order: dict[str, int] = {}
     root = Path(controller.settings.rootpath)
     for path, suite_file in sorted(controller.suites().files.items()):
         try:
@@ -247,10 +286,21 @@ def _run_order(controller: Any, items: list[dict[str, Any]]) -> list[dict[str, A
         except ValueError:
             continue
         for entry in suite_file.entries:
-            if isinstance(entry, SuiteError):
-                continue
-            ordered += [by_id.pop(n) for n in (f"{prefix}::{entry.id}[{t}]" for t in entry.tiers) if n in by_id]
-    return ordered + [by_id[n] for n in sorted(by_id)]
+            if not isinstance(entry, SuiteError):
+                for tier in entry.tiers:
+                    order.setdefault(f"{prefix}::{entry.id}[{tier}]", len(order))
+    rows: dict[str, dict[str, Any]] = {}
+    for file, report in reports.items():
+        for i, item in enumerate(report["items"]):
+            nodeid = item["nodeid"]
+            if nodeid not in order:
+                raise pytest.UsageError(f"merge: {file}: items[{i}] field 'nodeid' is {nodeid!r}, not an item of the "
+                                        "suites here (a case id or tier they do not have): the report was edited, "
+                                        "or comes from other suites")
+            if nodeid in rows:
+                raise pytest.UsageError(f"merge: {file}: items[{i}] {nodeid} is given twice")
+            rows[nodeid] = item
+    return sorted(rows.values(), key=lambda item: order[item["nodeid"]])
 
 
 def _reports(item: dict[str, Any], location: tuple[str, None, str], junit: bool, policy: Any = None) -> list[Any]:

@@ -97,6 +97,9 @@ OPTIONS: tuple[Opt, ...] = (
         "failure; only --sprout-min, --sprout-fail-on-regression and --sprout-max-unscored)", "sprout_fail_on", "any",
         metavar="any|new|gates"),
     Opt("--sprout-compare-any-dataset", "sprout_compare_any_dataset", "allow comparing reports of different datasets", kind="bool"),
+    Opt("--sprout-compare-any-judging", "sprout_compare_any_judging", "allow --sprout-compare and --sprout-fail-on=new "
+        "against a baseline judged with other settings (--sprout-citations, thresholds, a judge's version, calibration "
+        "or model): its differences are then the judge's as much as the system's", kind="bool"),
     # --- judging the judges -----------------------------------------------------------------
     Opt(
         "--sprout-max-unscored", "sprout_max_unscored",

@@ -76,6 +76,7 @@ class Settings:
     fail_on_regression: bool = False
     fail_on: str = "any"  # --sprout-fail-on / sprout_fail_on: any, new or gates (core/fail_on.py)
     compare_any_dataset: bool = False
+    compare_any_judging: bool = False  # --sprout-compare-any-judging: a baseline judged otherwise is compared anyway
     max_unscored: float = 0.5
     llm_base_url: str | None = None
     labels: Path | None = None  # --sprout-labels
@@ -135,6 +136,7 @@ class Settings:
             fail_on_regression=bool(get("sprout_fail_on_regression")),
             fail_on=options.parse_fail_on(get("sprout_fail_on")),
             compare_any_dataset=bool(get("sprout_compare_any_dataset")),
+            compare_any_judging=bool(get("sprout_compare_any_judging")),
             max_unscored=float(str(get("sprout_max_unscored"))),  # options.get made it a float already
             llm_base_url=_text(get("llm_base_url")),
             labels=path(_text(get("sprout_labels")) or None),

@@ -25,7 +25,10 @@ from ..core.row import Row
 from ..core.stats import MetricRow, mover_difference, newcombe_interval, t_quantile, wilson_interval
 from ..core.util import md_cell as _md, short_hash as _short
 
-FLIPS_SHOWN = 20  # flips listed in the terminal and the Markdown before "... and N more"
+FLIPS_SHOWN = 20
+JUDGED_OTHERWISE = "judged with DIFFERENT settings, so the changes are the judge's as much as the system's: "
+INCOMPLETE = ("the baseline {baseline} is INCOMPLETE (\"complete\": false): its run stopped early or was "
+              "interrupted, and the items it never ran have no verdict to compare with")  # flips listed in the terminal and the Markdown before "... and N more"
 
 
 @dataclass(frozen=True)
@@ -272,6 +275,10 @@ def lines(outcome: Any) -> list[str]:
         + (f"; {outcome.cases.phrase()})" if outcome.cases is not None else ")"),
         f"systems: {outcome.systems[0]} in {outcome.baseline}, {outcome.systems[1]} now; {pairing_phrase(outcome)}",
     ]
+    if not outcome.baseline_complete:
+        out.append(INCOMPLETE.format(baseline=outcome.baseline))
+    if outcome.judged_otherwise:
+        out.append(JUDGED_OTHERWISE + "; ".join(outcome.judged_otherwise))
     out.extend(_align([("tier", "metric", "old", "new", "delta", "95% CI", "method", "verdict")] + [
         (d.tier, d.metric, d.old, d.new, signed(d.delta), ci_text(d.low, d.high), d.method, d.verdict)
         for d in outcome.deltas
@@ -299,6 +306,10 @@ def markdown(outcome: Any) -> list[str]:
     if outcome.cases is not None:
         head.insert(0, outcome.cases.phrase())
     out += [_md("; ".join(head)), ""]
+    if not outcome.baseline_complete:
+        out += [f"**{_md(INCOMPLETE.format(baseline=outcome.baseline))}**", ""]
+    if outcome.judged_otherwise:
+        out += [f"**{_md(JUDGED_OTHERWISE + '; '.join(outcome.judged_otherwise))}**", ""]
     out += ["| tier | metric | old | new | delta | 95% CI | method | verdict |", "|---|---|---:|---:|---:|---|---|---|"]
     for d in outcome.deltas:
         cells = (_md(d.tier), _md(d.metric), *(_md(c) for c in (d.old, d.new)), signed(d.delta),

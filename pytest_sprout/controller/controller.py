@@ -36,7 +36,9 @@ class Controller:
 
     def __init__(self, settings: Settings, suites: Callable[[], SuiteSet], guard: SnapshotGuard,
                  system_info: Callable[[], dict[str, Any] | None], engaged: bool = True,
-                 shard_record: Callable[[], dict[str, Any] | None] = lambda: None) -> None:
+                 shard_record: Callable[[], dict[str, Any] | None] = lambda: None,
+                 judging: Callable[[], dict[str, Any]] = dict,
+                 judges: Callable[[], dict[str, Any]] = dict) -> None:
         self.settings = settings
         self.suites = suites
         self.guard = guard
@@ -60,6 +62,9 @@ class Controller:
         self.label_fixes: dict[Any, Any] = {}
         self.label_sample: list[dict[str, Any]] = []  # --sprout-label-sample: the sentences drawn (for the HTML page)
         self.shard_record = shard_record  # what a --sprout-shard run's report says of its shard
+        self.judging = judging  # the settings that decide a verdict (core/judges.py; a merge's are its shards')
+        self.own_judges = judges  # the tiers this process built, as core/judges.py records them
+        self.worker_judges: dict[str, Any] = {}  # what xdist workers (or a merge's shards) said of theirs
         self._suite_names: dict[str, str | None] = {}  # suite file (as in a node id) -> suite name
         self.known: set[str] = set()  # --sprout-fail-on=new: items that failed in the baseline too (xfailed)
         self.let_pass = 0  # item failures --sprout-fail-on turned into xfailed
@@ -168,6 +173,8 @@ class Controller:
         )
         data["items"] = self.items  # the store: the writers read it row by row, sorted by node id
         data["settings"] = self.settings_record()
+        data["judging"] = self.judging()
+        data["judges"] = self.judges()
         data["complete"] = self.complete
         data.update(self.selection().to_json())
         shard = self.shard_record()
@@ -213,7 +220,7 @@ class Controller:
         from .gates import from_settings
 
         self.check_options()
-        self.gates = from_settings(self.settings, self.dataset_hash)
+        self.gates = from_settings(self.settings, self.dataset_hash, self.judging)
         self.labels = self.load_labels()
 
     def load_labels(self) -> Any:
@@ -349,6 +356,13 @@ class Controller:
         """Controller: what an xdist worker sent back at the end (its system's name and version)."""
         if self.worker_system is None:  # the session's system_info() reports it
             self.worker_system = workeroutput.get("sprout_system")
+        judges = workeroutput.get("sprout_judges")
+        if isinstance(judges, dict):
+            self.worker_judges.update(judges)
+
+    def judges(self) -> dict[str, Any]:
+        """The report's ``judges``: each tier that judged, in this process or on a worker."""
+        return dict(sorted({**self.worker_judges, **self.own_judges()}.items()))
 
     def finish(self, exitstatus: int = 0) -> None:
         """After the run: rows for the items that never reported, the gates, then the reports. A
@@ -375,7 +389,7 @@ class Controller:
                 overlap = restrict_baseline(self.gates.baseline, set(self.ledger.rowed))
             self.gate_outcome = self.gates.evaluate(
                 rows, values, self.tiers_run, items=self.items if self.gates.baseline is not None else (),
-                system=self.system_info(), known=self.known, let_pass=self.let_pass)
+                system=self.system_info(), known=self.known, let_pass=self.let_pass, judges=self.judges())
             self.gate_outcome.cases = overlap
             regression = self.gate_outcome.regression
             if overlap is not None and not overlap.whole and regression is not None:

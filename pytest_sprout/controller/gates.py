@@ -21,7 +21,6 @@ baseline is simply new). Plain Python over report dicts and ``MetricRow``s; the 
 from __future__ import annotations
 
 import json
-import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
@@ -32,10 +31,13 @@ from ..core.model import TIERS
 from ..core.tier import unknown_tier
 from ..config.options import parse_assignments
 from ..config.settings import Settings
-from ..core.fail_on import FAILING, FailOn, FailOnSummary
+from ..core import report_check
+from ..core.fail_on import FAILING, VERDICT_FAILED, FailOn, FailOnSummary
+from ..core.report_check import MAX_ABS, MAX_N, ReportError, check_report  # noqa: F401 (importers)
 from ..core.stats import MetricRow, wilson_interval
 from ..core.util import md_cell as _md, short_hash as _short
 from . import compare as comparing
+from ..core.judges import judges_difference
 from .compare import Delta, ci_text as _ci, compare_rows, signed as _signed, welch_interval  # noqa: F401 (importers)
 
 
@@ -91,11 +93,14 @@ class GateOutcome:
     paired_cases: int = 0  # cases with an item judged in both runs on the same content
     flips: list[dict[str, Any]] = field(default_factory=list)  # paired items whose outcome changed
     fail_on: FailOnSummary | None = None  # what --sprout-fail-on new or gates did (None: any)
+    baseline_complete: bool = True  # False: the baseline says "complete": false (it stopped early)
+    judged_otherwise: list[str] = field(default_factory=list)  # the judging settings the baseline differs in
+    judging: GateResult | None = None  # failed: the baseline's judges differ and --sprout-compare-any-judging was not given
 
     @property
     def failed(self) -> list[GateResult]:
         results = self.mins + ([self.regression] if self.regression else []) + self.unscored
-        return [r for r in results if r.passed is False]
+        return [r for r in results + ([self.judging] if self.judging else []) if r.passed is False]
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"min": [r.to_json() for r in self.mins]}
@@ -107,6 +112,9 @@ class GateOutcome:
             data["compare"] = {
                 "baseline": self.baseline,
                 "baseline_dataset_hash": self.baseline_hash,
+                "baseline_complete": self.baseline_complete,
+                "judged_otherwise": self.judged_otherwise,
+                "judging_gate": self.judging.to_json() if self.judging else None,
                 "systems": {"old": self.systems[0], "new": self.systems[1]},
                 "paired_cases": self.paired_cases,
                 "deltas": [d.to_json() for d in self.deltas],
@@ -122,6 +130,8 @@ class GateOutcome:
         lines: list[str] = comparing.lines(self) if self.baseline is not None else []
         for result in self.mins + ([self.regression] if self.regression else []) + self.unscored:
             lines.append(result.message)
+        if self.judging is not None:
+            lines.append(self.judging.message)
         if self.fail_on is not None:
             from ..core.identity import id_list
 
@@ -131,9 +141,10 @@ class GateOutcome:
     def markdown(self) -> list[str]:
         """The same as Markdown, for --sprout-md."""
         out: list[str] = []
-        if self.mins or self.regression or self.unscored:
+        if self.mins or self.regression or self.unscored or self.judging:
             out += ["### Gates", ""]
-            for result in self.mins + ([self.regression] if self.regression else []) + self.unscored:
+            for result in self.mins + ([self.regression] if self.regression else []) + self.unscored + (
+                    [self.judging] if self.judging else []):
                 mark = {True: "PASS", False: "**FAIL**", None: "not checked"}[result.passed]
                 out.append(f"- {mark}: {_md(result.message)}")
             out.append("")
@@ -174,79 +185,28 @@ def load_baseline(path: Path, shown: str) -> Baseline:
         raise pytest.UsageError(f"{where}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
     except (RecursionError, ValueError, OverflowError) as exc:  # nesting too deep, a number too long
         raise pytest.UsageError(f"{where}: cannot be read as a report ({type(exc).__name__}: {str(exc)[:120]})") from None
-    if not isinstance(report, dict) or report.get("plugin") != "pytest-sprout":
-        raise pytest.UsageError(f"{where}: not a pytest-sprout report (write one with --sprout-report)")
-    if not isinstance(report.get("metrics"), list):
-        raise pytest.UsageError(f"{where}: field 'metrics' must be a list")
-    if report.get("dataset_hash") is not None and not isinstance(report.get("dataset_hash"), str):
-        raise pytest.UsageError(f"{where}: field 'dataset_hash' must be a string")
+    try:
+        check_report(report)
+    except ReportError as exc:
+        raise pytest.UsageError(f"{where}: {exc}") from None
     baseline = Baseline(shown, report)
-    for i, row in enumerate(report["metrics"]):
-        check_metric_row(row, f"{where}: metrics[{i}]")
+    for row in report["metrics"]:
         baseline.rows[(row["tier"], row["metric"])] = row
-    items = report.get("items")
-    items = [] if items is None else items
-    if not isinstance(items, list):
-        raise pytest.UsageError(f"{where}: field 'items' must be a list")
-    for i, item in enumerate(items):
-        if not isinstance(item, dict) or not isinstance(item.get("metrics", {}), dict):
-            raise pytest.UsageError(f"{where}: items[{i}] must be an object whose 'metrics' is an object")
+    items = report.get("items") or []
+    for item in items:
+        tier = item.get("tier")
         for metric, values in item.get("metrics", {}).items():
-            if not isinstance(values, list) or not all(_is_value(v) for v in values):
-                raise pytest.UsageError(f"{where}: items[{i}] field 'metrics.{metric}' must be a list of "
-                                        "true/false, finite numbers or null")
-            tier = item.get("tier")
             baseline.values.setdefault((tier if isinstance(tier, str) else "", metric), []).extend(values)
-        for key in ("nodeid", "outcome", "case_hash", "tier"):
-            if item.get(key) is not None and not isinstance(item.get(key), str):
-                raise pytest.UsageError(f"{where}: items[{i}] field {key!r} must be a string")
     baseline.items = comparing.item_views(items)
     return baseline
 
 
-MAX_N = 10**9  # more observations than any run holds: a tampered or broken file
-MAX_ABS = 1e12  # the largest mean a report may claim
-
-
-def _is_number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) and abs(value) <= MAX_ABS
-
-
-def _is_value(value: Any) -> bool:
-    return value is None or isinstance(value, bool) or _is_number(value)
-
-
 def check_metric_row(row: Any, where: str) -> None:
-    """One metric row of a baseline report: every field's type and range; a UsageError naming it."""
-    if not isinstance(row, dict):
-        raise pytest.UsageError(f"{where} must be an object")
-    for key in ("tier", "metric"):
-        if not isinstance(row.get(key), str):
-            raise pytest.UsageError(f"{where} field {key!r} is missing or not a string")
-    name = f"{where} ({row['tier']}.{row['metric']})"
-    if row.get("kind") not in ("rate", "mean"):
-        raise pytest.UsageError(f"{name} field 'kind' must be \"rate\" or \"mean\"")
-    n = row.get("n")
-    if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n < MAX_N:
-        raise pytest.UsageError(f"{name} field 'n' must be a whole number from 0 to {MAX_N - 1}")
-    if row["kind"] == "rate":
-        k = row.get("k")
-        if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k <= n:
-            raise pytest.UsageError(f"{name} field 'k' must be an integer from 0 to n={n}")
-    for key in ("rate", "ci_low", "ci_high"):
-        value = row.get(key)
-        if value is None:
-            continue
-        if not _is_number(value):
-            raise pytest.UsageError(f"{name} field {key!r} must be a finite number or null")
-        if row["kind"] == "rate" and not 0.0 <= value <= 1.0:
-            raise pytest.UsageError(f"{name} field {key!r} is a rate: it must be from 0 to 1")
-    clusters = row.get("clusters")
-    if clusters is not None and (not isinstance(clusters, int) or isinstance(clusters, bool) or not 0 <= clusters <= n):
-        raise pytest.UsageError(f"{name} field 'clusters' must be a whole number from 0 to n={n} or null")
-    unscored = row.get("unscored", 0)
-    if not isinstance(unscored, int) or isinstance(unscored, bool) or not 0 <= unscored < MAX_N:
-        raise pytest.UsageError(f"{name} field 'unscored' must be a whole number from 0 to {MAX_N - 1}")
+    """One metric row of a baseline report (core/report_check.py); a UsageError naming it."""
+    try:
+        report_check.check_metric_row(row, where)
+    except ReportError as exc:
+        raise pytest.UsageError(str(exc)) from None
 
 
 # --- the gates -------------------------------------------------------------------------------
@@ -258,7 +218,10 @@ class Gates:
     def __init__(
         self, mins: list[MinGate], baseline: Baseline | None = None,
         fail_on_regression: bool = False, dataset_hash: str | None = None, fail_on: FailOn | None = None,
+        any_judging: bool = False, judged_otherwise: Iterable[str] = (),
     ) -> None:
+        self.any_judging = any_judging  # --sprout-compare-any-judging
+        self.judged_otherwise = list(judged_otherwise)  # the judging settings the baseline differs in (allowed)
         self.mins = mins
         self.baseline = baseline
         self.fail_on_regression = fail_on_regression
@@ -269,9 +232,11 @@ class Gates:
     def from_options(
         cls, *, mins: Iterable[str], compare: str | None, compare_path: Path | None,
         fail_on_regression: bool, any_dataset: bool, dataset_hash: str | None, fail_on: str = "any",
+        judging: Mapping[str, Any] | None = None, any_judging: bool = False,
     ) -> Gates:
         """Parse the options; refuse a baseline built from another dataset unless ``any_dataset``
-        (or ``fail_on`` is "new": its items are matched case by case)."""
+        (or ``fail_on`` is "new": its items are matched case by case), and one judged with other
+        settings than ``judging`` (this run's) unless ``any_judging``."""
         if fail_on_regression and not compare:
             raise pytest.UsageError("--sprout-fail-on-regression needs --sprout-compare=OLD.json (the report to compare with)")
         if fail_on == "new" and not compare:
@@ -289,12 +254,17 @@ class Gates:
                     "about the system. Re-run the baseline on these suites, or pass --sprout-compare-any-dataset "
                     "to compare anyway."
                 )
+            differs = judged_otherwise(baseline.report, judging) if judging is not None else []
+            if differs and not any_judging:
+                raise pytest.UsageError(judging_refusal(compare, differs, fail_on))
             policy = FailOn.from_baseline(fail_on, compare, baseline.report.get("items") or [], old == dataset_hash)
-        return cls(parse_min(mins), baseline, fail_on_regression, dataset_hash, policy)
+            return cls(parse_min(mins), baseline, fail_on_regression, dataset_hash, policy, any_judging, differs)
+        return cls(parse_min(mins), baseline, fail_on_regression, dataset_hash, policy, any_judging)
 
     def evaluate(
         self, rows: list[MetricRow], values: Mapping[tuple[str, str], list[Any]], tiers_run: set[str],
         items: Iterable[Any] = (), system: Any = None, known: Iterable[str] = (), let_pass: int = 0,
+        judges: Mapping[str, Any] | None = None,
     ) -> GateOutcome:
         """Check every gate against this run's metric rows (and raw values, for means); with a
         baseline, compare them, paired over this run's ``items`` judged in both runs. ``known``
@@ -313,10 +283,18 @@ class Gates:
             outcome.flips = comparing.flips(self.baseline.items, now, ids)
             outcome.paired_cases = comparing.cases_of(ids)
             outcome.systems = (comparing.system_name(self.baseline.report.get("system")), comparing.system_name(system))
+            outcome.baseline_complete = self.baseline.report.get("complete") is not False
+            differs = self.judged_otherwise + judges_difference(self.baseline.report.get("judges") or {}, judges or {})
+            outcome.judged_otherwise = differs
+            if differs and not self.any_judging:  # the judge itself changed (its rules, calibration, model)
+                outcome.judging = GateResult("judging", False, judging_refusal(self.baseline.path, differs,
+                                                                                self.fail_on.mode, late=True))
             if self.fail_on_regression:
                 outcome.regression = regression_result(outcome.deltas)
             if self.fail_on.mode == "new":
                 outcome.fail_on = new_mode_summary(self.fail_on, self.baseline.items, now, ids, set(known))
+                outcome.fail_on.baseline_errors = sum(v.outcome == "error" for v in self.baseline.items.values())
+                outcome.fail_on.baseline_incomplete = self.baseline.report.get("complete") is False
         if self.fail_on.mode == "gates":
             outcome.fail_on = FailOnSummary("gates", let_pass=let_pass)
         return outcome
@@ -325,9 +303,10 @@ class Gates:
 def new_mode_summary(policy: FailOn, old: Mapping[str, Any], now: Mapping[str, Any], paired: Iterable[str],
                      known: set[str]) -> FailOnSummary:
     """--sprout-fail-on=new: the known failures, the new ones (failing now, not known: they fail
-    the run) and the fixed ones (failed in the baseline, pass now, on the same case content)."""
+    the run) and the fixed ones (failed in the baseline, a verdict, not an error; pass now, on the
+    same case content)."""
     new = sorted(nodeid for nodeid, item in now.items() if item.outcome in FAILING and nodeid not in known)
-    fixed = [nodeid for nodeid in paired if old[nodeid].outcome in FAILING and now[nodeid].outcome == "passed"]
+    fixed = [nodeid for nodeid in paired if old[nodeid].outcome == VERDICT_FAILED and now[nodeid].outcome == "passed"]
     return FailOnSummary("new", policy.baseline, known=sorted(known), new=new, fixed=fixed)
 
 
@@ -374,10 +353,37 @@ def regression_result(deltas: list[Delta]) -> GateResult:
     )
 
 
+def judged_otherwise(report: Mapping[str, Any], judging: Mapping[str, Any]) -> list[str]:
+    """The judging settings (core/judges.py) a baseline report differs from this run's in, on the
+    tiers the baseline judged. A report older than ``judging`` says only its citations mode."""
+    from ..core.judges import judging_difference
+    from ..judges import tier_module
+
+    old = report.get("judging")
+    if not isinstance(old, Mapping):
+        mode = (report.get("settings") or {}).get("citations") if isinstance(report.get("settings"), Mapping) else None
+        now = judging.get("sprout_citations")
+        return [f"sprout_citations: \"{mode}\" then, \"{now}\" now"] if isinstance(mode, str) and mode != now else []
+    tiers = {m.get("tier") for m in report.get("metrics") or []} | {i.get("tier") for i in report.get("items") or []}
+    tiers = {t for t in tiers if t in TIERS}
+    options = {t: getattr(tier_module(t), "OPTIONS", ()) for t in tiers}
+    return judging_difference(old, judging, options, tiers)
+
+
+def judging_refusal(baseline: str, differs: list[str], fail_on: str, late: bool = False) -> str:
+    """The words of the refusal: which settings differ, and the way to compare anyway."""
+    what = "--sprout-fail-on=new against " if fail_on == "new" else "--sprout-compare "
+    head = ("judging gate: FAILED: " if late else "") + f"{what}{baseline}: the baseline was judged otherwise "
+    return (head + f"({'; '.join(differs[:4])}{'; ...' if len(differs) > 4 else ''}): a change of the judge is not "
+            "a change of the system, so nothing would be better, worse, known or fixed for a reason of the system's. "
+            "Re-run the baseline with this run's judging, or pass --sprout-compare-any-judging to compare anyway.")
+
+
 # --- from the run's settings (controller only) ------------------------------------------------
 
 
-def from_settings(settings: Settings, dataset_hash: Callable[[], str]) -> Gates:
+def from_settings(settings: Settings, dataset_hash: Callable[[], str],
+                  judging: Callable[[], Mapping[str, Any]] | None = None) -> Gates:
     """The gates the run's options ask for; raises UsageError before any item runs.
     ``dataset_hash`` is called only when there is a baseline to compare with."""
     return Gates.from_options(
@@ -388,6 +394,8 @@ def from_settings(settings: Settings, dataset_hash: Callable[[], str]) -> Gates:
         any_dataset=settings.compare_any_dataset,
         dataset_hash=dataset_hash() if settings.compare_option else None,
         fail_on=settings.fail_on,
+        judging=judging() if judging is not None and settings.compare_option else None,
+        any_judging=settings.compare_any_judging,
     )
 
 

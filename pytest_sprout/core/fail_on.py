@@ -10,6 +10,12 @@ item's report is judged by, decided once on the controller and shipped to xdist 
 - ``gates``: every item failure is turned into xfailed ("gates only"); only the gates
   (``--sprout-min``, ``--sprout-fail-on-regression``, ``--sprout-max-unscored``) fail the run.
 
+Only a baseline row whose outcome is ``failed`` makes a known failure: a verdict the system
+earned. An ``error`` row is no verdict: the rows a run stopped by ``-x``/``--maxfail`` or
+interrupted writes for the items it never ran, an outage's rows, a system that raised. It excuses
+nothing, and an item that errored in the baseline and passes now is not "fixed" (regression: repro
+32). A failure now of an item the baseline has no verdict for is new.
+
 An item is known only when the baseline judged the same case: the same node id and, where both
 rows carry one, the same case content hash (``identity.case_hash``); a case whose question,
 expectation, facts or thresholds changed is new. A baseline row without a hash (a report older than
@@ -25,6 +31,7 @@ from .errors import SettingsError
 
 MODES = ("any", "new", "gates")
 FAILING = ("failed", "error")  # the outcomes of a failing item row
+VERDICT_FAILED = "failed"  # the one baseline outcome that makes a known failure (an error is no verdict)
 KNOWN_PROPERTY = "sprout.known"  # a report property: the item failed in the baseline too
 GATES_PROPERTY = "sprout.gates_only"  # a report property: an item failure --sprout-fail-on=gates lets pass
 GATES_REASON = "gates only (--sprout-fail-on=gates): item failures do not fail the run"
@@ -55,7 +62,7 @@ class FailOn:
         if mode == "new":
             for item in items:
                 nodeid, digest = item.get("nodeid"), item.get("case_hash")
-                if not isinstance(nodeid, str) or item.get("outcome") not in FAILING:
+                if not isinstance(nodeid, str) or item.get("outcome") != VERDICT_FAILED:
                     continue
                 if isinstance(digest, str) or same_dataset:  # no hash and another dataset: cannot tell
                     failing[nodeid] = digest if isinstance(digest, str) else None
@@ -91,12 +98,15 @@ class FailOnSummary:
     new: list[str] = field(default_factory=list)  # fail now, did not in the baseline: the run fails
     fixed: list[str] = field(default_factory=list)  # failed in the baseline, pass now
     let_pass: int = 0  # gates mode: item failures that did not fail the run
+    baseline_errors: int = 0  # the baseline's error rows (no verdict: never known, never fixed)
+    baseline_incomplete: bool = False  # the baseline says "complete": false (a run stopped early)
 
     def to_json(self) -> dict[str, Any]:
         if self.mode == "gates":
             return {"mode": "gates", "item_failures": self.let_pass}
         return {"mode": self.mode, "baseline": self.baseline, "known": self.known, "new_failures": self.new,
-                "fixed": self.fixed}
+                "fixed": self.fixed, "baseline_errors": self.baseline_errors,
+                "baseline_complete": not self.baseline_incomplete}
 
     def lines(self, id_list: Any) -> list[str]:
         """Terminal lines; ``id_list`` shows a list of node ids (the first 20, then how many more)."""
@@ -113,4 +123,10 @@ class FailOnSummary:
             lines.append("new failures: none")
         if self.fixed:
             lines.append(f"fixed ({len(self.fixed)}): {id_list(self.fixed)}")
+        if self.baseline_errors or self.baseline_incomplete:
+            noun = "item" if self.baseline_errors == 1 else "items"
+            why = (f"{self.baseline} is incomplete (\"complete\": false: the run stopped early or was interrupted); "
+                   if self.baseline_incomplete else "")
+            lines.append(f"{why}its {self.baseline_errors} errored or never-run {noun} had no verdict: they excuse "
+                         "no failure now and none is \"fixed\"")
         return lines

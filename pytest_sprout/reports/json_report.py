@@ -7,6 +7,7 @@ import json
 import os
 from typing import Any, Iterable, TextIO
 
+from ..core.report_check import SCHEMA
 from ..core.row import Row, as_rows
 from ..core.stats import MetricRow
 from .safe_write import atomic_write, dumps as _dumps
@@ -49,6 +50,7 @@ def build_report(
     in which xdist workers finished."""
     report: dict[str, Any] = {
         "plugin": "pytest-sprout",
+        "schema": SCHEMA,
         "version": version,
         "dataset_hash": dataset_hash,
         "system": system,

@@ -265,6 +265,13 @@ class Run:
             self._tiers[name] = tier
         return self._tiers[name]
 
+    def judges_record(self) -> dict[str, Any]:
+        """The JSON report's ``judges``: each tier built in this process, as it judged
+        (core/judges.py: name, version, settings(), calibration id, model fingerprint)."""
+        from ..core.judges import judge_record
+
+        return {name: judge_record(name, tier) for name, tier in sorted(self._tiers.items())}
+
     def collected(self, items: Sequence[Any]) -> None:
         """After collection, before any test runs: build each tier that asks for it (BUILD_EARLY)
         and has items selected, so that a judge that cannot be used is one usage error rather
