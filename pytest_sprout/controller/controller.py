@@ -31,6 +31,11 @@ from .parallel import ParallelUse
 from .rows import RowStore
 from ..core.stats import Tally
 
+# What the groundedness tier's refusal row counts where no case of the run expects a refusal.
+REFUSAL_ONLY_ANSWERS = ("answers that were not refused where an answer was expected; no case here expects a "
+                        "refusal (expect: refuse)")
+
+
 class Controller:
     """Tallies the item rows of a run, checks the gates and writes the reports (see the module)."""
 
@@ -259,6 +264,8 @@ class Controller:
         out = []
         for row in rows:
             words = getattr(tier_module(row.tier), "DESCRIPTIONS", {}).get(row.metric) if row.tier in TIERS else None
+            if row.tier == "groundedness" and row.metric == "refusal" and not self.refusals_expected:
+                words = REFUSAL_ONLY_ANSWERS
             out.append(replace(row, description=words) if words else row)
         return out
 
@@ -267,8 +274,8 @@ class Controller:
         241/241 1.000" would otherwise read as "everything was refused"."""
         if self.refusals_expected:
             return []
-        return [f"refusal {r.k}/{r.n}: answers that were not refused where an answer was expected; no case here "
-                "expects a refusal (expect: refuse)" for r in rows if r.metric == "refusal" and r.tier == "groundedness"]
+        return [f"refusal {r.k}/{r.n}: {REFUSAL_ONLY_ANSWERS}" for r in rows
+                if r.metric == "refusal" and r.tier == "groundedness"]
 
     def tier_notes(self, rows: list[Any]) -> list[str]:
         """One line per tier in the table whose module has a ``SUMMARY_NOTE`` (what its metrics measure)."""

@@ -211,6 +211,8 @@ def _plots_section(report: dict[str, Any]) -> str:
     for tier, rows in tiers.items():
         out.append(f'<div class="tier" id="tier-{esc(tier)}"><h3>{esc(tier)}</h3>')
         out.append(forest_plot(tier, rows, gates.get(tier, {})))
+        out += [f'<p class="note"><b>{esc(m.get("metric"))}</b>: {esc(m["description"])}</p>'
+                for m in rows if isinstance(m.get("description"), str)]  # what a metric counts, where its tier says
         out.append("</div>")
     out.append("</section>")
     return "\n".join(out)
