@@ -111,6 +111,8 @@ def test_an_answer_that_covers_part_of_the_fact_does_not_cover_it() -> None:
     ("not safe for cats", "It is not safe for cats."),
     ("toxic to cats", "Unfortunately, pothos are toxic to cats [1]."),
     ("safe for cats", "They are safe for cats, but not for fish."),
+    # "never" negates "leave", not the fact: the negation counts only right before the stretch
+    ("water sitting in the crown", "Never leave water sitting in the crown."),
 ])
 def test_a_fact_said_with_its_number_and_its_sense_is_found(fact: str, text: str) -> None:
     assert find_fact(fact, text)

@@ -276,17 +276,12 @@ def _says_else(fact_l: str, text_l: str, a: int, b: int, spans: list[tuple[int, 
 
 
 def _clause_before(text_l: str, a: int, spans: list[tuple[int, int]]) -> list[str]:
-    """The two words before position ``a`` in its clause (no punctuation between)."""
-    out: list[str] = []
+    """The word before position ``a`` in its clause (no punctuation between): "not" in "is not
+    safe", but not "never" in "never leave water ..." (that negates "leave")."""
     i = _start_index(spans, a) - 1
-    edge = a
-    while i >= 0 and len(out) < 1:
-        s, e = spans[i]
-        if _CLAUSE_BREAK.search(text_l, e, edge):
-            break
-        out.insert(0, text_l[s:e])
-        edge, i = s, i - 1
-    return out
+    if i < 0 or _CLAUSE_BREAK.search(text_l, spans[i][1], a):
+        return []
+    return [text_l[spans[i][0]:spans[i][1]]]
 
 
 def _negated(words: list[str]) -> bool:
