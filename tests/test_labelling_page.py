@@ -212,6 +212,7 @@ LOOK = """
 """
 
 
+@pytest.mark.slow  # a browser
 @needs_chromium
 def test_labelling_page_hides_the_verdict_until_labelled_and_marks_the_claim(tmp_path: Path) -> None:
     items = [item(f"c{n}", [sentence(f"Snake plants tolerate low light {n}.", ["2"], n % 2 == 0)],

@@ -11,6 +11,7 @@ passage text counted in characters (code points, as Python indexes a ``str``).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 from ..core.citations import citing_kind
@@ -48,15 +49,25 @@ def claim_stems(claim: str) -> frozenset[str]:
     return frozenset(stem(w) for w in WORD.findall(claim) if w.lower() not in STOP)
 
 
+@lru_cache(maxsize=4096)
+def _words(text: str) -> tuple[tuple[int, int, str], ...]:
+    """(start, end, stem) of every word of a passage worth marking; a passage many sentences
+    cite is read once."""
+    out = []
+    for match in WORD.finditer(text):
+        word = match.group()
+        if (len(word) >= 2 or word.isdigit()) and word.lower() not in STOP:
+            out.append((match.start(), match.end(), stem(word)))
+    return tuple(out)
+
+
 def marks(stems: frozenset[str], text: str) -> list[list[int]]:
     """``[start, end)`` of every word of ``text`` whose stem is one of ``stems``, in order;
     neighbouring marked words separated only by spaces are joined into one mark."""
     out: list[list[int]] = []
-    for match in WORD.finditer(text):
-        word = match.group()
-        if (len(word) < 2 and not word.isdigit()) or word.lower() in STOP or stem(word) not in stems:
+    for start, end, word_stem in _words(text):
+        if word_stem not in stems:
             continue
-        start, end = match.span()
         if out and not text[out[-1][1]:start].strip():
             out[-1][1] = end
         else:
