@@ -60,10 +60,13 @@ def test_a_baseline_judged_in_another_citations_mode_is_refused(pytester: pytest
     assert "fixed (" not in result.stdout.str()
     # Asked for: compared, and the header says so.
     result = pytester.runpytest(*RUN, "--sprout-citations=retrieved", "--sprout-compare=required.json",
-                                "--sprout-compare-any-judging", "--sprout-report=now.json")
+                                "--sprout-compare-any-judging", "--sprout-report=now.json", "--sprout-md=now.md",
+                                "--sprout-html=now.html")
     assert result.ret == pytest.ExitCode.OK
     result.stdout.fnmatch_lines(['judged with DIFFERENT settings*sprout_citations: "required" then, "retrieved" now*'])
     assert report(pytester, "now.json")["gates"]["compare"]["judged_otherwise"]
+    for view in ("now.md", "now.html"):  # every view says it, not the terminal alone
+        assert "judged with DIFFERENT settings" in (pytester.path / view).read_text(encoding="utf-8")
 
 
 def test_a_baseline_whose_judge_changed_fails_the_judging_gate(pytester: pytest.Pytester) -> None:

@@ -47,7 +47,8 @@ def test_a_stopped_runs_never_run_items_excuse_no_new_failure(project: pytest.Py
     base = json.loads((project.path / "base.json").read_text())
     assert base["complete"] is False and sum(i["outcome"] == "error" for i in base["items"]) == 7
     monkeypatch.setenv("SPROUT_TEST_BROKEN", "0,2,4")
-    result = project.runpytest(*QUIET, "--sprout-fail-on=new", "--sprout-compare=base.json", "--sprout-report=now.json")
+    result = project.runpytest(*QUIET, "--sprout-fail-on=new", "--sprout-compare=base.json", "--sprout-report=now.json",
+                               "--sprout-html=now.html", "--sprout-md=now.md")
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     result.assert_outcomes(passed=5, failed=2, xfailed=1)  # fact-0 known; fact-2 and fact-4 are new
     result.stdout.fnmatch_lines([
@@ -61,6 +62,8 @@ def test_a_stopped_runs_never_run_items_excuse_no_new_failure(project: pytest.Py
     fail_on = json.loads((project.path / "now.json").read_text())["gates"]["fail_on"]
     assert (len(fail_on["known"]), len(fail_on["new_failures"]), fail_on["fixed"]) == (1, 2, [])
     assert (fail_on["baseline_errors"], fail_on["baseline_complete"]) == (7, False)
+    for view in ("now.md", "now.html"):
+        assert "the baseline base.json is INCOMPLETE" in (project.path / view).read_text(encoding="utf-8")
 
 
 def test_an_outages_baseline_excuses_nothing(project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -249,8 +249,16 @@ def compare_section(compare: dict[str, Any]) -> str:
     out = [f'<section id="compare"><h2>Compared with {esc(compare.get("baseline"))}</h2>',
            f'<p class="meta">baseline dataset <code>{esc(compare.get("baseline_dataset_hash"))}</code> · systems: '
            f'{esc(systems.get("old", "unknown"))} then, {esc(systems.get("new", "unknown"))} now · {pairing}</p>',
-           "<table><thead><tr><th>tier</th><th>metric</th><th>old</th><th>new</th><th>delta</th>"
-           "<th>95% CI</th><th>method</th><th>verdict</th></tr></thead><tbody>"]
+           ]
+    if compare.get("baseline_complete") is False:  # the terminal's and the Markdown's words (controller/compare.py)
+        out.append(f'<p class="note fail">the baseline {esc(compare.get("baseline"))} is INCOMPLETE ("complete": false): '
+                   "its run stopped early or was interrupted, and the items it never ran have no verdict to compare "
+                   "with</p>")
+    if compare.get("judged_otherwise"):
+        out.append('<p class="note fail">judged with DIFFERENT settings, so the changes are the judge\'s as much as '
+                   f'the system\'s: {esc("; ".join(map(str, compare["judged_otherwise"])))}</p>')
+    out.append("<table><thead><tr><th>tier</th><th>metric</th><th>old</th><th>new</th><th>delta</th>"
+               "<th>95% CI</th><th>method</th><th>verdict</th></tr></thead><tbody>")
     for d in compare.get("deltas") or []:
         ci = "-" if d.get("ci_low") is None else f"[{d['ci_low']:+.3f}, {d['ci_high']:+.3f}]"
         delta = "-" if d.get("delta") is None else f"{d['delta']:+.3f}"
