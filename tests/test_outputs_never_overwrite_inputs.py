@@ -95,3 +95,19 @@ def test_convert_never_writes_the_golden_set_over_the_suite(tmp_path: Path, caps
         assert convert_main(["deepeval", str(source), "--suite", "imp", *args, "--force"]) == 2
         assert f"{flag} {source} is also the input {source}: refusing to overwrite it" in capsys.readouterr().err
     assert json.loads(source.read_text(encoding="utf-8"))[0]["name"] == "snake"
+
+
+@pytest.mark.parametrize("tool, flag, other", [("metaeval", "--json", "--data"), ("calibrate", "--out", "--data")])
+def test_metaeval_and_calibrate_never_write_over_their_labels(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                             tool: str, flag: str, other: str) -> None:
+    from pytest_sprout.cli import calibrate, metaeval
+
+    data = tmp_path / "labels.jsonl"
+    text = '{"id": "1", "premise": "Snake plants tolerate low light.", "claim": "Snake plants like low light.", "label": 1}\n'
+    data.write_text(text, encoding="utf-8")
+    main = metaeval.main if tool == "metaeval" else calibrate.main
+    (tmp_path / "sub").mkdir()
+    same = tmp_path / "sub" / ".." / "labels.jsonl"
+    assert main(["--judge", "lexical", "--data", str(data), flag, str(same)]) == 2
+    assert f"{flag} {same} is also {other} {data}: refusing to overwrite it" in capsys.readouterr().err
+    assert data.read_text(encoding="utf-8") == text

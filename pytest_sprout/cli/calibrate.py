@@ -23,6 +23,7 @@ from ..checks import calibrate as fit
 from ..checks.metaeval import FORMATS, DataError, load, make_judge, pairs_of, run_judge
 from ..core.calibration import CalibrationError, write
 from ..core.identity import file_sha256
+from ..core.paths import options_clash
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -122,6 +123,9 @@ def points_of(args: argparse.Namespace, data: fit.Labelled) -> tuple[Any, list[f
 def main(argv: Sequence[str] | None = None, out: Callable[[str], None] = print) -> int:
     args = build_parser().parse_args(argv)
     try:
+        problem = options_clash([("--out", args.out)], [("--data", args.data), ("--report", args.report)])
+        if problem:  # checked before any work: never written over what it reads
+            raise DataError(problem)
         if args.folds < 2 or args.repeats < 1:
             raise DataError("--folds must be at least 2 and --repeats at least 1")
         data = labelled(args)

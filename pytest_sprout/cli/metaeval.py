@@ -28,6 +28,7 @@ from ..checks.metaeval import (
     FORMATS, DataError, detect_format, evaluate, format_result, format_tune, load, make_judge, parse_tune, run_judge,
     tune,
 )
+from ..core.paths import options_clash
 from ..reports.safe_write import write_json
 
 
@@ -55,6 +56,9 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None, out: Callable[[str], None] = print) -> int:
     args = build_parser().parse_args(argv)
     try:
+        problem = options_clash([("--json", args.json)], [("--data", args.data), ("--calibration", args.calibration)])
+        if problem:  # checked before any work: never written over what it reads
+            raise DataError(problem)
         examples = load(args.data, args.format, args.premise)
         try:
             judge = make_judge(args)

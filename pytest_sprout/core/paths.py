@@ -51,6 +51,13 @@ def clash_message(outputs: Sequence[Role], inputs: Iterable[Role] = ()) -> str |
             "give each its own")
 
 
+def options_clash(outputs: Sequence[tuple[str, str | None]], inputs: Sequence[tuple[str, str | None]]) -> str | None:
+    """``clash_message`` for a command line's options, each (flag, path or None when not given):
+    "--out a.json is also --data a.json: refusing to overwrite it; ..."."""
+    return clash_message([(f"{flag} {path}", path) for flag, path in outputs if path],
+                         [(f"{flag} {path}", path) for flag, path in inputs if path])
+
+
 def shown(path: str | os.PathLike[str], root: str | os.PathLike[str] | None = None) -> str:
     """A path as the user reads it: relative to ``root`` when it lies inside it."""
     p = Path(path)
