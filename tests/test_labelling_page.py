@@ -322,3 +322,14 @@ def test_label_sample_round_trip_through_the_page_in_headless_chromium(pytester:
     fitted = json.loads(out.read_text(encoding="utf-8"))["labels"]
     assert fitted["sha256"] == file_sha256(labels_path) and fitted["n"] == 8
     assert (fitted["supported"], fitted["unsupported"]) == (sum(people.values()), 8 - sum(people.values()))
+
+
+def test_a_sample_file_already_there_is_listed_first_on_later_pages(pytester: pytest.Pytester) -> None:
+    make(pytester, cases=4)
+    pytester.runpytest("-p", "no:cacheprovider", "--sprout-label-sample=3")
+    drawn = [json.loads(line) for line in Path(pytester.path, "sprout-label-sample.jsonl").read_text().splitlines()]
+    pytester.runpytest("-p", "no:cacheprovider", "--sprout-html=r.html")  # a later run, the sample being labelled
+    page = Path(pytester.path, "r.html").read_text(encoding="utf-8")
+    first = [htmllib.unescape(re.search(r'data-sentence="([^"]*)"', c).group(1)) for c in cards(page)[:3]]
+    assert first == [entry["sentence"] for entry in drawn]
+    assert [c for c in cards(page) if "data-sample=" in c] == cards(page)[:3]

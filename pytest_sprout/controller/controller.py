@@ -284,14 +284,19 @@ class Controller:
 
     def write_label_sample(self) -> None:
         """--sprout-label-sample=N: the sentences to label, beside the reports; never over a file
-        people may have filled in."""
-        size = self.settings.label_sample
-        if not size or not self.complete:
-            return
+        people may have filled in. Without the option, a sample file already at the rootdir is the
+        one being labelled: the HTML page lists its sentences first."""
         from ..checks.labels import SAMPLE_NAME, label_sample
         from ..reports.safe_write import atomic_write_text
 
+        size = self.settings.label_sample
         path = Path(self.settings.rootpath, SAMPLE_NAME)
+        if not size:
+            if self.settings.reports.html and path.is_file():
+                self.label_sample = _sample_entries(path)
+            return
+        if not self.complete:
+            return
         if path.exists():
             self.label_sample = _sample_entries(path)  # the page marks the sample being labelled
             self.write_problems.append(f"{SAMPLE_NAME}: not written, the file exists (it may hold labels): "
