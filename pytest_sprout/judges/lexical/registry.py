@@ -193,11 +193,17 @@ RULES: tuple[Rule, ...] = (
          must_pass=(("An enzyme breaks down sugar in the gut.",
                      "An enzyme breaks down sugar in the gut. It works fast. Image: Getty Images."),)),
     Rule("quantifier_whole", "quantifier", False, lambda c: check_quantifier_whole(c.claim, c.window),
+         must_fail=(("Cats must avoid lilies, which grow in spring gardens.", "Cats can avoid lilies. Tulips grow in spring."),),
+         must_pass=(("Cats can avoid lilies.", "Cats can avoid lilies. Tulips grow in spring."),),
          stage="decisive"),
     Rule("clause", "clause", False, _same, stage="clause",
          must_fail=(("Peace lilies are toxic to cats.", "Peace lilies like shade."),),
          must_pass=(("Peace lilies like shade.", "Peace lilies like shade and are toxic to cats."),)),
-    Rule("clause_added", "clause", False, _same, stage="clause"),
+    Rule("clause_added", "clause", False, _same, stage="clause",
+         must_fail=(("Training increases the size of the heart, further reducing the heart rate.",
+                     "Training increases the size of the heart. The heart pumps blood."),),
+         must_pass=(("Training increases the size of the heart.",
+                     "Training increases the size of the heart. The heart pumps blood."),)),
 )
 
 # The families of the rules in the order they apply, the clause rule last: among sentences that
