@@ -41,6 +41,23 @@ tokenizer trained here. Each claim (a WiCE test claim) is checked against a 2,00
   minicheck  the alce tier's NLIJudge: the reference's 400-token chunks, batched (--batch-size).
 It prints claims/s on each path, their ratio, and model inputs (sentences or chunks) per claim.
 
+Pipeline (--pipeline N cases, 0 to skip): four pytest runs (subprocesses, the same project) of a
+system that sleeps --pipeline-delay seconds per answer (asked --pipeline-concurrency at a time) and
+answers each case with a WiCE claim citing its first --pipeline-lines evidence lines; the model is
+the DeBERTa-v3-base-shaped one:
+  answers   -m groundedness --sprout-record: the time to get every answer (the lexical judge's
+            share is small), and the golden set the next run replays;
+  judging   -m alce --sprout-golden: the alce tier with every answer there at once;
+  pipelined -m alce with the live system (this package);
+  serial    the same with the tier's pipelining switched off in the project's conftest (every
+            answer first, then the judging: how the tier ran before).
+It prints each wall time and pipelined / max(answers, judging), the target being at most 1.15.
+
+Endpoint (--endpoint N pairs, 0 to skip): the DeBERTa-v3-base-shaped model scores N (WiCE
+evidence, claim) pairs in this process, then through tests/tei_server.py (the test suite's
+stand-in for a text-embeddings-inference server, in a subprocess with the same torch threads) with
+--nli-endpoint: pairs/s of each and their ratio (the target: the endpoint within 1.3x).
+
 Precision (--dtype N pairs, 0 to skip): the DeBERTa-v3-base-shaped model scores N (WiCE evidence
 line, claim) pairs at float32 and at bfloat16 (--dtype-other), each with a fresh judge: the largest
 and the mean |p(entailment) difference|, how many verdicts (p >= 0.5) agree, and the speed ratio.
@@ -395,6 +412,107 @@ def bench_dtype(folder: Path, records: Sequence[dict[str, Any]], args: argparse.
           f"verdicts agree {agree}/{len(pairs)}")
 
 
+PIPELINE_CONFTEST = """
+import json, os, time
+from pytest_sprout.judges.alce import ALCETier
+ALCETier.pipelined = os.environ.get("BENCH_SERIAL") != "1"
+ANSWERS = json.load(open(os.path.join(os.path.dirname(__file__), "answers.json")))
+
+def pytest_sprout_make_system(config):
+    def system(question):
+        time.sleep(float(os.environ["BENCH_DELAY"]))
+        return ANSWERS[question]
+    system.name, system.version = "slow", "1"
+    return system
+"""
+
+
+def bench_pipeline(folder: Path, records: Sequence[dict[str, Any]], args: argparse.Namespace, rng: random.Random) -> None:
+    """Wall times of the answers alone, the judging alone, and of a pipelined and a serial run."""
+    import subprocess
+
+    picked = rng.sample(list(records), min(args.pipeline, len(records)))
+    answers = {f"q{i}": {"text": f"{r['claim']} [1]", "passages": [" ".join(r["evidence"][:args.pipeline_lines])]}
+               for i, r in enumerate(picked)}
+    with tempfile.TemporaryDirectory() as tmp:
+        project = Path(tmp)
+        (project / "answers.json").write_text(json.dumps(answers))
+        (project / "conftest.py").write_text(PIPELINE_CONFTEST)
+        (project / "pytest.ini").write_text("[pytest]\nasyncio_default_fixture_loop_scope = function\n"
+                                            "addopts = -p no:deepeval -p no:langsmith_plugin -p no:hypothesispytest\n")
+        (project / "suites").mkdir()
+        cases = "".join(f"  - {{id: c{i}, question: q{i}}}\n" for i in range(len(answers)))
+        (project / "suites" / "s.yaml").write_text(f"defaults: {{tiers: [alce, groundedness]}}\ncases:\n{cases}")
+        env = {**os.environ, "BENCH_DELAY": str(args.pipeline_delay), "PYTHONPATH": str(ROOT),
+               "OMP_NUM_THREADS": str(args.threads or torch_threads())}
+        common = ["-q", "-p", "no:cacheprovider", "-p", "no:randomly", f"--sprout-concurrency={args.pipeline_concurrency}",
+                  f"--nli-model={folder}", f"--nli-batch-size={args.batch_size}"]
+
+        def run(label: str, extra: list[str], serial: bool = False) -> float:
+            start = time.perf_counter()
+            done = subprocess.run([sys.executable, "-m", "pytest", *common, *extra], cwd=project, capture_output=True,
+                                  text=True, env={**env, "BENCH_SERIAL": "1" if serial else "0"})
+            seconds = time.perf_counter() - start
+            tail = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else done.stderr[-300:]
+            print(f"  {label:<10} {seconds:8.1f} s   ({tail})")
+            return seconds
+
+        print(f"\npipeline: {len(answers)} cases, the system takes {args.pipeline_delay:g} s per answer at "
+              f"--sprout-concurrency={args.pipeline_concurrency} (at least "
+              f"{len(answers) * args.pipeline_delay / args.pipeline_concurrency:.1f} s of answers), "
+              f"DeBERTa-v3-base shape on CPU, {args.pipeline_lines} evidence line(s) per passage")
+        answers_s = run("answers", ["-m", "groundedness", "--sprout-record=golden.json"])
+        judging_s = run("judging", ["-m", "alce", "--sprout-golden=golden.json"])
+        piped_s = run("pipelined", ["-m", "alce"])
+        serial_s = run("serial", ["-m", "alce"], serial=True)
+        bound = max(answers_s, judging_s)
+        print(f"  pipelined / max(answers, judging) = {piped_s / bound:.2f} (target <= 1.15); "
+              f"serial / max = {serial_s / bound:.2f}; (answers + judging) / max = {(answers_s + judging_s) / bound:.2f}")
+
+
+def bench_endpoint(folder: Path, records: Sequence[dict[str, Any]], args: argparse.Namespace, rng: random.Random) -> None:
+    """Pairs/s in process and through the local TEI stand-in, on the same pairs and batch size."""
+    import subprocess
+
+    picked = rng.sample(list(records), min(args.endpoint, len(records)))
+    pairs = [("\n".join(r["evidence"][:args.pipeline_lines]), r["claim"]) for r in picked]
+    threads = args.threads or torch_threads()
+    seconds = {}
+    local = NLIJudge(str(folder), batch_size=args.batch_size, max_length=args.max_length, threads=threads)
+    local.entailment_probs([("Warm-up premise.", "Warm-up claim.")])
+    start = time.perf_counter()
+    want = local.entailment_probs(pairs)
+    seconds["in process"] = time.perf_counter() - start
+    inputs = local.counts["model_inputs"] - 1
+    del local
+    server = subprocess.Popen([sys.executable, str(ROOT / "tests" / "tei_server.py"), str(folder), "--threads", str(threads),
+                               "--lifetime", "900"], stdout=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout is not None
+        url = server.stdout.readline().strip()
+        remote = NLIJudge(str(folder), batch_size=args.batch_size, max_length=args.max_length, endpoint=url)
+        remote.entailment_probs([("Warm-up premise.", "Warm-up claim.")])
+        start = time.perf_counter()
+        got = remote.entailment_probs(pairs)
+        seconds["endpoint"] = time.perf_counter() - start
+    finally:
+        server.terminate()
+        server.wait(30)
+    same = max(abs(a - b) for a, b in zip(want, got))
+    print(f"\nendpoint: {len(pairs)} WiCE pairs ({inputs} model inputs), DeBERTa-v3-base shape, batch size "
+          f"{args.batch_size}, {threads} torch threads on each side")
+    for label, secs in seconds.items():
+        print(f"  {label:<11} {len(pairs) / secs:8.2f} pairs/s  {secs:8.1f} s")
+    print(f"  endpoint takes x{seconds['endpoint'] / seconds['in process']:.2f} the in-process time (target <= 1.3); "
+          f"largest |p difference| {same:.2g}")
+
+
+def torch_threads() -> int:
+    import torch
+
+    return torch.get_num_threads()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--golden", type=int, default=30, help="answers from the demo golden set (0: skip)")
@@ -408,6 +526,11 @@ def main() -> None:
                         help="WiCE claims checked against 2,000-word passages by a MiniCheck-shaped model (0: skip)")
     parser.add_argument("--minicheck-family", choices=("roberta", "deberta", "t5"), default="roberta")
     parser.add_argument("--no-naive", action="store_true", help="skip the per-sentence baseline (MiniCheck only)")
+    parser.add_argument("--pipeline", type=int, default=0, help="cases of the pipeline benchmark (0: skip)")
+    parser.add_argument("--pipeline-delay", type=float, default=0.5, help="seconds the system takes per answer")
+    parser.add_argument("--pipeline-concurrency", type=int, default=8, help="--sprout-concurrency of the pipeline runs")
+    parser.add_argument("--pipeline-lines", type=int, default=2, help="WiCE evidence lines per passage")
+    parser.add_argument("--endpoint", type=int, default=0, help="pairs scored in process and through the TEI stand-in (0: skip)")
     parser.add_argument("--dtype", type=int, default=0, help="pairs scored at float32 and at --dtype-other (0: skip)")
     parser.add_argument("--dtype-other", choices=("bfloat16", "float16"), default="bfloat16")
     args = parser.parse_args()
@@ -421,6 +544,16 @@ def main() -> None:
           f"batch size {args.batch_size}, chunk max length {args.max_length}")
     if args.minicheck:
         bench_minicheck(wice_records(Path(args.wice_data)), args, random.Random(args.seed))
+    if args.pipeline:
+        records = wice_records(Path(args.wice_data))
+        with tempfile.TemporaryDirectory() as tmp:
+            corpus = ["\n".join(r["evidence"]) + "\n" + r["claim"] for r in records[:300]]
+            bench_pipeline(build_model(Path(tmp, "model"), corpus), records, args, random.Random(args.seed))
+    if args.endpoint:
+        records = wice_records(Path(args.wice_data))
+        with tempfile.TemporaryDirectory() as tmp:
+            corpus = ["\n".join(r["evidence"]) + "\n" + r["claim"] for r in records[:300]]
+            bench_endpoint(build_model(Path(tmp, "model"), corpus), records, args, random.Random(args.seed))
     if args.dtype:
         records = wice_records(Path(args.wice_data))
         with tempfile.TemporaryDirectory() as tmp:

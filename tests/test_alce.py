@@ -520,3 +520,59 @@ def test_retrieved_mode_end_to_end_counts_at_most_max_retrieved_citations(
         reason = row["sentences"][0]["reason"]
         assert (f"the {want} of the {n} retrieved passages" in reason) == (n > want)
         assert f"[{n}]" in reason  # the passage that states it was among those judged
+
+
+# --- the pipeline: judging starts with the first answers --------------------------------------
+
+PIPELINE_CONFTEST = '''
+import os
+import threading
+FIRST_DONE = threading.Event()
+ANSWERS = {
+    "q1": "Snake plants tolerate low light [1].",
+    "q2": "Water a pothos every week [1].",
+    "q3": "Ferns like dry air [1].",
+    "q4": "Paris is in France [1].",
+    "q5": "It opened in 1889 [1].",
+}
+
+def pytest_runtest_logreport(report):
+    if report.when == "call":
+        FIRST_DONE.set()
+
+def pytest_sprout_make_system(config):
+    def system(question):
+        if question != "q1" and not os.environ.get("SPROUT_TEST_NO_WAIT"):  # the later answers come
+            FIRST_DONE.wait(10)  # only once the first item has been judged
+        with open("seen.txt", "a") as f:
+            f.write(f"{question} {FIRST_DONE.is_set()}\\n")
+        return {"text": ANSWERS[question], "passages": [" ".join(ANSWERS.values())]}
+    system.name, system.version = "slow-later", "1"
+    return system
+'''
+
+
+def test_judging_starts_with_the_first_answers_and_reports_do_not_change(
+        pytester: pytest.Pytester, models: dict[str, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The alce tier judges the answers that are there while the system works on the rest: the
+    system here answers q2..q5 only after the first item has finished (or after 10 s, which would
+    mean the tier waited for every answer first). The report is the same as a one-at-a-time run's,
+    and a progress line says how far the judging is."""
+    from pytest_sprout.run import worker
+
+    suite = "defaults: {tiers: [alce]}\ncases:\n" + "".join(f"  - {{id: c{i}, question: q{i}}}\n" for i in range(1, 6))
+    make_project(pytester, suite=suite, conftest=PIPELINE_CONFTEST, name="p", tiers="")
+    monkeypatch.setattr(worker, "PROGRESS_SECONDS", 0.0)
+    args = ("-m", "alce", f"--nli-model={models['random']}", "--nli-no-cache", "-p", "no:randomly")
+    result = pytester.runpytest(*args, "--sprout-concurrency=4", "--sprout-report=piped.json")
+    seen = (pytester.path / "seen.txt").read_text().split("\n")
+    assert sorted(line for line in seen if line) == ["q1 False", *(f"q{i} True" for i in range(2, 6))]
+    result.stdout.fnmatch_lines(["*sprout: alce: judged * answer* (* model inputs), * items to go, * s"])
+    monkeypatch.setenv("SPROUT_TEST_NO_WAIT", "1")
+    pytester.runpytest(*args, "--sprout-concurrency=1", "--sprout-report=serial.json")
+
+    def rows(name: str) -> list[tuple[str, dict, list]]:
+        report = json.loads((pytester.path / name).read_text())
+        return [(r["case_id"], r["metrics"], [s["score"] for s in r["sentences"]]) for r in report["items"]]
+
+    assert rows("piped.json") == rows("serial.json") and len(rows("serial.json")) == 5

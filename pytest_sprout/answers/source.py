@@ -149,6 +149,19 @@ class AnswerSource:
                     continue
             self._submit(case)
 
+    def ready(self, cases: Iterable[Case]) -> list[Case] | None:
+        """The cases among ``cases`` whose answer (or error) is there now, without waiting; None
+        when this source does not ask ahead (one case at a time in the calling thread, or a
+        system too fast to hand to threads): then nothing is answered until it is asked for."""
+        if not self._async and (self.concurrency == 1 or self._fast()):
+            return None
+        out = []
+        for case in cases:
+            job = self._jobs.get(case.id)
+            if case.id in self._done or (job is not None and job.future.done()):
+                out.append(case)
+        return out
+
     def forget(self, case_id: str) -> None:
         """Drop a case's answer once every item that uses it has run (it would be asked again)."""
         self._done.pop(case_id, None)

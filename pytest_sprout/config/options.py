@@ -64,6 +64,9 @@ OPTIONS: tuple[Opt, ...] = (
     Opt("--nli-window", "nli_window", "chunk (score sentence-aligned chunks) or off (ALCE: whole premise, truncated)", "sprout_nli_window", "chunk"),
     Opt("--nli-dtype", "nli_dtype", "precision of the NLI model's weights: auto (bfloat16 on a GPU that supports it, "
         "float32 on CPU), float32, bfloat16 or float16", "sprout_nli_dtype", "auto", metavar="auto|float32|bfloat16|float16"),
+    Opt("--nli-endpoint", "nli_endpoint", "URL of a text-embeddings-inference server that serves --nli-model: the "
+        "alce tier scores its inputs there (/predict) instead of loading the weights; key from env SPROUT_NLI_API_KEY",
+        "sprout_nli_endpoint", metavar="URL"),
     Opt("--nli-no-cache", "nli_no_cache", "do not reuse NLI verdicts cached on disk", kind="bool"),
     Opt("--nli-entail-label", "nli_entail_label", "class index that means entailed/supported, for a classifier whose labels do not say", "sprout_nli_entail_label", kind="int", metavar="N"),
     Opt("--nli-trust-remote-code", "nli_trust_remote_code", "allow an NLI model that ships its own Python code (it runs on this machine)", kind="bool"),

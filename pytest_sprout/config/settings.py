@@ -79,6 +79,7 @@ class Settings:
     compare_any_judging: bool = False  # --sprout-compare-any-judging: a baseline judged otherwise is compared anyway
     max_unscored: float = 0.5
     llm_base_url: str | None = None
+    nli_endpoint: str | None = None
     labels: Path | None = None  # --sprout-labels
     label_sample: int | None = None  # --sprout-label-sample
     shard_option: str | None = None  # --sprout-shard=K/N, else the environment's SPROUT_SHARD, as given
@@ -139,6 +140,7 @@ class Settings:
             compare_any_judging=bool(get("sprout_compare_any_judging")),
             max_unscored=float(str(get("sprout_max_unscored"))),  # options.get made it a float already
             llm_base_url=_text(get("llm_base_url")),
+            nli_endpoint=_text(get("nli_endpoint")),
             labels=path(_text(get("sprout_labels")) or None),
             label_sample=None if get("sprout_label_sample") is None else int(str(get("sprout_label_sample"))),
             **_shard_option(config),

@@ -339,6 +339,8 @@ class Controller:
         settings = self.settings
         if settings.llm_base_url:
             options.check_url(settings.llm_base_url)
+        if settings.nli_endpoint:
+            options.check_url(settings.nli_endpoint, "--nli-endpoint / sprout_nli_endpoint")
         options.check_fraction(settings.max_unscored, "--sprout-max-unscored")
         settings.shard()  # a bad --sprout-shard / SPROUT_SHARD stops the run now
         sample = settings.label_sample

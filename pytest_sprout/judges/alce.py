@@ -39,7 +39,7 @@ from . import TierResult, clip, describe_sentences, sentence_reasons, sentence_r
 JudgeMany = Callable[[list[tuple[str, list[Passage]]]], list[Verdict]]
 MAX_CITATIONS = 3  # ALCE's eval.py --at_most_citations default
 MAX_RETRIEVED = 5  # retrieved mode: passages an uncited sentence is judged against (alce.max_retrieved)
-OPTIONS = ("nli_model", "nli_device", "nli_dtype", "nli_batch_size", "nli_max_length", "nli_window", "nli_no_cache",
+OPTIONS = ("nli_model", "nli_endpoint", "nli_device", "nli_dtype", "nli_batch_size", "nli_max_length", "nli_window", "nli_no_cache",
            "nli_entail_label", "nli_trust_remote_code", "sprout_citations")
 # Built after collection, before any test runs, when alce items are selected: a model that is not
 # found or has no entailment label is then one usage error rather than a failure per item (the
@@ -68,6 +68,20 @@ def unavailable(settings: TierSettings) -> str | None:
             check_model(name, settings.option("nli_entail_label"), settings.option("nli_trust_remote_code"))
         except NLIModelError as exc:
             return f"--nli-model: {exc}"
+    return endpoint_problem(settings.option("nli_endpoint"))
+
+
+def endpoint_problem(url: str | None) -> str | None:
+    """Why --nli-endpoint is not a usable URL (None when it is, or is not set)."""
+    from ..core.errors import SettingsError
+    from ..core.option_values import check_url
+
+    if not url:
+        return None
+    try:
+        check_url(url, "--nli-endpoint")
+    except SettingsError as exc:
+        return str(exc)
     return None
 
 
@@ -283,6 +297,7 @@ class ALCETier:
     """
 
     name = "alce"
+    pipelined = True  # the run hands prepare() the answers there so far, not all it will get (run/worker.py)
 
     def __init__(self, judge: Any, recall: float = 1.0, precision: float = 0.0,
                  max_citations: int = MAX_CITATIONS, citations: str = DEFAULT_CITATIONS,
@@ -304,9 +319,21 @@ class ALCETier:
         by the judge; evaluate() then reads them back)."""
         score_answers(answers, self.judge.judge_many, self.max_citations, modes, self.max_retrieved)
 
+    def close(self) -> None:
+        """At the end of the run: the judge's connections (an --nli-endpoint's), if it has any."""
+        close = getattr(self.judge, "close", None)
+        if close is not None:
+            close()
+
     def retrieved_passages(self, claim: str, passages: Sequence[Passage]) -> list[Passage]:
         """What an uncited sentence is judged against in retrieved mode (the mutation check asks)."""
         return prerank(claim, passages, self.max_retrieved)
+
+    def progress(self) -> str:
+        """How far the judging is, for the run's progress line."""
+        counts = getattr(self.judge, "counts", {})
+        return (f"judged {len(self._warmed)} answer{'s' if len(self._warmed) != 1 else ''}"
+                + (f" ({counts['model_inputs']} model inputs)" if "model_inputs" in counts else ""))
 
     def prepared(self, item: GoldenItem) -> bool:
         return id(item.answer) in self._warmed
@@ -409,6 +436,7 @@ def make_tier(settings: TierSettings) -> ALCETier:
             settings.option("nli_model"),
             device=settings.option("nli_device"),
             dtype=settings.option("nli_dtype") or "auto",
+            endpoint=settings.option("nli_endpoint") or None,
             batch_size=settings.option("nli_batch_size"),
             max_length=settings.option("nli_max_length"),
             window=settings.option("nli_window"),

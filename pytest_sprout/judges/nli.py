@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
@@ -42,6 +43,7 @@ from .nli_model import ModelSource, NLIModelError, VerdictCache, _hub_folder, mo
 from .nli_premise import format_source, is_verbatim, normalise, pack_chunks, premise_of, sentence_spans, token_units
 
 if TYPE_CHECKING:
+    from .nli_endpoint import Endpoint, EndpointRuntime
     from .nli_runtime import Runtime
 
 __all__ = ["NLIJudge", "NLIModelError", "Entailment", "Plan", "WINDOWS", "format_source", "is_verbatim", "model_meta",
@@ -102,6 +104,9 @@ class NLIJudge:
     Flan-T5); ``max_length`` does not apply to MiniCheck chunks.
     ``dtype``: the weights' precision, one of DTYPES (``--nli-dtype``); "auto" is bfloat16 on a
     CUDA device that supports it, float32 elsewhere. Part of the settings and the cache key.
+    ``endpoint``: the URL of a text-embeddings-inference server that serves ``model``
+    (nli_endpoint.py): the model's inputs are scored there, and only its tokenizer and config are
+    read here; the server's /info names the model for the cache, and its dtype is the server's.
     """
 
     def __init__(
@@ -119,9 +124,12 @@ class NLIJudge:
         trust_remote_code: bool = False,
         chunk_size: int | None = None,
         dtype: str = "auto",
+        endpoint: str | None = None,
     ) -> None:
         if dtype not in DTYPES:
             raise NLIModelError(f"dtype must be one of {', '.join(DTYPES)}, got {dtype!r}")
+        if endpoint and dtype != "auto":
+            raise NLIModelError(f"--nli-dtype={dtype} does not apply with --nli-endpoint: the server decides the dtype")
         if window not in WINDOWS:
             raise NLIModelError(f"window must be one of {', '.join(WINDOWS)}, got {window!r}")
         if batch_size < 1:
@@ -143,10 +151,17 @@ class NLIJudge:
         self._dtype_name = dtype
         self._dtype: str | None = None if dtype == "auto" else dtype  # "auto" is resolved on first need
         self.trust_remote_code = trust_remote_code
-        self._runtime: Runtime | None = None
+        self._runtime: Runtime | EndpointRuntime | None = None
+        self._endpoint: Endpoint | None = None
+        if endpoint:
+            from .nli_endpoint import Endpoint
+
+            self._endpoint = Endpoint(endpoint)
         self._load_error: str | None = None
         self._fetched: tuple[Any, Any, Any] | None = None  # a downloaded model's (config, model, tokenizer)
         self.source = resolve_model(model)
+        if self.source.folder is None and self._endpoint is not None:  # the tokenizer and config only
+            self.source = ModelSource(model, model, _fetch_light(model), True)
         if self.source.folder is None:  # a hub id to download: fetch it now, its config is needed
             self._fetched = self._fetch()
             self.source = ModelSource(model, model, _hub_folder(model), True)
@@ -183,7 +198,7 @@ class NLIJudge:
             raise
 
     @property
-    def runtime(self) -> Runtime:
+    def runtime(self) -> Runtime | EndpointRuntime:
         """The loaded model, its tokenizer and input format (nli_runtime.py); loads them."""
         self.load()
         assert self._runtime is not None
@@ -204,7 +219,9 @@ class NLIJudge:
         pick_device(torch, self._device_name)
         return load_transformers(self.source, self.name, self.trust_remote_code)
 
-    def _load(self) -> Runtime:
+    def _load(self) -> Runtime | EndpointRuntime:
+        if self._endpoint is not None:
+            return self._load_endpoint(self._endpoint)
         import torch
 
         from .nli_runtime import Runtime, load_transformers, pick_device
@@ -217,10 +234,27 @@ class NLIJudge:
         return Runtime(self.name, config, model, tokenizer, device, kind=self.kind, entail_index=self.entail_index,
                        minicheck=self.minicheck, limit=self.limit, dtype=self.dtype)
 
+    def _load_endpoint(self, endpoint: Endpoint) -> EndpointRuntime:
+        from .nli_endpoint import EndpointRuntime, load_tokenizer
+
+        assert self.source.folder is not None
+        tokenizer = load_tokenizer(self.source.path, self.name, self.source.local_only, self.trust_remote_code)
+        config = json.loads((self.source.folder / "config.json").read_text(encoding="utf-8"))
+        id2label = config.get("id2label") or {}
+        return EndpointRuntime(self.name, endpoint, tokenizer, kind=self.kind, label=self.label, id2label=id2label,
+                               minicheck=self.minicheck, limit=self.limit)
+
+    def close(self) -> None:
+        """Close the endpoint's HTTP connections (nothing to do for a model loaded here)."""
+        if self._endpoint is not None:
+            self._endpoint.close()
+
     @property
     def dtype(self) -> str:
         """The weights' precision: the one asked for, or what "auto" means here (nli_runtime.auto_dtype;
         torch is imported for it only where a GPU may be present)."""
+        if self._dtype is None and self._endpoint is not None:
+            self._dtype = str(self._endpoint.info().get("model_dtype") or "?")
         if self._dtype is None:
             from .nli_runtime import auto_dtype
 
@@ -241,6 +275,7 @@ class NLIJudge:
             "max_length": self.max_length,
             "threshold": self.threshold,
             "dtype": self.dtype,
+            **({"endpoint": self._endpoint.identity()} if self._endpoint is not None else {}),
         }
 
     def fingerprint(self) -> str | None:
@@ -250,8 +285,12 @@ class NLIJudge:
             assert self.source.folder is not None
             family = [self.minicheck.name, self.chunk_size, _splitter()] if self.minicheck else None
             h = hashlib.sha256(json.dumps([self.kind, self.entail_index, self.label, family]).encode())
+            weights = set()
+            if self._endpoint is not None:  # the server's model: its /info names it; the files here are the tokenizer's
+                h.update(json.dumps(self._endpoint.identity(), sort_keys=True).encode())
+                weights = {".safetensors", ".bin", ".pt", ".pth"}
             for path in sorted(self.source.folder.iterdir()):
-                if path.is_file() and path.suffix in _HASHED_SUFFIXES:
+                if path.is_file() and path.suffix in _HASHED_SUFFIXES and path.suffix not in weights:
                     h.update(f"{path.name}:{self._disk.file_digest(path)}\n".encode())
             self._fingerprint = h.hexdigest()
         return self._fingerprint
@@ -427,14 +466,22 @@ class NLIJudge:
         order = sorted(inputs, key=lambda kc: -plans[kc[0]].tokens[kc[1]])
         runtime, limit = self.runtime, self._input_limit()
         probs: dict[tuple[int, int], float] = {}
-        for start in range(0, len(order), self.batch_size):
-            batch = order[start:start + self.batch_size]
-            texts = []
-            for k, c in batch:
-                texts.append((plans[k].text(c), plans[k].claim))
-            for kc, p in zip(batch, runtime.forward(texts, limit)):
-                probs[kc] = p
-            self.counts["batches"] += 1
+        batches = [order[i:i + self.batch_size] for i in range(0, len(order), self.batch_size)]
+
+        def encode(batch: list[tuple[int, int]]) -> Any:
+            return runtime.encode([(plans[k].text(c), plans[k].claim) for k, c in batch], limit)
+
+        # The next batch is tokenised in a helper thread while the model runs this one (the fast
+        # tokenizer releases the GIL, as torch does in its kernels).
+        with ThreadPoolExecutor(1) as pool:
+            coming = pool.submit(encode, batches[0]) if batches else None
+            for i, batch in enumerate(batches):
+                assert coming is not None
+                enc = coming.result()
+                coming = pool.submit(encode, batches[i + 1]) if i + 1 < len(batches) else None
+                for kc, p in zip(batch, runtime.run(enc)):
+                    probs[kc] = p
+                self.counts["batches"] += 1
         self.counts["model_inputs"] += len(inputs)
         results = []
         for k, plan in enumerate(plans):
@@ -442,6 +489,16 @@ class NLIJudge:
             best = max(range(len(scores)), key=scores.__getitem__)
             results.append(Entailment(scores[best], plan.how, plan.chunks[best] if plan.how == "chunked" else None))
         return results
+
+
+def _fetch_light(model: str) -> Path | None:
+    """A hub model's config and tokenizer files, downloaded without its weights (--nli-endpoint)."""
+    from huggingface_hub import snapshot_download
+
+    try:
+        return Path(snapshot_download(model, allow_patterns=["*.json", "*.txt", "*.model", "*.py"]))
+    except Exception as exc:  # whatever the hub client raises: the model cannot be read
+        raise NLIModelError(f"cannot download the tokenizer and config of {model!r}: {exc}") from None
 
 
 def _splitter() -> str:

@@ -143,41 +143,49 @@ class Runtime:
     def forward(self, texts: list[tuple[str, str]], limit: int) -> list[float]:
         """P(entailment) for each (premise chunk, claim) of one batch, inputs truncated to ``limit``
         tokens (MiniCheck's: to the model's own input length, as the reference does)."""
+        return self.run(self.encode(texts, limit))
+
+    def inputs(self, texts: list[tuple[str, str]]) -> list[str] | list[tuple[str, str]]:
+        """The model's inputs as text, in its family's format: (premise, claim) pairs for an NLI
+        classifier, one string each for MiniCheck (``chunk<eos>claim``; Flan-T5 prefixed
+        "predict: ") and for a TRUE-style model (``premise: P hypothesis: H``)."""
+        if self.minicheck is not None:
+            eos = self.tokenizer.eos_token
+            prefix = "predict: " if self.kind == "seq2seq" else ""
+            return [f"{prefix}{p}{eos}{c}" for p, c in texts]
+        if self.kind == "classifier":
+            return list(texts)
+        return [f"premise: {p} hypothesis: {c}" for p, c in texts]
+
+    def encode(self, texts: list[tuple[str, str]], limit: int) -> Any:
+        """Tokenise one batch (CPU tensors): the half of ``forward`` that can run in another
+        thread while the model runs the batch before it."""
+        inputs = self.inputs(texts)
+        if self.minicheck is not None:
+            limit = self.limit
+        if inputs and isinstance(inputs[0], tuple):
+            return self.tokenizer([p for p, _ in inputs], [c for _, c in inputs], padding=True, truncation=True,
+                                  max_length=limit, return_tensors="pt")
+        return self.tokenizer(inputs, padding=True, truncation=True, max_length=limit, return_tensors="pt")
+
+    def run(self, enc: Any) -> list[float]:
+        """P(entailment) for each row of a batch from ``encode``."""
         import torch
 
         with torch.inference_mode():
-            if self.minicheck is not None:
-                return self._minicheck_forward(torch, texts)
+            enc = enc.to(self.device)
             if self.kind == "classifier":
-                enc = self.tokenizer(
-                    [p for p, _ in texts], [c for _, c in texts], padding=True, truncation=True,
-                    max_length=limit, return_tensors="pt",
-                ).to(self.device)
                 logits = self.model(**enc).logits.float()
                 return torch.softmax(logits, dim=-1)[:, self.entail_index].tolist()
-            enc = self.tokenizer(
-                [f"premise: {p} hypothesis: {c}" for p, c in texts], padding=True, truncation=True,
-                max_length=limit, return_tensors="pt",
-            ).to(self.device)
+            if self.minicheck is not None:  # Flan-T5: one decoder step, softmax over the two answers
+                start = torch.full((enc.input_ids.shape[0], 1), self.start, dtype=torch.long, device=self.device)
+                logits = self.model(input_ids=enc.input_ids, attention_mask=enc.attention_mask,
+                                    decoder_input_ids=start).logits
+                pair = logits[:, 0, list(self.label_ids)].float()  # (unsupported, supported)
+                return torch.softmax(pair, dim=-1)[:, 1].tolist()
             encoded = self.model.get_encoder()(input_ids=enc.input_ids, attention_mask=enc.attention_mask)
             scores = [self._sequence_logprob(torch, encoded, enc.attention_mask, ids) for ids in self.answers]
             return torch.sigmoid(scores[0] - scores[1]).tolist()
-
-    def _minicheck_forward(self, torch: Any, texts: list[tuple[str, str]]) -> list[float]:
-        """P(supported) as the reference computes it: one sequence ``chunk <eos> claim`` (Flan-T5:
-        prefixed "predict: ") truncated at the model's input length; class 1 of the classifier's
-        softmax, or the softmax over the two answer tokens at the decoder's first step."""
-        eos = self.tokenizer.eos_token
-        prefix = "predict: " if self.kind == "seq2seq" else ""
-        enc = self.tokenizer([f"{prefix}{p}{eos}{c}" for p, c in texts], padding=True, truncation=True,
-                             max_length=self.limit, return_tensors="pt").to(self.device)
-        if self.kind == "classifier":
-            logits = self.model(**enc).logits.float()
-            return torch.softmax(logits, dim=-1)[:, self.entail_index].tolist()
-        start = torch.full((enc.input_ids.shape[0], 1), self.start, dtype=torch.long, device=self.device)
-        logits = self.model(input_ids=enc.input_ids, attention_mask=enc.attention_mask, decoder_input_ids=start).logits
-        pair = logits[:, 0, list(self.label_ids)].float()  # (unsupported, supported)
-        return torch.softmax(pair, dim=-1)[:, 1].tolist()
 
     def _sequence_logprob(self, torch: Any, encoded: Any, mask: Any, ids: list[int]) -> Any:
         """log P(ids) as the first tokens the decoder writes, for every row of the batch."""

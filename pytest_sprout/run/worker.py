@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+import time
 import traceback
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -32,6 +33,7 @@ from .upcoming import get_upcoming
 from ..core.util import is_xdist_worker
 
 RUN_STASH_KEY = pytest.StashKey["Run"]()
+PROGRESS_SECONDS = 30.0  # a tier that judges in batches says how far it is, this often, on long runs
 
 
 def get_run(config: pytest.Config) -> Run:
@@ -91,6 +93,7 @@ class Run:
         self._unusable: dict[str, str] = {}  # tier -> why it could not be built (an xdist worker)
         self._cache: Any = None  # cache.ResultCache, built on first use
         self._answers: Any = None  # answers.AnswerSource, built on first use
+        self._progress: dict[str, list[float]] = {}  # tier -> [first prepare, last progress line] (monotonic)
 
     @property
     def cases(self) -> list[Case]:
@@ -189,10 +192,22 @@ class Run:
         available = {tier: not self.tier_unavailable(tier) for tier in TIERS}  # others skip unasked
         source.prefetch(upcoming.cases(limit=2 * concurrency, available=available.__getitem__))
 
-    def coming_up(self, tier: str) -> list[GoldenItem]:
+    def coming_up(self, tier: str, answered_only: bool = False) -> list[GoldenItem]:
         """The answered cases of this tier's items coming up in this process (upcoming.py), the
-        one now running first; refusals and system errors have nothing to judge."""
-        golden = self.answer_many(get_upcoming(self.config).cases(tier))
+        one now running first; refusals and system errors have nothing to judge.
+
+        ``answered_only`` (the pipeline): every one of them is asked about (ahead, at
+        --sprout-concurrency), but only those whose answers are already there are returned, so
+        that judging starts with the first answers while the system works on the rest. A source
+        that does not ask ahead (concurrency 1, a very fast system) answers them all first."""
+        cases = get_upcoming(self.config).cases(tier)
+        if answered_only and not self.settings.golden_option:
+            source = self.answers()
+            source.prefetch(cases)
+            ready = source.ready(cases)
+            if ready is not None:
+                cases = ready
+        golden = self.answer_many(cases)
         return [g for g in golden if g.answer is not None and not g.answer.refused]
 
     def close_answers(self) -> None:
@@ -300,10 +315,27 @@ class Run:
         result = cache.get_result(key, item.case)
         if result is None:
             if hasattr(tier, "prepare") and not tier.prepared(item):
-                tier.prepare([item, *(g for g in self.coming_up(name) if g.case.id != item.case.id)])
+                # pipelined: the answers there now are judged in one batched pass while the
+                # system answers the rest; an item whose answer came later prepares again
+                pipelined = getattr(tier, "pipelined", False)
+                tier.prepare([item, *(g for g in self.coming_up(name, pipelined) if g.case.id != item.case.id)])
+                self._say_progress(name, tier)
             result = tier.evaluate(item)
             cache.put_result(key, result, item.case, name)
         return result
+
+    def _say_progress(self, name: str, tier: Any) -> None:
+        """On a long run, a line every PROGRESS_SECONDS: how many answers the tier has judged and
+        how many of its items are still to come here (a plain run's terminal; not a worker's)."""
+        now = time.monotonic()
+        first, last = self._progress.setdefault(name, [now, now])
+        if now - last < PROGRESS_SECONDS or not hasattr(tier, "progress"):
+            return
+        self._progress[name][1] = now
+        left = len(get_upcoming(self.config).cases(name))
+        from ..answers.wiring import say
+
+        say(self.config, f"{name}: {tier.progress()}, {left} item{'s' if left != 1 else ''} to go, {now - first:.0f} s")
 
     def run_item(self, case: Case, tier: str) -> ItemOutcome:
         row = Row(case_id=case.id, suite=case.suite, tier=tier, case_hash=case_hash(case), question=case.question,
