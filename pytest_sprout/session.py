@@ -113,7 +113,8 @@ class SproutSession:
         from .core.model import TIERS
         from .judges import tier_module
 
-        how_it_runs = {"llm_api_key", "llm_timeout", "llm_concurrency", "nli_device", "nli_batch_size", "nli_no_cache"}
+        how_it_runs = {"llm_api_key", "llm_timeout", "llm_concurrency", "nli_device", "nli_batch_size", "nli_no_cache",
+                       "nli_endpoint"}  # where the model runs: the served model's identity is in the tier's settings
         judging: dict[str, Any] = {"thresholds": {f"{t}.{n}": v for (t, n), v in sorted(self.thresholds.items())},
                                    "sprout_mutate": self.settings.mutate}
         for tier in TIERS:
