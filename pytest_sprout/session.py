@@ -105,7 +105,9 @@ class SproutSession:
         shard = self.shard()
         if shard is None:
             return None
-        return {"index": shard[0], "count": shard[1], "judging": self.judge_settings()}
+        from .core.judges import scrubbed
+
+        return {"index": shard[0], "count": shard[1], "judging": scrubbed(self.judge_settings())}
 
     def judge_settings(self) -> dict[str, Any]:
         """The settings that decide a verdict: thresholds, each tier's judging options (not the

@@ -98,3 +98,15 @@ def test_judging_differences_are_read_on_the_baselines_tiers_only() -> None:
     assert judges_difference({"alce": judge}, {"alce": {**judge, "fingerprint": "f2"}}) == [
         'alce judge fingerprint: "f1" then, "f2" now']
     assert judges_difference({"alce": judge}, {"ragas": judge}) == []  # no tier in both
+
+
+def test_a_url_s_credentials_never_reach_the_judges_record() -> None:
+    from pytest_sprout.core.judges import judge_record, scrubbed
+
+    class Tier:
+        def settings(self) -> dict[str, Any]:
+            return {"base_url": "https://ann:s3cret@llm.example/v1", "model": "m", "thresholds": {"x": 0.5}}
+
+    record = judge_record("llm", Tier())
+    assert record["settings"]["base_url"] == "https://***@llm.example/v1" and "s3cret" not in json.dumps(record)
+    assert scrubbed({"a": ["http://u@h", "plain@text", 3]}) == {"a": ["http://***@h", "plain@text", 3]}

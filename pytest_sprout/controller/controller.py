@@ -26,6 +26,7 @@ from .ledger import ERROR, Ledger, parse_nodeid
 from ..judges import tier_module
 from ..core.model import TIERS
 from ..core.fail_on import GATES_PROPERTY, KNOWN_PROPERTY, FailOn
+from ..core.judges import scrubbed
 from ..core.row import Row
 from .parallel import ParallelUse
 from .rows import RowStore
@@ -178,7 +179,7 @@ class Controller:
         )
         data["items"] = self.items  # the store: the writers read it row by row, sorted by node id
         data["settings"] = self.settings_record()
-        data["judging"] = self.judging()
+        data["judging"] = scrubbed(self.judging())
         data["judges"] = self.judges()
         data["complete"] = self.complete
         data.update(self.selection().to_json())

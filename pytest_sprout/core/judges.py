@@ -17,7 +17,22 @@ unless ``--sprout-compare-any-judging``: a change of the judge is not a change o
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, Iterable, Mapping
+
+_USERINFO = re.compile(r"(?<=://)[^/@\s]+@")  # "https://user:token@host/v1": the part a report must not hold
+
+
+def scrubbed(value: Any) -> Any:
+    """``value`` with the credentials a URL may carry (``user:token@``) masked, at any depth: the
+    reports hold the judges' settings, and an endpoint's URL is one of them."""
+    if isinstance(value, str):
+        return _USERINFO.sub("***@", value)
+    if isinstance(value, Mapping):
+        return {k: scrubbed(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [scrubbed(v) for v in value]
+    return value
 
 
 def find(settings: Any, key: str) -> Any:
@@ -36,7 +51,7 @@ def judge_record(name: str, tier: Any) -> dict[str, Any]:
     """One tier's entry of the report's ``judges`` (see the module)."""
     from .version import __version__
 
-    settings = json.loads(json.dumps(tier.settings(), sort_keys=True, default=str))
+    settings = scrubbed(json.loads(json.dumps(tier.settings(), sort_keys=True, default=str)))
     version = find(settings, "rules_version") or find(settings, "ragas") or __version__
     return {"name": name, "version": str(version), "settings": settings,
             "calibration": find(settings, "calibration"), "fingerprint": find(settings, "fingerprint")}
