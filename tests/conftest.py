@@ -18,6 +18,17 @@ try:
 except ImportError:  # a core-only environment: nothing imports it then
     pass
 
+# Hypothesis' default deadline (200 ms an example) is a wall-clock limit: on a loaded 2-core machine
+# a property that is fast on average fails at random. No test is decided by the clock here, so the
+# suite's profile has none; a property still fails on a wrong answer, never on a slow one.
+try:
+    from hypothesis import settings as _hypothesis_settings
+
+    _hypothesis_settings.register_profile("sprout", deadline=None)
+    _hypothesis_settings.load_profile("sprout")
+except ImportError:  # the core install (make demo) has no hypothesis
+    pass
+
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Every test that runs pytest inside itself (the ``pytester`` fixture: in process, in a
