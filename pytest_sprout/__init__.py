@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Iterable
 
-from .core.model import Answer, Case, GoldenItem, Passage, Sentence, Verdict
-from .core.public_types import AnswerLike, ClaimJudge, PassageLike
+from .core.model import Answer, AnswerLike, Case, ClaimJudge, GoldenItem, Passage, PassageLike, Sentence, Verdict
 from .core.stats import Tally, is_underpowered, wilson_interval
 from .core.version import __version__
 

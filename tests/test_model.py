@@ -144,7 +144,7 @@ def test_bytes_answers_and_passages_are_decoded_not_judged_as_their_repr() -> No
 def _split_by_characters(text: str) -> list[str]:
     """split_sentences as it was written first, one character at a time: the oracle for the
     version that jumps from one end mark or paragraph break to the next."""
-    from pytest_sprout.core.model import _is_boundary
+    from pytest_sprout.core.sentences import _is_boundary
 
     markers_run = re.compile(r"(?:\s*\[\s*\d+(?:\s*,\s*\d+)*\s*\])+")  # citation markers after an end mark
     sentences: list[str] = []

@@ -90,6 +90,23 @@ def test_factory_gives_a_named_versioned_system(system):
     assert make_system(min_coverage=0.5).version != system.version
 
 
+def test_the_version_follows_the_code_that_shapes_the_answers_not_the_data_model(system, monkeypatch, tmp_path):
+    from pytest_sprout.core import model, sentences
+    from pytest_sprout.reference import system as system_module
+
+    sources = system_module.shaping_sources()
+    assert sorted(Path(s).name for s in sources) == ["sentences.py", "system.py"]
+    assert Path(model.__file__).resolve() not in {Path(s).resolve() for s in sources}
+    # The same sources, one of them edited (the splitter, copied with a comment added): another version.
+    edited = tmp_path / "sentences.py"
+    edited.write_text(Path(sentences.__file__).read_text(encoding="utf-8") + "# an edit\n", encoding="utf-8")
+    monkeypatch.setattr(system_module, "shaping_sources", lambda: [sources[0], str(edited)])
+    changed = make_system()
+    assert changed.version != system.version and changed.fingerprint != system.fingerprint
+    monkeypatch.setattr(system_module, "shaping_sources", lambda: sources)
+    assert make_system().version == system.version
+
+
 def test_answers_are_deterministic_across_instances(system, suite_set):
     other = make_system()
     for case in suite_set.cases[::7]:

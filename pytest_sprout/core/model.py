@@ -4,9 +4,35 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Protocol, Sequence, TypeAlias
 
-TIERS: tuple[str, ...] = ("groundedness", "alce", "ragas", "llm")
+# The splitter lives in sentences.py (the reference system fingerprints it); imported from here too.
+from .sentences import ABBREVIATIONS as ABBREVIATIONS
+from .sentences import split_sentences as split_sentences
+from .sentences import strip_markers
+
+
+@dataclass(frozen=True)
+class TierSpec:
+    """One judge tier: its name (the marker and the ``[tier]`` of its items), the module that judges
+    (imported only when its items run), the marker's help line, and the extra it needs installed
+    (None: the core install)."""
+
+    name: str
+    module: str
+    marker: str
+    extra: str | None = None
+
+
+# The one place a tier is registered, in the order reports list them; TIERS (a case's default
+# tiers) is their names.
+TIER_SPECS: dict[str, TierSpec] = {spec.name: spec for spec in (
+    TierSpec("groundedness", "pytest_sprout.judges.groundedness", "lexical groundedness judge (offline, deterministic)"),
+    TierSpec("alce", "pytest_sprout.judges.alce", "ALCE-style NLI citation recall/precision (needs --nli-model)", "nli"),
+    TierSpec("ragas", "pytest_sprout.judges.ragas_tier", "Ragas' own non-LLM metrics (needs the ragas extra)", "ragas"),
+    TierSpec("llm", "pytest_sprout.judges.llm", "Ragas and DeepEval LLM-judged metrics (needs --llm-base-url)", "llm"),
+)}
+TIERS: tuple[str, ...] = tuple(TIER_SPECS)
 EXPECTS: tuple[str, ...] = ("answer", "refuse")
 # What a sentence without [k] markers is judged against: "required" (nothing: it is unsupported) or
 # "retrieved" (every passage retrieved for the answer). A sentence with markers is always judged
@@ -69,7 +95,7 @@ class Passage:
         return data
 
     @classmethod
-    def coerce(cls, value: Any, index: int) -> "Passage":
+    def coerce(cls, value: Any, index: int) -> Passage:
         """A Passage, a plain string (id = 1-based rank) or a mapping with text/id/title."""
         if isinstance(value, Passage):
             return value
@@ -143,20 +169,6 @@ def check_passage_ids(passages: Sequence[Passage]) -> None:
 
 # --- answer parsing ---------------------------------------------------------------------------
 
-_MARKER = re.compile(r"\[\s*(\d+(?:\s*,\s*\d+)*)\s*\]")
-# Where split_sentences looks: an end mark with the closing marks, quotes, brackets and citation
-# markers after it, or a paragraph break.
-_BREAK_AT = re.compile(r"[.!?][.!?\"')\u201d\u2019]*(?:\s*\[\s*\d+(?:\s*,\s*\d+)*\s*\])*|\n(?=\n)")
-# Seven characters before a point, none a space, bracket, quote or point: the word they end is
-# longer than any abbreviation and its last part longer than two characters.
-_LONG_TAIL = re.compile(r"[^\s(\[\"'.]{7}")
-_WORD_OPENER = re.compile(r"[\s(\[\"'][^\s(\[\"']*\Z")  # the last space, bracket or quote before a point
-# Words that end with a full stop without ending a sentence. Not "fig" (a plant, in this domain),
-# "no" or "min": they end sentences far more often than they abbreviate.
-ABBREVIATIONS = frozenset(
-    """e.g i.e etc vs dr mr mrs ms prof st approx ca cf al jr sr inc ltd co mt ft
-    jan feb mar apr jun jul aug sep sept oct nov dec esp resp""".split()
-)
 # A refusal is a declining phrase at the start of the answer, after at most a short apology or
 # regret ("Sorry, I can't ...", "Unfortunately, the context does not ..."). The apology alone is
 # no refusal: answers open with "Sorry for the confusion earlier! ..." or "Unfortunately, pothos
@@ -194,78 +206,14 @@ def looks_like_refusal(text: str) -> bool:
     return not text.strip() or bool(_REFUSAL.match(text))
 
 
-def _is_boundary(text: str, dot: int) -> bool:
-    """Whether the punctuation at ``dot`` ends a sentence (next char is space/end already checked)."""
-    if text[dot] in "!?":
-        return True
-    if dot >= 7 and _LONG_TAIL.match(text, dot - 7):  # most: no abbreviation, initial or "u.s" ends so
-        return True
-    # The word before the dot starts after the last space or opening bracket or quote: found by one
-    # search of the few characters before it (the whole text before it, for a long word).
-    lo = dot - 32 if dot > 32 else 0
-    last = _WORD_OPENER.search(text, lo, dot)
-    if last is None and lo:
-        last = _WORD_OPENER.search(text, 0, dot)
-    word = text[last.start() + 1 if last is not None else 0 : dot].lower().rstrip(".")
-    if word in ABBREVIATIONS:
-        return False
-    if len(word) == 1 and word.isalpha():  # an initial: "J. Smith"
-        return False
-    if "." in word and all(len(part) <= 2 for part in word.split(".")):  # "u.s", "a.m"
-        return False
-    return True
-
-
-def split_sentences(text: str) -> list[str]:
-    """Split text into sentences, keeping citation markers with the sentence they follow.
-
-    A full stop ends a sentence only when whitespace (or the end) follows it, optionally after
-    closing quotes/brackets and citation markers, so decimals ("2.5 cm") and abbreviations
-    ("e.g.", "Dr.") do not split. A marker written after the full stop belongs to the sentence
-    before it.
-    """
-    sentences: list[str] = []
-    start = 0
-    n = len(text)
-    # Each match is an end mark with what closes it, or a newline followed by another: the
-    # punctuation inside a match is not looked at again.
-    for at in _BREAK_AT.finditer(text):
-        k = at.start()
-        if text[k] == "\n":  # paragraph break
-            piece = text[start:k].strip()
-            if piece:
-                sentences.append(piece)
-            start = k
-            continue
-        j = at.end()
-        if (j >= n or text[j].isspace()) and _is_boundary(text, k):
-            piece = text[start:j].strip()
-            if piece:
-                sentences.append(piece)
-            start = j
-    tail = text[start:].strip()
-    if tail:
-        sentences.append(tail)
-    return sentences
-
-
 def parse_sentence(raw: str, passages: Sequence[Passage]) -> Sentence:
     """Strip ALCE-style markers from one sentence; marker k cites the k-th passage (1-based).
 
     A marker that points past the retrieved passages is kept as the citation "[k]", which names no
     passage, so every judge reports it as a citation to a passage that does not exist.
     """
-    citations: list[str] = []
-    for match in _MARKER.finditer(raw):
-        for number in match.group(1).split(","):
-            k = int(number)
-            cid = passages[k - 1].id if 1 <= k <= len(passages) else f"[{k}]"
-            if cid not in citations:
-                citations.append(cid)
-    text = _MARKER.sub("", raw)
-    text = re.sub(r"\s+([.,;:!?])", r"\1", text)
-    text = re.sub(r"\s+", " ", text).strip()
-    return Sentence(text=text, citations=tuple(citations))
+    text, citations = strip_markers(raw, [p.id for p in passages])
+    return Sentence(text=text, citations=citations)
 
 
 @dataclass(frozen=True)
@@ -292,7 +240,7 @@ class Answer:
     @classmethod
     def from_text(
         cls, text: str, passages: Iterable[Any] = (), refused: bool | None = None
-    ) -> "Answer":
+    ) -> Answer:
         """Parse an answer with ALCE-style markers: ``[1]``, ``[1][2]``, ``[1, 2]``."""
         plist = passage_list(passages)
         if refused is None:
@@ -303,7 +251,7 @@ class Answer:
         return cls(sentences=() if refused else sentences, passages=plist, refused=refused, text=text)
 
     @classmethod
-    def coerce(cls, value: Any) -> "Answer":
+    def coerce(cls, value: Any) -> Answer:
         """What a system returned, as an Answer.
 
         Accepts an Answer; a ``(text, passages)`` pair; or a mapping with ``text`` (or ``answer``),
@@ -375,7 +323,7 @@ class Answer:
         }
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> "Answer":
+    def from_json(cls, data: Mapping[str, Any]) -> Answer:
         plist = passage_list(data.get("passages", ()))
         sents = tuple(
             Sentence(text=s["text"], citations=tuple(s.get("citations", ()))) for s in data.get("sentences", ())
@@ -414,3 +362,20 @@ class Verdict:
             "reason": self.reason,
             "rule": self.rule,
         }
+
+
+# --- the types the public API accepts and returns (pytest_sprout.assert_grounded) ---------------
+
+PassageLike: TypeAlias = Passage | str | Mapping[str, Any]
+"""A passage as a system may give it: a Passage, its text, or a mapping with text/id/title."""
+AnswerLike: TypeAlias = Answer | str | tuple[str, Sequence[PassageLike]] | Mapping[str, Any]
+"""An answer as a system may give it: an Answer, text with ALCE markers, a (text, passages) pair,
+or a mapping with text (or sentences) and passages (``Answer.coerce``)."""
+
+
+class ClaimJudge(Protocol):
+    """Judges claims against the passages they cite: LexicalJudge, NLIJudge, or a judge of your own."""
+
+    def judge_many(self, pairs: Iterable[tuple[str, Sequence[Passage | str]]]) -> list[Verdict]:
+        """One Verdict per (claim, cited passages) pair."""
+        ...

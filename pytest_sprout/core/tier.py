@@ -1,8 +1,8 @@
 """The tier protocol, in the base layer: what a judge tier module defines, what a tier is built
 from (``TierSettings``) and what it concludes (``TierResult``). No pytest import.
 
-It lives beside model.py rather than in it: the reference system fingerprints model.py (its
-sentence splitter shapes the answers), and the protocol does not change the answers.
+The tiers themselves are registered in model.py (``TIER_SPECS``, with the data model's other
+vocabulary: a case's default tiers are its names); they are importable from here too.
 """
 
 from __future__ import annotations
@@ -10,32 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Protocol
 
-from .model import TIERS, GoldenItem
-
-
-@dataclass(frozen=True)
-class TierSpec:
-    """One judge tier: its name (the marker and the ``[tier]`` of its items), the module that judges
-    (imported only when its items run), the marker's help line, and the extra it needs installed
-    (None: the core install)."""
-
-    name: str
-    module: str
-    marker: str
-    extra: str | None = None
-
-
-# The one place a tier is registered, in the order reports list them. model.TIERS names the same
-# tiers (a case's default tiers): model.py is part of the reference system's fingerprint, so it is
-# not rewritten from here; the check below fails at import when the two disagree.
-TIER_SPECS: dict[str, TierSpec] = {spec.name: spec for spec in (
-    TierSpec("groundedness", "pytest_sprout.judges.groundedness", "lexical groundedness judge (offline, deterministic)"),
-    TierSpec("alce", "pytest_sprout.judges.alce", "ALCE-style NLI citation recall/precision (needs --nli-model)", "nli"),
-    TierSpec("ragas", "pytest_sprout.judges.ragas_tier", "Ragas' own non-LLM metrics (needs the ragas extra)", "ragas"),
-    TierSpec("llm", "pytest_sprout.judges.llm", "Ragas and DeepEval LLM-judged metrics (needs --llm-base-url)", "llm"),
-)}
-if tuple(TIER_SPECS) != TIERS:
-    raise AssertionError(f"core/tier.py TIER_SPECS {tuple(TIER_SPECS)} and model.TIERS {TIERS} must name the same tiers")
+from .model import TIER_SPECS as TIER_SPECS
+from .model import TIERS as TIERS
+from .model import GoldenItem
 
 
 def unknown_tier(tier: str, where: str = "") -> str:

@@ -5,8 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.citations import DEFAULT as DEFAULT_CITATIONS, mode_of, retrieved_note, sources
-from ..core.model import Answer, GoldenItem, Passage, Verdict, parse_sentence, split_sentences
-from ..core.public_types import ClaimJudge
+from ..core.model import Answer, ClaimJudge, GoldenItem, Passage, Verdict, parse_sentence, split_sentences
 from ..core.tier import TierSettings
 from . import TierResult, clip, describe_sentences, sentence_reasons, sentence_row
 from .facts import FACT_THRESHOLD, best_near_miss, fact_reasons, find_fact, found_by_lemma, match_fact

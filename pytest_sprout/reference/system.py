@@ -4,7 +4,7 @@ It exists so that the demo suites in ``suites/`` have something real to test. Th
 simplest one that behaves like a real retrieval-augmented system, weaknesses included:
 
 1. **Corpus.** ``docs.jsonl`` (package data) holds short houseplant-care documents. Each document
-   is split into sentences (``model.split_sentences``) and cut into overlapping windows of
+   is split into sentences (``sentences.split_sentences``) and cut into overlapping windows of
    ``WINDOW`` sentences with stride ``STRIDE``. A window is a *passage*: id ``"<doc-id>#<n>"``,
    the document's title, and the window's text.
 2. **Retrieval.** Passages are indexed with ``bm25s`` (title + text, lowercased, stop words removed,
@@ -72,6 +72,16 @@ STOPWORDS = frozenset(
 _TOKEN = re.compile(r"[a-z0-9]+")
 _IRREGULAR = {"leaves": "leaf", "mice": "mouse", "children": "child", "cacti": "cactus"}
 _ANAPHORA = frozenset("it its they their them this these that those such".split())
+
+
+def shaping_sources() -> list[str]:
+    """The files whose code shapes the answers, besides the corpus and the parameters: this module
+    (retrieval, extraction, the citation guard) and the sentence splitter and marker parser
+    (core/sentences.py: the corpus's sentences and the answer's parse). The rest of the data model
+    (model.py) builds the answer from what they give and is not among them."""
+    from ..core import sentences
+
+    return [__file__, sentences.__file__]
 
 
 def stem(word: str) -> str:
@@ -208,10 +218,8 @@ class ReferenceSystem:
             digest.update(json.dumps([d.id, d.title, d.sentences]).encode())
         # The code that shapes the answers is part of the fingerprint too: the answer cache reuses
         # answers while it holds, so an edit to this file or to the sentence splitter never serves
-        # yesterday's answers.
-        from ..core import model
-
-        for source in (__file__, model.__file__):
+        # yesterday's answers (and an edit elsewhere in the data model keeps them).
+        for source in shaping_sources():
             with open(source, "rb") as handle:
                 digest.update(handle.read())
         self.version = f"1.0+{digest.hexdigest()[:8]}"
