@@ -41,6 +41,11 @@ def pytest_configure(config: pytest.Config) -> None:
             raise pytest.UsageError(f"-m {tier}: {reason}")
 
 
+def pytest_report_header(config: pytest.Config) -> str | None:
+    """One line: the plugin's version, the tiers that can run, the judging settings in use."""
+    return get_session(config).header_line()
+
+
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> Any:
     if get_session(parent.config).suite_file(file_path) is not None:
         from .run.collect import SproutFile

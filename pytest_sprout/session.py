@@ -256,6 +256,32 @@ class SproutSession:
             return
         self.controller.finish(exitstatus)
 
+    def header_line(self) -> str | None:
+        """pytest's header line for this run (``pytest_report_header``): the plugin's version, the
+        tiers that can run here (and those that cannot), and the judging settings of those tiers, as
+        the reports record them (``judge_settings``: what is set, not the None of an unset option).
+        None when the run reaches no suite (the plugin stays silent there)."""
+        if not self.engaged:
+            return None
+        from .core.judges import scrubbed
+        from .core.model import TIERS
+        from .core.version import __version__
+
+        usable = [tier for tier in TIERS if not self.tier_unavailable(tier)]
+        tiers = ", ".join(usable) or "none"
+        if len(usable) < len(TIERS):
+            tiers += f" (not available: {', '.join(t for t in TIERS if t not in usable)})"
+        judging = scrubbed(self.judge_settings())
+        thresholds = judging.pop("thresholds")
+        mutate = judging.pop("sprout_mutate")
+        from .judges import tier_module
+
+        in_use = {dest for tier in usable for dest in getattr(tier_module(tier), "OPTIONS", ())}
+        shown = [f"{dest}={value}" for dest, value in sorted(judging.items()) if value is not None and dest in in_use]
+        shown += [f"threshold {name}={value}" for name, value in sorted(thresholds.items())]
+        shown.append("mutate on" if mutate else "mutate off")
+        return f"sprout: pytest-sprout {__version__}; tiers {tiers}; judging {', '.join(shown)}"
+
     def summary_lines(self) -> list[str]:
         """The controller's closing lines, then the start-up hint (plugins loaded for nothing)."""
         lines = self.controller.summary_lines() if self.controller is not None else []
