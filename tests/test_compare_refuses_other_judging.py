@@ -45,6 +45,7 @@ def test_a_report_names_its_schema_its_judging_and_its_judges(pytester: pytest.P
 
 
 def test_a_baseline_judged_in_another_citations_mode_is_refused(pytester: pytest.Pytester) -> None:
+    """Regression: repro 42 (42-compare-ignores-judging-settings)."""
     make_project(pytester, SUITE, conftest=UNCITED)
     pytester.runpytest(*RUN, "--sprout-report=required.json")
     pytester.runpytest(*RUN, "--sprout-citations=retrieved", "--sprout-report=retrieved.json")
@@ -70,6 +71,7 @@ def test_a_baseline_judged_in_another_citations_mode_is_refused(pytester: pytest
 
 
 def test_a_baseline_whose_judge_changed_fails_the_judging_gate(pytester: pytest.Pytester) -> None:
+    """Regression: repro 42 (42-compare-ignores-judging-settings)."""
     make_project(pytester, PASSING_SUITE)
     pytester.runpytest(*RUN, "--sprout-report=base.json")
     base = report(pytester, "base.json")

@@ -42,6 +42,7 @@ def project(pytester: pytest.Pytester) -> pytest.Pytester:
 
 def test_a_stopped_runs_never_run_items_excuse_no_new_failure(project: pytest.Pytester,
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """Regression: repro 32 (32-fail-on-new-unrun-baseline-rows-are-known)."""
     monkeypatch.setenv("SPROUT_TEST_BROKEN", "0")
     project.runpytest(*QUIET, "-x", "--sprout-report=base.json")  # fact-0 fails first, -x stops the run
     base = json.loads((project.path / "base.json").read_text())
@@ -67,6 +68,7 @@ def test_a_stopped_runs_never_run_items_excuse_no_new_failure(project: pytest.Py
 
 
 def test_an_outages_baseline_excuses_nothing(project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Regression: repro 32 (32-fail-on-new-unrun-baseline-rows-are-known)."""
     monkeypatch.setenv("SPROUT_TEST_DOWN", "1")
     project.runpytest(*QUIET, "--sprout-report=down.json")
     assert {i["outcome"] for i in json.loads((project.path / "down.json").read_text())["items"]} == {"error"}
@@ -79,6 +81,7 @@ def test_an_outages_baseline_excuses_nothing(project: pytest.Pytester, monkeypat
 
 
 def test_only_a_failed_verdict_is_known() -> None:
+    """Regression: repro 32 (32-fail-on-new-unrun-baseline-rows-are-known)."""
     rows = [{"nodeid": "a", "outcome": "failed", "case_hash": "h"}, {"nodeid": "b", "outcome": "error", "case_hash": "h"},
             {"nodeid": "c", "outcome": "error"}]
     policy = FailOn.from_baseline("new", "base.json", rows, same_dataset=True)

@@ -40,6 +40,7 @@ def shard_report(tmp_path: Path, name: str = "s.json", shard: Any = None, **item
     ({"index": 1, "count": 2, "judging": "x"}, "field 'shard.judging' must be an object"),
 ])
 def test_a_shard_index_or_count_out_of_range_is_refused(tmp_path: Path, shard: Any, message: str) -> None:
+    """Regression: repro 37 (37-merge-trusts-hand-edited-shards)."""
     with pytest.raises(MergeError, match="s.json: ") as info:
         read_report(str(shard_report(tmp_path, shard=shard)))
     assert message in str(info.value)
@@ -58,6 +59,7 @@ def test_a_shard_index_or_count_out_of_range_is_refused(tmp_path: Path, shard: A
     ({"known": "yes"}, "items[0] field 'known' must be true, false or null"),
 ])
 def test_a_hand_edited_row_is_refused_naming_file_and_field(tmp_path: Path, item: dict[str, Any], message: str) -> None:
+    """Regression: repro 37 (37-merge-trusts-hand-edited-shards)."""
     path = shard_report(tmp_path, **item)
     with pytest.raises(MergeError) as info:
         read_report(str(path))
@@ -82,6 +84,7 @@ def merge(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
 
 
 def test_shards_edited_by_hand_never_hang_crash_or_count(pytester: pytest.Pytester) -> None:
+    """Regression: repro 37 (37-merge-trusts-hand-edited-shards)."""
     make_project(pytester, PASSING_SUITE)
     for k in (1, 2, 3):
         pytester.runpytest(*RUN, f"--sprout-shard={k}/3", f"--sprout-report=s{k}.json")
@@ -113,6 +116,7 @@ def test_shards_edited_by_hand_never_hang_crash_or_count(pytester: pytest.Pytest
 
 
 def test_an_empty_shard_does_not_block_the_merge(pytester: pytest.Pytester) -> None:
+    """Regression: repro 36 (36-empty-shard-blocks-merge)."""
     make_project(pytester, PASSING_SUITE)  # 3 cases, 4 shards: one shard has none
     statuses = [pytester.runpytest(*RUN, f"--sprout-shard={k}/4", f"--sprout-report=s{k}.json").ret for k in (1, 2, 3, 4)]
     empty = [k for k in (1, 2, 3, 4) if not json.loads((pytester.path / f"s{k}.json").read_text())["items"]]

@@ -34,6 +34,7 @@ def test_same_file_sees_through_dots_links_and_hard_links(tmp_path: Path) -> Non
 
 @pytest.mark.parametrize("option", ["--sprout-report", "--sprout-md", "--sprout-html", "--junitxml"])
 def test_no_report_is_written_over_the_labels_file(pytester: pytest.Pytester, option: str) -> None:
+    """Regression: repro 33 (33-outputs-overwrite-labels-and-shard-inputs)."""
     make_project(pytester, PASSING_SUITE)
     (pytester.path / "labels.jsonl").write_text(LABELS, encoding="utf-8")
     result = pytester.runpytest(*RUN, "--sprout-labels=labels.jsonl", f"{option}=labels.jsonl")
@@ -44,6 +45,7 @@ def test_no_report_is_written_over_the_labels_file(pytester: pytest.Pytester, op
 
 
 def test_junitxml_is_never_written_over_the_compared_baseline(pytester: pytest.Pytester) -> None:
+    """Regression: repro 33 (33-outputs-overwrite-labels-and-shard-inputs)."""
     make_project(pytester, PASSING_SUITE)
     assert pytester.runpytest(*RUN, "--sprout-report=base.json").ret == 0
     before = (pytester.path / "base.json").read_bytes()
@@ -54,6 +56,7 @@ def test_junitxml_is_never_written_over_the_compared_baseline(pytester: pytest.P
 
 
 def test_the_label_sample_and_a_report_never_share_a_path(pytester: pytest.Pytester) -> None:
+    """Regression: repro 33 (33-outputs-overwrite-labels-and-shard-inputs)."""
     make_project(pytester, PASSING_SUITE)
     result = pytester.runpytest(*RUN, "--sprout-label-sample=4", "--sprout-report=sprout-label-sample.jsonl")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
@@ -63,6 +66,7 @@ def test_the_label_sample_and_a_report_never_share_a_path(pytester: pytest.Pytes
 
 
 def test_the_merge_never_writes_over_a_shard_report_it_merges(pytester: pytest.Pytester) -> None:
+    """Regression: repro 33 (33-outputs-overwrite-labels-and-shard-inputs)."""
     make_project(pytester, PASSING_SUITE)
     for k in (1, 2):
         pytester.runpytest(*RUN, f"--sprout-shard={k}/2", f"--sprout-report=s{k}.json")
@@ -79,6 +83,7 @@ def test_the_merge_never_writes_over_a_shard_report_it_merges(pytester: pytest.P
 
 
 def test_convert_never_writes_the_golden_set_over_the_suite(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: repro 38 (38-convert-out-equals-golden)."""
     source = tmp_path / "g.json"
     source.write_text(json.dumps([{"input": "How much light does a snake plant need?", "name": "snake",
                                    "actual_output": "Snake plants tolerate low light.",

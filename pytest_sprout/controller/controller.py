@@ -18,7 +18,6 @@ from typing import Any, Callable, Mapping, cast
 
 import pytest
 
-from ..config import options
 from ..config.settings import Settings
 from ..snapshot.guard import SnapshotGuard
 from ..suites.loader import SuiteSet
@@ -225,7 +224,9 @@ class Controller:
         the system factory and the snapshot)."""
         from .gates import from_settings
 
-        self.check_options()
+        from .startcheck import check_run_options
+
+        check_run_options(self.settings, self.suites, self.guard.path, self.report_paths())
         self.gates = from_settings(self.settings, self.dataset_hash, self.judging)
         self.labels = self.load_labels()
 
@@ -331,41 +332,6 @@ class Controller:
 
     def report_paths(self) -> dict[str, list[Path]]:
         return self.settings.reports.by_option()
-
-    def check_options(self) -> None:
-        """Controller, before anything runs: options that would fail only at the end, or fail
-        every item, are usage errors now."""
-        from ..reports.safe_write import clean_stale_tmp, output_problem
-
-        settings = self.settings
-        if settings.llm_base_url:
-            options.check_url(settings.llm_base_url)
-        if settings.nli_endpoint:
-            options.check_url(settings.nli_endpoint, "--nli-endpoint / sprout_nli_endpoint")
-        options.check_fraction(settings.max_unscored, "--sprout-max-unscored")
-        settings.shard()  # a bad --sprout-shard / SPROUT_SHARD stops the run now
-        sample = settings.label_sample
-        if sample is not None and sample < 1:
-            raise pytest.UsageError(f"--sprout-label-sample must be a whole number of sentences, 1 or more, got {sample}")
-        if settings.suites_explicit:
-            root = settings.suites_root
-            if not root.exists():
-                raise pytest.UsageError(f"--sprout-suites / sprout_suites: {settings.suites_option!r} does not exist")
-            from ..suites.loader import suite_paths
-
-            if not suite_paths(root):
-                raise pytest.UsageError(f"--sprout-suites / sprout_suites: {settings.suites_option!r} holds no suite file (*.yaml, *.yml)")
-        if settings.update_snapshot and not self.suites().cases:
-            raise pytest.UsageError("--sprout-update-snapshot: the suites hold no valid case; refusing to pin an empty dataset")
-        flags = {"sprout_report": "--sprout-report", "sprout_md": "--sprout-md", "sprout_html": "--sprout-html"}
-        checked = [(flag, p) for dest, flag in flags.items() for p in self.report_paths()[dest]]
-        checked += [("--sprout-record", settings.record)] if settings.record else []
-        for flag, path in checked:
-            problem = output_problem(path)
-            if problem:
-                raise pytest.UsageError(f"{flag}={path}: cannot write the report there: {problem}")
-        for path in [p for _, p in checked] + [self.guard.path]:  # what a killed writer may have left
-            clean_stale_tmp(path)
 
     def worker_finished(self, workeroutput: dict[str, Any]) -> None:
         """Controller: what an xdist worker sent back at the end (its system's name and version)."""

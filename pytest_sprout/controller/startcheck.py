@@ -8,14 +8,15 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import pytest
 
 from ..config import options
+from ..config.settings import Settings
 from ..judges import tier_module
 from ..core.model import TIERS
-from ..suites.loader import SUFFIXES, suite_paths
+from ..suites.loader import SUFFIXES, SuiteSet, suite_paths
 
 
 def check_tier_options(sprout: Any) -> None:
@@ -107,3 +108,36 @@ def check_roles(sprout: Any) -> None:
             if _same(path, other):
                 raise pytest.UsageError(f"{name(flag, path)} is also {name(other_flag, other)}: two outputs on one "
                                         "path would keep only the last; give each its own")
+
+
+def check_run_options(settings: Settings, suites: Callable[[], SuiteSet], snapshot: Path, report_paths: dict[str, list[Path]]) -> None:
+    """The controller, before anything runs: options that would fail only at the end, or fail
+    every item, are usage errors now (the report paths: ``Settings.reports.by_option()``)."""
+    from ..reports.safe_write import clean_stale_tmp, output_problem
+
+    if settings.llm_base_url:
+        options.check_url(settings.llm_base_url)
+    if settings.nli_endpoint:
+        options.check_url(settings.nli_endpoint, "--nli-endpoint / sprout_nli_endpoint")
+    options.check_fraction(settings.max_unscored, "--sprout-max-unscored")
+    settings.shard()  # a bad --sprout-shard / SPROUT_SHARD stops the run now
+    sample = settings.label_sample
+    if sample is not None and sample < 1:
+        raise pytest.UsageError(f"--sprout-label-sample must be a whole number of sentences, 1 or more, got {sample}")
+    if settings.suites_explicit:
+        root = settings.suites_root
+        if not root.exists():
+            raise pytest.UsageError(f"--sprout-suites / sprout_suites: {settings.suites_option!r} does not exist")
+        if not suite_paths(root):
+            raise pytest.UsageError(f"--sprout-suites / sprout_suites: {settings.suites_option!r} holds no suite file (*.yaml, *.yml)")
+    if settings.update_snapshot and not suites().cases:
+        raise pytest.UsageError("--sprout-update-snapshot: the suites hold no valid case; refusing to pin an empty dataset")
+    flags = {"sprout_report": "--sprout-report", "sprout_md": "--sprout-md", "sprout_html": "--sprout-html"}
+    checked = [(flag, p) for dest, flag in flags.items() for p in report_paths[dest]]
+    checked += [("--sprout-record", settings.record)] if settings.record else []
+    for flag, path in checked:
+        problem = output_problem(path)
+        if problem:
+            raise pytest.UsageError(f"{flag}={path}: cannot write the report there: {problem}")
+    for path in [p for _, p in checked] + [snapshot]:  # what a killed writer may have left
+        clean_stale_tmp(path)
