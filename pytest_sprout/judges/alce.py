@@ -68,21 +68,7 @@ def unavailable(settings: TierSettings) -> str | None:
             check_model(name, settings.option("nli_entail_label"), settings.option("nli_trust_remote_code"))
         except NLIModelError as exc:
             return f"--nli-model: {exc}"
-    return endpoint_problem(settings.option("nli_endpoint"))
-
-
-def endpoint_problem(url: str | None) -> str | None:
-    """Why --nli-endpoint is not a usable URL (None when it is, or is not set)."""
-    from ..core.errors import SettingsError
-    from ..core.option_values import check_url
-
-    if not url:
-        return None
-    try:
-        check_url(url, "--nli-endpoint")
-    except SettingsError as exc:
-        return str(exc)
-    return None
+    return None  # a malformed --nli-endpoint is a usage error before this (controller.check_options)
 
 
 # --- the arithmetic ---------------------------------------------------------------------------
