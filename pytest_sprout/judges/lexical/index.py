@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from typing import NamedTuple
+from typing import Any, Callable, NamedTuple, TypeVar
 from weakref import WeakValueDictionary, ref
 
 from . import lexicon
@@ -12,6 +12,8 @@ from .dates import _MONTH_TOKENS, find_dates, has_iso_date
 from .numbers import find_numbers
 from .scan import _NEGATIVE_VERBS, _date_tokens, _free_or_less, _scan, sentence_keys
 from .text import _FIRST, _LEXICON, _NAME, _SENTENCE_OPENERS, CONTENT, NEG, NEGATIVE_WORDS, QUANTIFIERS, _classify, words_of
+
+T = TypeVar("T")
 
 
 class Clause(NamedTuple):
@@ -76,7 +78,7 @@ class Sentence:
 
     __slots__ = ("text", "words", "content", "seq", "keys", "numbers", "has_date", "has_negation", "has_quantifier", "has_cue",
                  "_starts", "_cues", "_clauses", "_sites", "_names", "_once", "_first",
-                 "_written", "_where", "__weakref__")
+                 "_written", "_where", "_memo", "__weakref__")
 
     def __init__(self, text: str, words: list[str] | None = None) -> None:
         self.text = text  # ``words``: ``words_of(text)``, when the caller has them already
@@ -102,6 +104,7 @@ class Sentence:
         self._first: dict[str, str] | None = None
         self._written: tuple[list[str], list[str]] | None = None
         self._where: dict[str, list[int]] | None = None
+        self._memo: dict[Callable[[Sentence], Any], Any] | None = None
         self.has_negation = has_negation
         self.has_quantifier = has_quantifier
         self.has_cue = has_negation or has_quantifier
@@ -234,6 +237,17 @@ class Sentence:
                     first[key] = words[idx]
             self._first = first
         return self._first
+
+    def derived(self, make: Callable[[Sentence], T]) -> T:
+        """``make(self)``, computed on first use: what a rule derives from one sentence alone (a
+        claim tried against several windows, a passage's sentence read by every claim citing it)."""
+        memo = self._memo
+        if memo is None:
+            memo = self._memo = {}
+        elif make in memo:
+            return memo[make]
+        value = memo[make] = make(self)
+        return value
 
     def surface(self, key: str) -> str:
         """The word as written for a content key."""

@@ -179,9 +179,9 @@ def check_name_in_place(claim: Sentence, window: Sequence[Sentence]) -> Failure 
     A name the evidence states in its place, or that no other name stands in for, passes: answers
     join a name stated in one sentence to what another says of it ("In the case of Germany, ...")."""
     names = claim.names()
-    if not names:
-        return None
     keys = claim.keys
+    if not names or all(keys <= s.keys for s in window):  # each sentence holds every name: none is open
+        return None
     places = _name_places(window)
     if not places:
         return None  # no evidence sentence names what the claim does not: no rival
@@ -357,8 +357,26 @@ def check_name_slot(claim: Sentence, window: Sequence[Sentence]) -> Failure | No
     other by its initials, a month or a weekday (a date's, the date rule's), and two of the tokens
     around are content words or numbers. A name written as a stop word ("US") is read too."""
     text = claim.text
+    for start, j, run, left, right in claim.derived(_slots):
+        found = _slot_rival(run, left, right, window)
+        if found is None:
+            continue
+        rival, where = found
+        ct = claim.written()[0]
+        ours = " ".join(ct[start:j])
+        if _by_initials(ct[start:j], rival.split()) or _by_initials(rival.split(), ct[start:j]) or _no_rival(rival, where, ours, text):
+            continue
+        return "entity", (f"claim has '{ours}' where an evidence sentence has '{rival}' between the same words "
+                          f"('{_short(where)}')")
+    return None
+
+
+def _slots(claim: Sentence) -> tuple[tuple[int, int, list[str], list[str], list[str]], ...]:
+    """The claim's runs of capitalised tokens that ``check_name_slot`` reads, each as (start, end,
+    the run, the tokens before it, the tokens after it; lower-cased), computed once per claim."""
+    text = claim.text
     if text[1:] == text[1:].lower():
-        return None
+        return ()
     ct, low = claim.written()
     n = len(ct)
     caps = [i for i, t in enumerate(ct) if t[0].isupper()]
@@ -368,6 +386,7 @@ def check_name_slot(claim: Sentence, window: Sequence[Sentence]) -> Failure | No
             runs[-1][1] = i + 1
         else:
             runs.append([i, i + 1])
+    out = []
     for start, j in runs:
         if start == 0 and low[0] in _OPENING:
             start = 1
@@ -377,16 +396,9 @@ def check_name_slot(claim: Sentence, window: Sequence[Sentence]) -> Failure | No
         if not (MONTHS.keys().isdisjoint(run) and _WEEKDAYS.isdisjoint(run)):
             continue
         left, right = low[max(0, start - _SLOT_CONTEXT):start], low[j:j + _SLOT_CONTEXT]
-        found = _slot_rival(run, left, right, window)
-        if found is None or sum(_LEXICON[w][0] in (CONTENT, NUMERAL) for w in left + right if w.isalnum()) < 2:
-            continue
-        rival, where = found
-        ours = " ".join(ct[start:j])
-        if _by_initials(ct[start:j], rival.split()) or _by_initials(rival.split(), ct[start:j]) or _no_rival(rival, where, ours, text):
-            continue
-        return "entity", (f"claim has '{ours}' where an evidence sentence has '{rival}' between the same words "
-                          f"('{_short(where)}')")
-    return None
+        if sum(_LEXICON[w][0] in (CONTENT, NUMERAL) for w in left + right if w.isalnum()) >= 2:
+            out.append((start, j, run, left, right))
+    return tuple(out)
 
 
 def _slot_rival(run: list[str], left: list[str], right: list[str], window: Sequence[Sentence]) -> tuple[str, str] | None:

@@ -25,9 +25,11 @@ def check_antonyms(claim: Sentence, window: Sequence[Sentence], uncovered: Itera
     external torques"; ``_says_no_in``). An antonym the evidence uses as no content word, a hedge
     ("unlikely utilize" against "likely utilize"), counts between the same two content words."""
     for key in uncovered:
-        negated = _negated_in_claim(claim, key)
         word = claim.surface(key)
         opposite = antonym_keys(word)
+        if not opposite:  # no antonym, and no hedge of one: nothing to find
+            continue
+        negated = _negated_in_claim(claim, key)
         for other in opposite:
             if other in claim.keys:
                 continue
@@ -73,7 +75,8 @@ def _antonym_in_place(claim: Sentence, key: str, s: Sentence, hedges: frozenset[
     return None
 
 
-def check_antonym_swapped(claim: Sentence, window: Sequence[Sentence]) -> Failure | None:
+def check_antonym_swapped(claim: Sentence, window: Sequence[Sentence],
+                          subs: Iterable[tuple[int, Sentence, int]] | None = None) -> Failure | None:
     """A word of the claim where an evidence sentence has its antonym between the same two content
     words (``substitutions``: "create cold that helps" against "create heat that helps"; "gradually
     decreases as" against "gradually increases as"), either word the antonym of the other
@@ -81,8 +84,8 @@ def check_antonym_swapped(claim: Sentence, window: Sequence[Sentence]) -> Failur
     ("not impossible" against "not possible"): one word put in the place of its opposite. A claim
     that holds both words ("the lower ... and the higher ...") or a sentence that holds both says
     both, and a claim that negates one of the two ("not possible" against "impossible") says the
-    same: they pass."""
-    for p, s, q in substitutions(claim, window):
+    same: they pass. ``subs``: the substitutions, when the caller has them already."""
+    for p, s, q in substitutions(claim, window) if subs is None else subs:
         at, there = claim.content[p][1], s.content[q][1]
         word, other = claim.words[at], s.words[there]
         if _negated_at(claim.words, at) == _negated_at(s.words, there) and (

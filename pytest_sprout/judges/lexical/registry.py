@@ -41,7 +41,7 @@ from .polarity import (
 )
 from .rules import (
     Alignment, Failure, align, check_numbers_in, check_quantifier_whole, check_quantifiers,
-    check_stitched, check_swap, check_unit_swapped,
+    check_stitched, check_swap, check_unit_swapped, substitutions,
 )
 
 Example = tuple[str, str]  # (claim, evidence passage)
@@ -54,7 +54,7 @@ class Context:
     positions (``places``; None: anywhere in the passages), whether the cue rules apply
     (``cues``), and whether this is the second reading of a soft failure (``fallback``)."""
 
-    __slots__ = ("claim", "window", "prepared", "uncovered", "best", "places", "cues", "fallback", "_pairs")
+    __slots__ = ("claim", "window", "prepared", "uncovered", "best", "places", "cues", "fallback", "_pairs", "_subs")
 
     def __init__(self, claim: Sentence, window: tuple[Sentence, ...], prepared: list[_Prepared],
                  uncovered: Sequence[str] = (), best: Sentence | None = None,
@@ -68,6 +68,7 @@ class Context:
         self.cues = True
         self.fallback = False
         self._pairs: Alignment | None = None
+        self._subs: list[tuple[int, Sentence, int]] | None = None
 
     @property
     def pairs(self) -> Alignment:
@@ -75,6 +76,13 @@ class Context:
         if self._pairs is None:
             self._pairs = align(self.claim, self.window)
         return self._pairs
+
+    @property
+    def subs(self) -> list[tuple[int, Sentence, int]]:
+        """The claim's words put in the place of the window's (``rules.substitutions``), computed once."""
+        if self._subs is None:
+            self._subs = list(substitutions(self.claim, self.window))
+        return self._subs
 
     @property
     def cued(self) -> bool:
@@ -144,7 +152,7 @@ RULES: tuple[Rule, ...] = (
     Rule("numbers", "number", False, _numbers,
          must_fail=(("Water the fern every 3 days.", "Water the fern every 5 days."),),
          must_pass=(("Water the fern every five days.", "Water the fern every 5 days."),)),
-    Rule("unit_swapped", "number", False, lambda c: check_unit_swapped(c.claim, c.window),
+    Rule("unit_swapped", "number", False, lambda c: check_unit_swapped(c.claim, c.window, c.subs),
          must_fail=(("Detainees spend years in detention before a hearing.",
                      "Detainees spend months in detention before a hearing."),),
          must_pass=(("Detainees spend months in detention.", "Detainees spend months in detention before a hearing."),)),
@@ -170,7 +178,7 @@ RULES: tuple[Rule, ...] = (
          lambda c: check_antonyms(c.claim, c.window, c.uncovered) if c.uncovered else None,
          must_fail=(("The river has high water in summer.", "The river has low water in summer and floods in spring."),),
          must_pass=(("The river has low water in summer.", "The river has low water in summer and floods in spring."),)),
-    Rule("antonym_swapped", "antonym", False, lambda c: check_antonym_swapped(c.claim, c.window),
+    Rule("antonym_swapped", "antonym", False, lambda c: check_antonym_swapped(c.claim, c.window, c.subs),
          must_fail=(("Pressure gradually decreases as depth grows in the sea.", "Pressure gradually increases as depth grows."),),
          must_pass=(("Pressure gradually increases as depth grows.", "Pressure gradually increases as depth grows."),)),
     Rule("opposite_relation", "antonym", False, lambda c: check_opposite_relation(c.claim, c.window),

@@ -5,7 +5,7 @@ rules of numbers, quantifiers, swapped entities and stitched subjects (the rules
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Iterator, Sequence
+from typing import Iterable, Iterator, Sequence
 
 from .index import Clause, Sentence, keys_of
 from .numbers import CONVERTIBLE_UNITS, FREQUENCY_UNITS, Number, dimension_of
@@ -347,18 +347,14 @@ def substitutions(claim: Sentence, window: Sequence[Sentence]) -> Iterator[tuple
     evidence sentence the claim's: evidence that says both, "A higher setting ... A lower
     setting", may say either): one word put in the place of another ("create cold that" against
     "create heat that"), as (p, s, q)."""
-    seq = claim.seq
-    if len(seq) < 2:
+    seq, keys = claim.seq, claim.keys
+    if len(seq) < 2 or all(keys <= s.keys for s in window):  # (a sentence that holds every word is skipped below)
         return
-    pairs: dict[tuple[str | None, str | None], list[int]] = {}
-    for p, there in enumerate(zip((None, *seq[:-1]), (*seq[1:], None))):
-        pairs.setdefault(there, []).append(p)
-    get, keys = pairs.get, claim.keys
+    get = claim.derived(_between_pairs).get
     for s in window:
         if keys <= s.keys:  # it holds every word of the claim: none put in another's place
             continue
-        theirs = s.seq
-        for q, (left, key, right) in enumerate(zip((None, *theirs[:-1]), theirs, (*theirs[1:], None))):
+        for q, (left, key, right) in enumerate(s.derived(_triples)):
             found = get((left, right))
             if found is None or key in keys or (left is None and right is None):
                 continue
@@ -368,13 +364,30 @@ def substitutions(claim: Sentence, window: Sequence[Sentence]) -> Iterator[tuple
                     yield p, s, q
 
 
-def check_unit_swapped(claim: Sentence, window: Sequence[Sentence]) -> Failure | None:
+def _between_pairs(claim: Sentence) -> dict[tuple[str | None, str | None], list[int]]:
+    """The content words either side of each of the claim's (None at an end) -> their positions."""
+    pairs: dict[tuple[str | None, str | None], list[int]] = {}
+    seq = claim.seq
+    for p, there in enumerate(zip((None, *seq[:-1]), (*seq[1:], None))):
+        pairs.setdefault(there, []).append(p)
+    return pairs
+
+
+def _triples(s: Sentence) -> tuple[tuple[str | None, str, str | None], ...]:
+    """Each content key of ``s`` with the keys either side of it (None at an end)."""
+    theirs = s.seq
+    return tuple(zip((None, *theirs[:-1]), theirs, (*theirs[1:], None)))
+
+
+def check_unit_swapped(claim: Sentence, window: Sequence[Sentence],
+                       subs: Iterable[tuple[int, Sentence, int]] | None = None) -> Failure | None:
     """A unit of the claim where an evidence sentence has another unit of the same dimension
     between the same words (``substitutions``): "spend years in detention" against "spend months
-    in detention", "larger yards" against "larger feet", with a number or without one."""
+    in detention", "larger yards" against "larger feet", with a number or without one. ``subs``:
+    the substitutions, when the caller has them already."""
     if _UNIT_WORDS.isdisjoint(claim.words):
         return None
-    for p, s, q in substitutions(claim, window):
+    for p, s, q in substitutions(claim, window) if subs is None else subs:
         ours, theirs = claim.words[claim.content[p][1]], s.words[s.content[q][1]]
         if ours in _UNIT_WORDS and theirs in _UNIT_WORDS and UNITS[ours] != UNITS[theirs] and (
                 _duration(dimension_of(UNITS[ours])) == _duration(dimension_of(UNITS[theirs]))):
