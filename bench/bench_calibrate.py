@@ -77,7 +77,8 @@ def ba(points: list[fit.Point], threshold: float) -> float:
     return (sum(sup) / len(sup) + sum(uns) / len(uns)) / 2
 
 
-def simulate(points: list[fit.Point], default: float, draws: int, size: int, seed: int) -> dict[str, float]:
+def simulate(points: list[fit.Point], default: float, draws: int, size: int, seed: int,
+             confidence: float = fit.CONFIDENCE) -> dict[str, float]:
     rng = random.Random(f"bench-calibrate:{seed}")
     shipped, calibrated, kept = [], [], 0
     for _ in range(draws):
@@ -88,7 +89,7 @@ def simulate(points: list[fit.Point], default: float, draws: int, size: int, see
             rest = [points[i] for i in order[size:]]
             if any(p.label for p in rest) and not all(p.label for p in rest):
                 break
-        decision = fit.decide(labelled, default)
+        decision = fit.decide(labelled, default, confidence=confidence)
         kept += decision.kept == "calibrated"
         shipped.append(ba(rest, default))
         calibrated.append(ba(rest, decision.threshold))
@@ -105,6 +106,8 @@ def main() -> int:
     parser.add_argument("--draws", type=int, default=50)
     parser.add_argument("--size", type=int, default=100)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--confidence", type=float, default=fit.CONFIDENCE,
+                        help="the level of the gain's interval whose lower bound must be above 0 (default: the shipped rule's)")
     parser.add_argument("--cache", help="a JSON file to keep the judge's points in between runs")
     args = parser.parse_args()
     judge = LexicalJudge()
@@ -128,7 +131,7 @@ def main() -> int:
                 name: [[p.label, p.score, p.eligible, p.scored, p.fixed] for p in pts] for name, pts in sets.items()}}),
                 encoding="utf-8")
     default = judge.threshold
-    print(f"lexical judge {key}; {args.draws} draws of {args.size} labels per set, seed {args.seed}; "
+    print(f"lexical judge {key}; {args.draws} draws of {args.size} labels per set, seed {args.seed}, kept when the {args.confidence:.0%} interval of the gain is above 0; "
           f"balanced accuracy on the items not drawn, mean over draws")
     header = ("set", "n (supported)", "shipped", "calibrated", "difference", "worst draw", "kept", "ceiling (threshold)")
     rows = []
@@ -136,7 +139,7 @@ def main() -> int:
     for name, points in sets.items():
         if len(points) <= args.size + 10:
             continue
-        r = simulate(points, default, args.draws, args.size, args.seed)
+        r = simulate(points, default, args.draws, args.size, args.seed, args.confidence)
         worst = min(worst, r["calibrated"] - r["shipped"])
         rows.append((name, f"{r['n']} ({r['supported']})", f"{r['shipped']:.3f}", f"{r['calibrated']:.3f}",
                      f"{r['calibrated'] - r['shipped']:+.3f}", f"{r['worst_draw']:+.3f}", f"{r['kept']:.0%}",

@@ -93,6 +93,12 @@ OPTIONS: tuple[Opt, ...] = (
     Opt("--sprout-label-sample", "sprout_label_sample", "write N judged sentences to label (a seeded sample, stratified by "
         "the judge's verdict) to sprout-label-sample.jsonl, with \"supported\": null for a person to fill in; "
         "an existing file of that name is never overwritten", kind="int", metavar="N"),
+    Opt("--sprout-calibration", "sprout_calibration", "a judge's calibration fitted on your labels (python -m "
+        "pytest_sprout.calibrate --out PATH); default: sprout.calibration.json at the rootdir when there is one",
+        "sprout_calibration", metavar="PATH"),
+    Opt("--sprout-calibrate", "sprout_calibrate", "with --sprout-labels: fit the groundedness judge's threshold to "
+        "them (cross-validated; kept only when it clearly beats the shipped one) and write it to --sprout-calibration's "
+        "path, else sprout.calibration.json at the rootdir", kind="bool"),
     Opt("--sprout-compare", "sprout_compare", "compare with an earlier --sprout-report JSON", metavar="OLD.json"),
     Opt("--sprout-fail-on-regression", "sprout_fail_on_regression", "fail when a metric drop is statistically distinguishable", kind="bool"),
     Opt("--sprout-fail-on", "sprout_fail_on", "what fails the run: any (every failing item; the default), new (not the "

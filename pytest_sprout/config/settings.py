@@ -82,6 +82,8 @@ class Settings:
     nli_endpoint: str | None = None
     labels: Path | None = None  # --sprout-labels
     label_sample: int | None = None  # --sprout-label-sample
+    calibration_option: str | None = None  # --sprout-calibration / sprout_calibration, as given
+    calibrate: bool = False  # --sprout-calibrate
     shard_option: str | None = None  # --sprout-shard=K/N, else the environment's SPROUT_SHARD, as given
     shard_where: str = "--sprout-shard"  # which of the two it came from (error messages name it)
     citations: str = "required"  # --sprout-citations / sprout_citations (core/citations.py; a case may override it)
@@ -143,6 +145,8 @@ class Settings:
             nli_endpoint=_text(get("nli_endpoint")),
             labels=path(_text(get("sprout_labels")) or None),
             label_sample=None if get("sprout_label_sample") is None else int(str(get("sprout_label_sample"))),
+            calibration_option=_text(get("sprout_calibration")) or None,
+            calibrate=bool(get("sprout_calibrate")),
             **_shard_option(config),
             citations=str(get("sprout_citations") or "required"),
             merging=any(getattr(p, "sprout_merge", False) is True for p in config.pluginmanager.get_plugins()),
@@ -173,6 +177,13 @@ class TierOptions(Mapping[str, Any]):
         self.names = tuple(names)
 
     def __getitem__(self, dest: str) -> Any:
+        if dest == "sprout_calibration":  # the file to use: the option's (from the rootdir), else the rootdir's default
+            from ..core.calibration import FILE_NAME
+
+            root = Path(self._config.rootpath)
+            given = options.get(self._config, dest)
+            path = Path(root, given) if given else Path(root, FILE_NAME)
+            return str(path) if given or path.is_file() else None
         return options.get(self._config, dest)
 
     def __iter__(self) -> Iterator[str]:

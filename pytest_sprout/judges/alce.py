@@ -40,7 +40,7 @@ JudgeMany = Callable[[list[tuple[str, list[Passage]]]], list[Verdict]]
 MAX_CITATIONS = 3  # ALCE's eval.py --at_most_citations default
 MAX_RETRIEVED = 5  # retrieved mode: passages an uncited sentence is judged against (alce.max_retrieved)
 OPTIONS = ("nli_model", "nli_endpoint", "nli_device", "nli_dtype", "nli_batch_size", "nli_max_length", "nli_window", "nli_no_cache",
-           "nli_entail_label", "nli_trust_remote_code", "sprout_citations")
+           "nli_entail_label", "nli_trust_remote_code", "sprout_citations", "sprout_calibration")
 # Built after collection, before any test runs, when alce items are selected: a model that is not
 # found or has no entailment label is then one usage error rather than a failure per item (the
 # weights themselves load at the first pair that needs them).
@@ -426,7 +426,7 @@ def make_tier(settings: TierSettings) -> ALCETier:
             batch_size=settings.option("nli_batch_size"),
             max_length=settings.option("nli_max_length"),
             window=settings.option("nli_window"),
-            threshold=settings.threshold("alce", "entailment", 0.5),
+            threshold=settings.threshold("alce", "entailment", entailment_threshold(settings)),
             cache_dir=cache_dir,
             threads=threads_for(settings.workers),
             entail_label=settings.option("nli_entail_label"),
@@ -439,6 +439,15 @@ def make_tier(settings: TierSettings) -> ALCETier:
                     precision=settings.threshold("alce", "precision", 0.0), max_citations=max_citations,
                     citations=settings.option("sprout_citations") or DEFAULT_CITATIONS,
                     max_retrieved=int(settings.threshold("alce", "max_retrieved", MAX_RETRIEVED)))
+
+
+def entailment_threshold(settings: TierSettings) -> float:
+    """alce.entailment's default: an nli calibration's threshold (--sprout-calibration), else 0.5."""
+    from ..core.calibration import load
+
+    path = settings.option("sprout_calibration")
+    calibration = load(path) if path else None
+    return calibration.threshold if calibration is not None and calibration.judge == "nli" else 0.5
 
 
 def threads_for(workers: int | None) -> int | None:

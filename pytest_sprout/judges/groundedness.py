@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..core.calibration import Calibration, load as load_calibration
 from ..core.citations import DEFAULT as DEFAULT_CITATIONS, mode_of, retrieved_note, sources
 from ..core.model import Answer, ClaimJudge, GoldenItem, Passage, Verdict, parse_sentence, split_sentences
 from ..core.tier import TierSettings
@@ -13,7 +14,7 @@ from .lexical import LexicalJudge
 
 __all__ = ["FACT_THRESHOLD", "GroundednessTier", "best_near_miss", "find_fact", "judge_sentences", "make_tier"]
 
-OPTIONS = ("sprout_citations",)
+OPTIONS = ("sprout_citations", "sprout_calibration")
 
 
 def unavailable(settings: TierSettings) -> str | None:
@@ -70,15 +71,16 @@ class GroundednessTier:
     name = "groundedness"
 
     def __init__(self, coverage: float = 0.6, fact_threshold: float = FACT_THRESHOLD,
-                 citations: str = DEFAULT_CITATIONS) -> None:
-        self.judge = LexicalJudge(coverage=coverage)
+                 citations: str = DEFAULT_CITATIONS, calibration: Calibration | None = None) -> None:
+        self.calibration = calibration  # fitted on the user's labels (None: the shipped one)
+        self.judge = LexicalJudge(coverage=coverage, calibration=calibration)
         self.fact_threshold = fact_threshold
         self.citations = citations  # the run's mode; a case may have its own
         self._judges = {self.judge.coverage: self.judge}  # per-case coverage thresholds
 
     def judge_for(self, coverage: float) -> LexicalJudge:
         if coverage not in self._judges:
-            self._judges[coverage] = LexicalJudge(coverage=coverage)
+            self._judges[coverage] = LexicalJudge(coverage=coverage, calibration=self.calibration)
         return self._judges[coverage]
 
     def settings(self) -> dict[str, Any]:
@@ -149,5 +151,8 @@ def make_tier(settings: TierSettings) -> GroundednessTier:
     # The judge's own default: the tier runs the judge that the meta-evaluation measured.
     coverage = settings.threshold("groundedness", "coverage", LexicalJudge.DEFAULT_COVERAGE)
     facts = settings.threshold("groundedness", "facts", FACT_THRESHOLD / 100) * 100
+    path = settings.option("sprout_calibration")  # a calibration of another judge (nli) is the alce tier's
+    calibration = load_calibration(path) if path else None
     return GroundednessTier(coverage=coverage, fact_threshold=facts,
-                            citations=settings.option("sprout_citations") or DEFAULT_CITATIONS)
+                            citations=settings.option("sprout_citations") or DEFAULT_CITATIONS,
+                            calibration=calibration if calibration is not None and calibration.judge == "lexical" else None)

@@ -18,7 +18,8 @@ from ..core.util import short_hash as short
 
 SNAPSHOT_NAME = "sprout.snapshot.json"
 FORMAT = 1
-KINDS = {"golden": "golden set", "report": "report", "labels": "labels file"}
+KINDS = {"golden": "golden set", "report": "report", "labels": "labels file", "calibration": "calibration"}
+INPUTS = ("labels", "calibration")  # files a run reads, registered with the dataset they were used with
 
 MAX_COUNT = 10**9  # more cases than any suite holds: a tampered or broken file
 
@@ -100,7 +101,7 @@ def read_artifact(path: Path, kind: str, root: Path, current: str = "") -> Artif
     labels file (--sprout-labels, JSON Lines) names no dataset: it joins the chain with the
     dataset ``current`` when it is registered."""
     label = relative(path, root)
-    if kind == "labels":
+    if kind in INPUTS:
         return Artifact(label, kind, file_sha256(path), current)
     data = read_json(path, label)
     if not isinstance(data, dict):
@@ -311,7 +312,8 @@ def rebuild_hint(snap: Snapshot | None, markexpr: str = "") -> list[str]:
     registers no report, so the command would leave the chain stale."""
     import shlex
 
-    flags = {"golden": "--sprout-record", "report": "--sprout-report", "labels": "--sprout-labels"}
+    flags = {"golden": "--sprout-record", "report": "--sprout-report", "labels": "--sprout-labels",
+             "calibration": "--sprout-calibration"}
     args = (["-m", shlex.quote(markexpr)] if markexpr.strip() else []) + ["--sprout-update-snapshot"] + [
         shlex.quote(f"{flags[a.kind]}={a.path}")
         for a in sorted((snap.artifacts if snap else {}).values(), key=lambda a: (a.kind, a.path))

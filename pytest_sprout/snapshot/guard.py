@@ -10,7 +10,7 @@ from typing import Any, Callable
 from ..answers import golden
 from ..config.settings import Settings
 from ..core.identity import LIST_LIMIT, SnapshotError, file_sha256, id_list
-from .file import Snapshot, artifact_problems, check, rebuild_hint, relative, update
+from .file import INPUTS, Snapshot, artifact_problems, check, rebuild_hint, relative, update
 from ..core.model import Case
 from ..suites.loader import SuiteSet
 from ..core.version import __version__
@@ -38,6 +38,7 @@ class SnapshotGuard:
         self.golden_ref: dict[str, str] | None = None  # the golden set this run replayed or recorded
         self.golden_written = False
         self.written_paths: set[Path] = set()  # the report files this run wrote (set by the controller)
+        self.inputs_written: set[Path] = set()  # a calibration --sprout-calibrate rewrote (set by the controller)
         self.incomplete = False  # the controller's reports are marked incomplete (-x stopped the run): never registered
         self.partial_selection: Any = None  # controller/selection.Selection of a partial run (set by the controller)
         self.diverged: list[str] = []  # cases two xdist workers answered differently
@@ -77,6 +78,14 @@ class SnapshotGuard:
 
     def labels_path(self) -> Path | None:
         return self.settings.labels
+
+    def calibration_path(self) -> Path | None:
+        """The calibration this run's judges use (--sprout-calibration, else the rootdir's default)."""
+        from ..core.calibration import FILE_NAME
+
+        option = self.settings.calibration_option
+        path = Path(self.root, option or FILE_NAME)
+        return path if option or path.is_file() else None
 
     def rebuilt(self) -> list[tuple[Path, str]]:
         """The frozen artifacts this run writes: the golden set it records, the JSON report."""
@@ -229,6 +238,9 @@ class SnapshotGuard:
         labels = self.labels_path()
         if labels is not None and labels.is_file():  # an input of the run, registered like a golden set
             written.append((labels, "labels"))
+        calibration = self.calibration_path()
+        if calibration is not None and calibration.is_file():  # an input too; rewritten by --sprout-calibrate
+            written.append((calibration, "calibration"))
         outside = [p for p, _ in written if not _inside(p, self.root)]
         for p in outside:  # the snapshot registers files under the rootdir only (a later run refuses others)
             self.lines.append(f"{p}: written, but not registered in the snapshot: it is outside the rootdir {self.root}")
@@ -237,7 +249,7 @@ class SnapshotGuard:
             registered = Snapshot.load(path, label).artifacts if path.exists() else {}
             if not self.updating:
                 written = [(p, k) for p, k in written if k == "golden" or self.rel(p) in registered]
-                if all(k == "labels" for _, k in written):
+                if all(k in INPUTS and p not in self.inputs_written for p, k in written):
                     written = []  # labels already registered, nothing rebuilt: the chain stays as it is
                 if not written:
                     return exitstatus
