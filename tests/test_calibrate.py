@@ -227,3 +227,22 @@ def test_metaeval_judges_with_a_calibration(tmp_path: Path) -> None:
     out: list[str] = []
     assert metaeval_main(["--judge", "lexical", "--data", str(data), "--calibration", str(path)], out=out.append) == 0
     assert '"threshold": 0.999' in out[0] and f'"user_calibration": "{calibration(0.999).id}"' in out[0]
+
+
+def test_the_nli_judge_is_calibrated_and_its_threshold_is_alces(yes_model: Path, tmp_path: Path) -> None:
+    from pytest_sprout.core.tier import TierSettings
+    from pytest_sprout.judges.alce import entailment_threshold
+
+    data = labelled_jsonl(tmp_path / "l.jsonl", n=20)
+    out: list[str] = []
+    assert main(["--judge", "nli", "--nli-model", str(yes_model), "--nli-device", "cpu", "--data", str(data),
+                 "--out", str(tmp_path / "nli.json"), "--repeats", "2"], out=out.append) == 0
+    text = "\n".join(out)
+    assert "nli judge" in text and "p(entailment) threshold 0.500" in text and "20 labels (10 supported, 10 unsupported)" in text
+    written = load(tmp_path / "nli.json", judge="nli")
+    assert written.judge == "nli" and written.labels["n"] == 20
+    assert entailment_threshold(TierSettings(options={"sprout_calibration": str(tmp_path / "nli.json")})) == written.threshold
+    lexical = tmp_path / "lexical.json"
+    write(calibration(0.7), lexical)
+    assert entailment_threshold(TierSettings(options={"sprout_calibration": str(lexical)})) == 0.5  # the groundedness tier's
+    assert entailment_threshold(TierSettings()) == 0.5
