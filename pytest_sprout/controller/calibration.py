@@ -144,3 +144,38 @@ def fit_from_run(labels: Any, items: Any, rootpath: Path, option: str | None,
     out.append(f"  wrote {path.name} (id {calibration.id}, {calibration.kept} threshold {calibration.threshold:.3f}); "
                "the next run uses it")
     return out, path
+
+
+class RunCalibration:
+    """The controller's part: the calibration read at start, the fit at the end, the summary lines."""
+
+    def __init__(self) -> None:
+        self.found: Found | None = None
+        self.fitted: list[str] = []  # what --sprout-calibrate printed
+
+    def start(self, settings: Any, rel: Any) -> None:
+        if settings.calibrate and settings.labels is None:
+            raise pytest.UsageError("--sprout-calibrate fits the judge to your labels: give them with --sprout-labels=PATH")
+        self.found = load_for_run(settings.rootpath, settings.calibration_option, rel)
+
+    def fit(self, controller: Any) -> None:
+        """--sprout-calibrate: the groundedness judge fitted on this run's labels, and written."""
+        settings = controller.settings
+        if not settings.calibrate or controller.labels is None or not controller.complete:
+            return
+        self.fitted, path = fit_from_run(controller.labels, controller.items, settings.rootpath,
+                                         settings.calibration_option, controller.dataset_hash())
+        if path is not None:
+            controller.written["calibration"] = controller.guard.rel(path)
+            controller.guard.inputs_written.add(path)
+
+    def lines(self, controller: Any) -> list[str]:
+        """The calibration in use, what --sprout-calibrate fitted, and (no labels) what the judge is worth."""
+        from ..judges.lexical.judge import RULES_VERSION
+
+        labels, items = controller.labels, controller.items
+        tiers = {str(r.tier) for r in items}
+        cv = (labels_cv_lines(labels, items, controller.dataset_hash())
+              if labels is not None and not self.fitted and "groundedness" in tiers else [])
+        return lines(self.found, controller.dataset_hash(), RULES_VERSION) + cv + self.fitted + worth_lines(
+            tiers, labels is not None)

@@ -27,6 +27,7 @@ from ..core.model import TIERS
 from ..core.fail_on import GATES_PROPERTY, KNOWN_PROPERTY, FailOn
 from ..core.judges import scrubbed
 from ..core.row import Row
+from .calibration import RunCalibration
 from .parallel import ParallelUse
 from .rows import RowStore
 from ..core.stats import Tally
@@ -64,8 +65,7 @@ class Controller:
         self.written_paths: set[Path] = set()  # the report files this run wrote (the guard registers only these)
         self.labels: Any = None  # checks.labels.LabelSet of --sprout-labels, read by start()
         self.label_match: Any = None  # how those labels matched this run's verdicts
-        self.calibration: Any = None  # controller.calibration.Found: the calibration this run's judges use
-        self.calibrated: list[str] = []  # --sprout-calibrate: what the fit printed
+        self.calibration = RunCalibration()  # the calibration this run's judges use; --sprout-calibrate
         self.label_fixes: dict[Any, Any] = {}
         self.label_sample: list[dict[str, Any]] = []  # --sprout-label-sample: the sentences drawn (for the HTML page)
         self.shard_record = shard_record  # what a --sprout-shard run's report says of its shard
@@ -231,11 +231,7 @@ class Controller:
         check_run_options(self.settings, self.suites, self.guard.path, self.report_paths())
         self.gates = from_settings(self.settings, self.dataset_hash, self.judging)
         self.labels = self.load_labels()
-        from .calibration import load_for_run
-
-        if self.settings.calibrate and self.settings.labels is None:
-            raise pytest.UsageError("--sprout-calibrate fits the judge to your labels: give them with --sprout-labels=PATH")
-        self.calibration = load_for_run(self.settings.rootpath, self.settings.calibration_option, self.guard.rel)
+        self.calibration.start(self.settings, self.guard.rel)
 
     def load_labels(self) -> Any:
         """--sprout-labels, read before anything runs: a malformed line is a usage error."""
@@ -321,29 +317,6 @@ class Controller:
         short = "" if len(sample) == size else f" (the run judged only {len(sample)} sentences)"
         self.written[f"label sample ({len(sample)} sentences to label{short})"] = SAMPLE_NAME
 
-    def fit_calibration(self) -> None:
-        """--sprout-calibrate: the groundedness judge fitted on this run's labels, and written."""
-        if not self.settings.calibrate or self.labels is None or not self.complete:
-            return
-        from .calibration import fit_from_run
-
-        self.calibrated, path = fit_from_run(self.labels, self.items, self.settings.rootpath,
-                                             self.settings.calibration_option, self.dataset_hash())
-        if path is not None:
-            self.written["calibration"] = self.guard.rel(path)
-            self.guard.inputs_written.add(path)
-
-    def calibration_lines(self) -> list[str]:
-        """The calibration in use, what --sprout-calibrate fitted, and (no labels) what the judge is worth."""
-        from ..judges.lexical.judge import RULES_VERSION
-        from .calibration import labels_cv_lines, lines, worth_lines
-
-        tiers = {str(r.tier) for r in self.items}
-        cv = (labels_cv_lines(self.labels, self.items, self.dataset_hash())
-              if self.labels is not None and not self.calibrated and "groundedness" in tiers else [])
-        return (lines(self.calibration, self.dataset_hash(), RULES_VERSION) + cv + self.calibrated
-                + worth_lines(tiers, self.labels is not None))
-
     def label_lines(self) -> list[str]:
         if self.labels is None or self.label_match is None:
             return []
@@ -412,7 +385,7 @@ class Controller:
             self.gate_outcome.unscored = (unscored.check(self.items, self.settings.max_unscored)
                                           if self.items.unscored else [])
         self.write_label_sample()
-        self.fit_calibration()
+        self.calibration.fit(self)
         paths = self.report_paths()
         if self.partial:  # the guard registers no partial report
             self.guard.partial_selection = self.selection()
@@ -482,7 +455,7 @@ class Controller:
                          "and are not registered in the snapshot")
         elif self.partial and any(self.report_paths().values()):
             lines.append(self.selection().line())
-        lines += self.label_lines() + self.calibration_lines()
+        lines += self.label_lines() + self.calibration.lines(self)
         lines += self.parallel.lines()
         lines += self.write_problems
         from ..reports import markdown as views
