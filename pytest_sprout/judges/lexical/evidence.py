@@ -158,8 +158,13 @@ def _linked_pairs(ours: Sentence, keys: Sequence[str], masks: list[list[int]], c
     if len(chosen) == 1:
         return 1.0
     where: dict[str, int] = {}  # claim key -> the evidence sentences that hold it (bit w: chosen[w])
+    columns = [(1 << w, masks[pi], i) for w, (pi, i) in enumerate(chosen)]
     for j, key in enumerate(keys):
-        where[key] = sum(1 << w for w, (pi, i) in enumerate(chosen) if masks[pi][j] >> i & 1)
+        held = 0
+        for bit, pm, i in columns:
+            if pm[j] >> i & 1:
+                held |= bit
+        where[key] = held
     pairs = together = 0
     last, before = "", 0
     for key in ours.seq:
