@@ -4,7 +4,8 @@ against, the claim's words marked; the label sample comes first and can be shown
 progress; the judge's verdict stays hidden until a sentence is labelled; a passage shared by many
 sentences is stored once; the summary page of a large run keeps "Your labels" and says why its
 labelling mode is off (repro 40). The round trip in headless Chromium: draw a sample, label it
-from the page, feed the export back, and the corrected rate uses exactly those labels."""
+from the page, feed the export back: the corrected rate and the calibration (the command line's and
+--sprout-calibrate's) use exactly those labels."""
 
 from __future__ import annotations
 
@@ -322,6 +323,12 @@ def test_label_sample_round_trip_through_the_page_in_headless_chromium(pytester:
     fitted = json.loads(out.read_text(encoding="utf-8"))["labels"]
     assert fitted["sha256"] == file_sha256(labels_path) and fitted["n"] == 8
     assert (fitted["supported"], fitted["unsupported"]) == (sum(people.values()), 8 - sum(people.values()))
+    # and so does the one --sprout-calibrate fits in the run from the same labels
+    third = pytester.runpytest("-p", "no:cacheprovider", "--sprout-labels=labels.jsonl", "--sprout-calibrate")
+    third.stdout.fnmatch_lines(["*--sprout-calibrate*8 labelled sentences of labels.jsonl*"])
+    in_run = json.loads(Path(pytester.path, "sprout.calibration.json").read_text(encoding="utf-8"))["labels"]
+    assert in_run["sha256"] == file_sha256(labels_path)
+    assert (in_run["n"], in_run["supported"], in_run["unsupported"]) == (8, fitted["supported"], fitted["unsupported"])
 
 
 def test_a_sample_file_already_there_is_listed_first_on_later_pages(pytester: pytest.Pytester) -> None:
