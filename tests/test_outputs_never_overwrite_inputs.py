@@ -116,3 +116,15 @@ def test_metaeval_and_calibrate_never_write_over_their_labels(tmp_path: Path, ca
     assert main(["--judge", "lexical", "--data", str(data), flag, str(same)]) == 2
     assert f"{flag} {same} is also {other} {data}: refusing to overwrite it" in capsys.readouterr().err
     assert data.read_text(encoding="utf-8") == text
+
+
+def test_the_calibration_sprout_calibrate_writes_shares_no_path_with_a_report(pytester: pytest.Pytester) -> None:
+    """Regression: repro 33 (33-outputs-overwrite-labels-and-shard-inputs), for the round's calibration file."""
+    make_project(pytester, PASSING_SUITE)
+    (pytester.path / "labels.jsonl").write_text(LABELS, encoding="utf-8")
+    result = pytester.runpytest(*RUN, "--sprout-labels=labels.jsonl", "--sprout-calibrate",
+                                "--sprout-report=sprout.calibration.json")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["ERROR: the calibration --sprout-calibrate writes: sprout.calibration.json is also "
+                                 "--sprout-report=sprout.calibration.json: two outputs on one path*"])
+    assert not (pytester.path / "sprout.calibration.json").exists()

@@ -48,6 +48,13 @@ def _same(a: Path, b: Path) -> bool:
     return same_file(a, b)
 
 
+def _calibration(sprout: Any) -> Path | None:
+    """The calibration file the run reads (--sprout-calibration, else the rootdir's), if any."""
+    from .calibration import resolve
+
+    return resolve(Path(sprout.config.rootpath), sprout.settings.calibration_option)[0]
+
+
 def inputs(sprout: Any) -> list[tuple[str, Path]]:
     """(role, path) of every file this run (or the next) reads: the snapshot, the replayed golden
     set, the compared report, the labels file, a merge's shard reports and the suite files."""
@@ -58,6 +65,9 @@ def inputs(sprout: Any) -> list[tuple[str, Path]]:
         value = sprout.option(option)
         if value:
             found.append((role, Path(sprout.config.rootpath, value)))
+    calibration = _calibration(sprout)
+    if calibration is not None and not sprout.settings.calibrate:  # --sprout-calibrate writes it instead
+        found.append(("the calibration (--sprout-calibration)", calibration))
     for plugin in sprout.config.pluginmanager.get_plugins():  # python -m pytest_sprout.merge (cli/merge.py)
         if getattr(plugin, "sprout_merge", False) is True:
             found += [(f"a shard report it merges ({name})", Path(path)) for name, path in plugin.files.items()]
@@ -77,6 +87,11 @@ def outputs(sprout: Any) -> list[tuple[str, Path]]:
         from ..checks.labels import SAMPLE_NAME
 
         found.append(("the label sample (--sprout-label-sample)", Path(sprout.config.rootpath, SAMPLE_NAME)))
+    if sprout.settings.calibrate:
+        from ..core.calibration import FILE_NAME
+
+        found.append(("the calibration --sprout-calibrate writes",
+                      _calibration(sprout) or Path(sprout.config.rootpath, FILE_NAME)))
     junit = getattr(sprout.config.option, "xmlpath", None)
     if junit:
         found.append(("--junitxml", Path(sprout.config.invocation_params.dir, os.path.expanduser(str(junit)))))
