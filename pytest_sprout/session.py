@@ -18,7 +18,7 @@ from .config import options
 from .config.settings import SETTINGS_KEY, Settings
 from .suites.loader import SuiteFile, SuiteSet, load_suites
 from .core.model import Case, GoldenItem
-from .controller.controller import Controller
+from .controller.controller import CONTROLLER_KEY, Controller
 from .snapshot.guard import SnapshotGuard
 from .core.fail_on import FailOn
 from .core.identity import SnapshotError
@@ -46,22 +46,15 @@ class SproutSession:
         # snapshot check, golden-set record/replay
         self.guard = SnapshotGuard(settings, self.suites, controller=is_controller(config))
         # The worker half (run.py): the system, the answers, the tiers, running an item.
-        self.run = config.stash[RUN_STASH_KEY] = Run(
-            config, settings, self.thresholds, suites=self.suites, suite_file=self.suite_file, replay=self.guard.replay,
-            other_system=self._other_system,
-        )
+        self.run = config.stash[RUN_STASH_KEY] = Run(config, settings, self.thresholds, host=self)
         self.hypothesis_used: bool | None = None  # whether collected test modules imported Hypothesis
         self.merging = settings.merging  # python -m pytest_sprout.merge: the rows come from shard reports
         # False: this run cannot select a sprout item (a merge is about the suites whatever the testpaths)
         self.engaged = settings.merging or engaged(config, settings)
         # The tally, the gates and the reports: on the controller only (None on an xdist worker)
-        self.controller = Controller(settings, self.suites, self.guard, self.system_info, self.engaged,
-                                     shard_record=self.shard_record, judging=self.judge_settings,
-                                     judges=self.run.judges_record) if is_controller(config) else None
-        if settings.merging:  # cli/merge.py's plugin replays the shards' rows into this controller
-            for plugin in config.pluginmanager.get_plugins():
-                if getattr(plugin, "sprout_merge", False) is True:
-                    plugin.attach(self.controller)
+        self.controller = Controller(settings, self, self.guard, self.engaged) if is_controller(config) else None
+        if self.controller is not None:  # a merge (cli/merge.py) replays the shards' rows into it
+            config.stash[CONTROLLER_KEY] = self.controller
         self._factory_checked = False
         self._fail_on: FailOn | None = None  # an xdist worker's copy of the controller's --sprout-fail-on policy
 
@@ -145,7 +138,11 @@ class SproutSession:
         return dropped
 
     # --- the worker half (run.py) -----------------------------------------------------------
-    def _other_system(self) -> dict[str, Any] | None:
+    def replay(self) -> Any:
+        """The golden set being replayed (--sprout-golden), or None."""
+        return self.guard.replay()
+
+    def other_system(self) -> dict[str, Any] | None:
         """The system that answered when this process built none: the one that recorded the
         replayed golden set, else (the xdist controller) the one a worker sent back."""
         replayed = self.guard.replayed_system()
@@ -155,6 +152,9 @@ class SproutSession:
 
     def system_info(self) -> dict[str, Any] | None:
         return self.run.system_info()
+
+    def judges_record(self) -> dict[str, Any]:
+        return self.run.judges_record()
 
     def item_starting(self, item: Any) -> None:
         self.run.item_starting(item)

@@ -6,6 +6,7 @@ inside functions included, so a shortcut taken today fails here instead of growi
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest_sprout
@@ -260,3 +261,84 @@ def test_the_circle_checks_catch_planted_circles():
     # a package's __init__ that imports its module, which imports a name the __init__ holds, is a circle
     assert circles(import_graph({"answers": (True, "from .source import Answer\n"),
                                  "answers.source": (False, "from . import Answer\n")})) == [["answers", "answers.source"]]
+
+
+# --- the seams between the session and the halves it composes ------------------------------------
+# Each half says what it needs of the session that composes it as one small Protocol, which the
+# session satisfies (mypy checks that it does): no closures (Callable) and no Any in the
+# parameters that take it. {module: (its Protocol, the functions that take one)}
+SEAMS = {
+    "run.worker": ("RunHost", ["Run.__init__"]),
+    "controller.controller": ("RunFacts", ["Controller.__init__"]),
+    "controller.startcheck": ("Checked", ["check_tier_options", "check_suites_root", "inputs", "outputs", "check_roles"]),
+}
+# Plugins found by looking for an attribute on every registered plugin: {module: why it may}.
+# The merge is not one of them: it puts itself in config.stash (config/settings.py MERGE_KEY).
+SNIFFING_ALLOWED = {"run.upcoming": "xdist's WorkerInteractor is registered under no name; its queue is what it has"}
+
+
+def seam_problems(name: str, source: str, protocol: str, functions: list[str]) -> list[str]:
+    """What is wrong with one seam: no Protocol of that name, a function missing, or one whose
+    parameters take a callable or Any, or none of them the Protocol."""
+    tree = ast.parse(source)
+    classes = {node.name: node for node in tree.body if isinstance(node, ast.ClassDef)}
+    problems = []
+    found = classes.get(protocol)
+    if found is None or not any(ast.unparse(base) in ("Protocol", "typing.Protocol") for base in found.bases):
+        problems.append(f"{name}: no Protocol {protocol}")
+    defs = {node.name: node for node in tree.body if isinstance(node, ast.FunctionDef)}
+    defs.update({f"{c.name}.{f.name}": f for c in classes.values() for f in c.body if isinstance(f, ast.FunctionDef)})
+    for qualified in functions:
+        node = defs.get(qualified)
+        if node is None:
+            problems.append(f"{name}: no {qualified}")
+            continue
+        args = node.args.posonlyargs + node.args.args + node.args.kwonlyargs
+        annotations = {a.arg: ast.unparse(a.annotation) if a.annotation is not None else "" for a in args}
+        for arg, text in annotations.items():
+            if "Callable" in text or re.search(r"\bAny\b", text):
+                problems.append(f"{name}:{node.lineno} {qualified}({arg}: {text})")
+        if not any(re.search(rf"\b{protocol}\b", text) for text in annotations.values()):
+            problems.append(f"{name}: {qualified} takes no {protocol}")
+    return problems
+
+
+def sniffed_plugins(source: str) -> list[int]:
+    """Lines of a loop (or comprehension) over ``pluginmanager.get_plugins()`` that looks for an
+    attribute (getattr, hasattr) on each: a plugin found by sniffing."""
+    lines = []
+    for node in ast.walk(ast.parse(source)):
+        loops = [node.iter] if isinstance(node, ast.For) else [g.iter for g in node.generators] if isinstance(
+            node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)) else []
+        if not any(isinstance(i, ast.Call) and isinstance(i.func, ast.Attribute) and i.func.attr == "get_plugins" for i in loops):
+            continue
+        if any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in ("getattr", "hasattr")
+               for n in ast.walk(node)):
+            lines.append(node.lineno)
+    return lines
+
+
+def test_the_session_s_halves_take_it_through_a_protocol():
+    sources = package_sources()
+    problems = [p for name, (protocol, functions) in SEAMS.items()
+                for p in seam_problems(name, sources[name][1], protocol, functions)]
+    assert problems == []
+
+
+def test_no_plugin_is_found_by_sniffing_an_attribute():
+    found = {name: sniffed_plugins(source) for name, (_, source) in package_sources().items()}
+    assert {name: lines for name, lines in found.items() if lines and name not in SNIFFING_ALLOWED} == {}
+    assert all(found.get(name) for name in SNIFFING_ALLOWED)  # an allowance no longer needed goes
+
+
+def test_the_seam_checks_catch_planted_closures_any_and_sniffing():
+    closures = ("from typing import Any, Callable, Protocol\nclass Host(Protocol):\n    def suites(self) -> int: ...\n"
+                "class Run:\n    def __init__(self, suites: Callable[[], int], host: Host) -> None: ...\n"
+                "def check(sprout: Any) -> None: ...\n")
+    assert seam_problems("m", closures, "Host", ["Run.__init__", "check", "gone"]) == [
+        "m:5 Run.__init__(suites: Callable[[], int])", "m:6 check(sprout: Any)", "m: check takes no Host", "m: no gone"]
+    assert seam_problems("m", "class Host:\n    pass\n", "Host", []) == ["m: no Protocol Host"]
+    sniffing = ("def f(config):\n    for p in config.pluginmanager.get_plugins():\n        if getattr(p, 'merge', False):\n"
+                "            return p\n    return [p for p in config.pluginmanager.get_plugins() if hasattr(p, 'x')]\n")
+    assert sniffed_plugins(sniffing) == [2, 5]
+    assert sniffed_plugins("def f(config):\n    return config.stash.get(KEY, None)\n") == []

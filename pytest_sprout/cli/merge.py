@@ -25,6 +25,8 @@ from typing import Any, Literal, Sequence
 import pytest
 
 from ..config.options import OPTIONS
+from ..config.settings import MERGE_KEY
+from ..controller.controller import CONTROLLER_KEY, Controller
 from ..core.identity import SnapshotError, read_json
 from ..core.report_check import ReportError, check_header, check_report
 from ..core.row import junit_properties
@@ -190,25 +192,25 @@ def missing_shards(reports: dict[str, dict[str, Any]], case_ids: Sequence[str]) 
 class MergeRun:
     """The pytest plugin of a merge: collects nothing, replays the shards' rows as test reports."""
 
-    sprout_merge = True  # config/settings.py's Settings.merging: the run asks no system, reaches the suites
-
     def __init__(self, reports: dict[str, dict[str, Any]], allow_partial: bool) -> None:
         self.reports = reports
         self.files = {path: os.path.abspath(path) for path in reports}  # inputs: no output may be one (startcheck.py)
         self.allow_partial = allow_partial
         self.items = [item for report in reports.values() for item in report["items"]]
-        self.controller: Any = None  # the run's Controller, handed in by the session (attach)
+        self.controller: Controller | None = None  # the run's, once pytest is configured
 
-    def attach(self, controller: Any) -> None:
-        """The session hands in its controller when it is built (session.py)."""
-        self.controller = controller
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_cmdline_main(self, config: pytest.Config) -> None:
+        """Before pytest is configured: this run is a merge (config/settings.py's ``merging``: it
+        asks no system and reaches the suites; controller/startcheck.py reads ``files``)."""
+        config.stash[MERGE_KEY] = self
 
     @pytest.hookimpl(trylast=True)
     def pytest_configure(self, config: pytest.Config) -> None:
         from ..core.version import __version__
 
         config.option.dist = "no"  # xdist from the ini's addopts: nothing to distribute
-        controller = self.controller
+        controller = self.controller = config.stash.get(CONTROLLER_KEY, None)
         if controller is None:
             return
         first_path, first = next(iter(self.reports.items()))

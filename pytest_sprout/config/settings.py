@@ -17,7 +17,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import pytest
 
@@ -25,6 +25,20 @@ from ..core.option_values import explicit_tiers
 from . import options
 
 SETTINGS_KEY = pytest.StashKey["Settings"]()
+
+
+class ShardMerge(Protocol):
+    """A merge of shard reports (``python -m pytest_sprout.merge``, cli/merge.py), which puts itself
+    in ``config.stash[MERGE_KEY]`` before pytest is configured: the run then asks no system and its
+    rows come from the reports."""
+
+    @property
+    def files(self) -> Mapping[str, str]:
+        """Each shard report as given -> its absolute path: inputs no output may overwrite."""
+        ...
+
+
+MERGE_KEY = pytest.StashKey[ShardMerge]()
 
 
 def get_settings(config: pytest.Config) -> Settings:
@@ -149,7 +163,7 @@ class Settings:
             calibrate=bool(get("sprout_calibrate")),
             **_shard_option(config),
             citations=str(get("sprout_citations") or "required"),
-            merging=any(getattr(p, "sprout_merge", False) is True for p in config.pluginmanager.get_plugins()),
+            merging=MERGE_KEY in config.stash,
             system_cli=_text(config.getoption("sprout_system")),
             system=_text(get("sprout_system")),
             concurrency=int(str(get("sprout_concurrency"))),  # options.get made it an int already

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Callable, Mapping, cast
+from typing import Any, Mapping, Protocol, cast
 
 import pytest
 
@@ -37,18 +37,41 @@ REFUSAL_ONLY_ANSWERS = ("answers that were not refused where an answer was expec
                         "refusal (expect: refuse)")
 
 
+class RunFacts(Protocol):
+    """What the controller asks of the run it tallies (session.py gives itself)."""
+
+    def suites(self) -> SuiteSet:
+        """The suites, loaded once."""
+        ...
+
+    def system_info(self) -> dict[str, Any] | None:
+        """The system's name and version: this process's, or what a worker sent."""
+        ...
+
+    def shard_record(self) -> dict[str, Any] | None:
+        """What a --sprout-shard run's report says of its shard; None for a whole run."""
+        ...
+
+    def judge_settings(self) -> dict[str, Any]:
+        """The settings that decide a verdict (core/judges.py's ``judging``)."""
+        ...
+
+    def judges_record(self) -> dict[str, Any]:
+        """The tiers this process built, as core/judges.py records them."""
+        ...
+
+
+CONTROLLER_KEY = pytest.StashKey["Controller"]()  # the run's controller (None on an xdist worker: not set)
+
+
 class Controller:
     """Tallies the item rows of a run, checks the gates and writes the reports (see the module)."""
 
-    def __init__(self, settings: Settings, suites: Callable[[], SuiteSet], guard: SnapshotGuard,
-                 system_info: Callable[[], dict[str, Any] | None], engaged: bool = True,
-                 shard_record: Callable[[], dict[str, Any] | None] = lambda: None,
-                 judging: Callable[[], dict[str, Any]] = dict,
-                 judges: Callable[[], dict[str, Any]] = dict) -> None:
+    def __init__(self, settings: Settings, run: RunFacts, guard: SnapshotGuard, engaged: bool = True) -> None:
         self.settings = settings
-        self.suites = suites
+        self.suites = run.suites
         self.guard = guard
-        self.system_info = system_info  # the system's name and version (this process's, or what a worker sent)
+        self.system_info = run.system_info  # the system's name and version (this process's, or what a worker sent)
         self.engaged = engaged  # False: the run reaches no suite, nothing here is a sprout item
         self.worker_system: dict[str, Any] | None = None  # the system an xdist worker sent back
         self.tally = Tally()
@@ -68,9 +91,9 @@ class Controller:
         self.calibration = RunCalibration()  # the calibration this run's judges use; --sprout-calibrate
         self.label_fixes: dict[Any, Any] = {}
         self.label_sample: list[dict[str, Any]] = []  # --sprout-label-sample: the sentences drawn (for the HTML page)
-        self.shard_record = shard_record  # what a --sprout-shard run's report says of its shard
-        self.judging = judging  # the settings that decide a verdict (core/judges.py; a merge's are its shards')
-        self.own_judges = judges  # the tiers this process built, as core/judges.py records them
+        self.shard_record = run.shard_record  # what a --sprout-shard run's report says of its shard
+        self.judging = run.judge_settings  # the settings that decide a verdict (core/judges.py; a merge's are its shards')
+        self.own_judges = run.judges_record  # the tiers this process built, as core/judges.py records them
         self.worker_judges: dict[str, Any] = {}  # what xdist workers (or a merge's shards) said of theirs
         self._suite_names: dict[str, str | None] = {}  # suite file (as in a node id) -> suite name
         self.known: set[str] = set()  # --sprout-fail-on=new: items that failed in the baseline too (xfailed)

@@ -8,18 +8,43 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Protocol
 
 import pytest
 
 from ..config import options
-from ..config.settings import Settings
+from ..config.settings import MERGE_KEY, Settings
+from ..run.worker import Run
+from ..snapshot.guard import SnapshotGuard
 from ..judges import tier_module
 from ..core.model import TIERS
 from ..suites.loader import SUFFIXES, SuiteSet, suite_paths
 
 
-def check_tier_options(sprout: Any) -> None:
+class Checked(Protocol):
+    """What the checks read of the run about to start (session.py gives itself)."""
+
+    @property
+    def config(self) -> pytest.Config: ...
+
+    @property
+    def settings(self) -> Settings: ...
+
+    @property
+    def guard(self) -> SnapshotGuard: ...
+
+    @property
+    def run(self) -> Run: ...
+
+    @property
+    def suites_root(self) -> Path: ...
+
+    def option(self, dest: str) -> Any:
+        """An option's value, as options.get reads it."""
+        ...
+
+
+def check_tier_options(sprout: Checked) -> None:
     """Every numeric option, then what each tier says is wrong with its own options (the llm
     tier: no model for the endpoint, an unknown metric): a usage error now, not a skipped tier."""
     options.check_values(sprout.config)
@@ -30,7 +55,7 @@ def check_tier_options(sprout: Any) -> None:
             raise pytest.UsageError(problem)
 
 
-def check_suites_root(sprout: Any) -> None:
+def check_suites_root(sprout: Checked) -> None:
     """--sprout-suites must lie inside the rootdir: pytest collects only under it, so suites
     outside would load (and be pinned by the snapshot) but never run."""
     root = Path(os.path.normpath(sprout.suites_root))
@@ -48,14 +73,14 @@ def _same(a: Path, b: Path) -> bool:
     return same_file(a, b)
 
 
-def _calibration(sprout: Any) -> Path | None:
+def _calibration(sprout: Checked) -> Path | None:
     """The calibration file the run reads (--sprout-calibration, else the rootdir's), if any."""
     from .calibration import resolve
 
     return resolve(Path(sprout.config.rootpath), sprout.settings.calibration_option)[0]
 
 
-def inputs(sprout: Any) -> list[tuple[str, Path]]:
+def inputs(sprout: Checked) -> list[tuple[str, Path]]:
     """(role, path) of every file this run (or the next) reads: the snapshot, the replayed golden
     set, the compared report, the labels file, a merge's shard reports and the suite files."""
     found: list[tuple[str, Path]] = [("the snapshot (--sprout-snapshot)", sprout.guard.path)]
@@ -68,14 +93,14 @@ def inputs(sprout: Any) -> list[tuple[str, Path]]:
     calibration = _calibration(sprout)
     if calibration is not None and not sprout.settings.calibrate:  # --sprout-calibrate writes it instead
         found.append(("the calibration (--sprout-calibration)", calibration))
-    for plugin in sprout.config.pluginmanager.get_plugins():  # python -m pytest_sprout.merge (cli/merge.py)
-        if getattr(plugin, "sprout_merge", False) is True:
-            found += [(f"a shard report it merges ({name})", Path(path)) for name, path in plugin.files.items()]
+    merge = sprout.config.stash.get(MERGE_KEY, None)  # python -m pytest_sprout.merge (cli/merge.py)
+    if merge is not None:
+        found += [(f"a shard report it merges ({name})", Path(path)) for name, path in merge.files.items()]
     found += [("a suite file (--sprout-suites)", path) for path in suite_paths(sprout.suites_root)]
     return found
 
 
-def outputs(sprout: Any) -> list[tuple[str, Path]]:
+def outputs(sprout: Checked) -> list[tuple[str, Path]]:
     """(option, path) of every file this run writes: the reports, the recorded golden set, the
     label sample and pytest's own --junitxml (relative to where pytest was started, as pytest
     writes it)."""
@@ -98,7 +123,7 @@ def outputs(sprout: Any) -> list[tuple[str, Path]]:
     return found
 
 
-def check_roles(sprout: Any) -> None:
+def check_roles(sprout: Checked) -> None:
     """No output is an input of this run (a suite, the snapshot, the replayed golden set, the
     compared report, the labels, a merged shard report), a file the next run would read as a
     suite, or another output's path."""

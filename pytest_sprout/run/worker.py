@@ -17,7 +17,7 @@ import traceback
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Protocol, Sequence
 
 import pytest
 
@@ -56,13 +56,32 @@ class ItemOutcome:
     skip: str | None = None
 
 
+class RunHost(Protocol):
+    """What the run needs of the session that composes it (session.py gives itself)."""
+
+    def suites(self) -> SuiteSet:
+        """The suites, loaded once."""
+        ...
+
+    def suite_file(self, path: Path) -> SuiteFile | None:
+        """The parsed suite of a collected path, or None when it is no suite file."""
+        ...
+
+    def replay(self) -> Any:
+        """The golden set being replayed (--sprout-golden: a golden.GoldenSet), or None."""
+        ...
+
+    def other_system(self) -> dict[str, Any] | None:
+        """The system that answered when this process built none (the replayed one, or on the
+        xdist controller the one a worker sent back)."""
+        ...
+
+
 class Run:
     """The worker half of the session: one per pytest config (``config.stash[RUN_STASH_KEY]``).
 
-    It reads the run's options from ``settings`` (config/settings.py, read once per process).
-    What it needs of the session that composes it comes as plain callables: the suites, the
-    parsed suite file of a path, the golden set being replayed (--sprout-golden), and the system
-    that answered when this process built none (the replayed one, or an xdist worker's).
+    It reads the run's options from ``settings`` (config/settings.py, read once per process),
+    and what it needs of the session that composes it from ``host`` (``RunHost``).
     """
 
     def __init__(
@@ -70,19 +89,15 @@ class Run:
         config: pytest.Config,
         settings: Settings,
         thresholds: Mapping[tuple[str, str], float],
-        *,
-        suites: Callable[[], SuiteSet],
-        suite_file: Callable[[Path], SuiteFile | None],
-        replay: Callable[[], Any],
-        other_system: Callable[[], dict[str, Any] | None],
+        host: RunHost,
     ) -> None:
         self.config = config
         self.settings = settings
         self.thresholds = thresholds
-        self.suites = suites
-        self.suite_file = suite_file
-        self._replay = replay
-        self._other_system = other_system
+        self.suites = host.suites
+        self.suite_file = host.suite_file
+        self._replay = host.replay
+        self._other_system = host.other_system
         self._system: Callable[[str], Any] | None = None
         self._info: dict[str, Any] | None = None  # the system's name, version and fingerprint
         self._system_spec = ""  # where the system came from: its factory spec, or the hook
