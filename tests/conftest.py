@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from helpers import ASYNCIO_SCOPE, KEEP_OUT
+
 pytest_plugins = ["pytester"]
 
 # pytester's in-process runs drop every module first imported during them, and numpy cannot be
@@ -42,16 +44,20 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 @pytest.fixture(autouse=True)
 def _inner_runs_configured(request: pytest.FixtureRequest) -> None:
-    """A pytest run inside a test gets the setting this repository's own configuration gives
-    pytest-asyncio (a dependency of the llm extra), which otherwise warns once per run that
-    ``asyncio_default_fixture_loop_scope`` is unset. Set after ``pytester`` starts (it clears
-    PYTEST_ADDOPTS), so in-process, subprocess and xdist runs all read it; a test's own ini still
-    applies. Without pytest-asyncio the key would be unknown, so it is then left out."""
-    if "pytester" not in request.fixturenames or not request.config.pluginmanager.has_plugin("asyncio"):
+    """A pytest run inside a test (in process, in a subprocess, with xdist) gets what this
+    repository's own configuration gives pytest: DeepEval's and LangSmith's plugins kept out
+    (`helpers.KEEP_OUT`: an in-process run imports DeepEval afresh each time, seconds per run),
+    and, when pytest-asyncio is loaded, the loop scope it otherwise warns about once per run
+    (`helpers.ASYNCIO_SCOPE`; without it the key would be unknown). Through PYTEST_ADDOPTS, set
+    after ``pytester`` starts (it clears the variable), so a test's own ini and arguments still
+    apply; a test about those plugins sets the variable itself."""
+    if "pytester" not in request.fixturenames:
         return
     request.getfixturevalue("pytester")
-    monkeypatch = request.getfixturevalue("monkeypatch")
-    monkeypatch.setenv("PYTEST_ADDOPTS", "-o asyncio_default_fixture_loop_scope=function")
+    addopts = KEEP_OUT
+    if request.config.pluginmanager.has_plugin("asyncio"):
+        addopts += " " + ASYNCIO_SCOPE
+    request.getfixturevalue("monkeypatch").setenv("PYTEST_ADDOPTS", addopts)
 
 
 @pytest.fixture(scope="session")

@@ -6,6 +6,11 @@ import textwrap
 
 import pytest
 
+# What every pytest run inside a test gets through PYTEST_ADDOPTS (tests/conftest.py): the plugins
+# pyproject's addopts keeps out of this repository's own runs, and pytest-asyncio's loop scope.
+KEEP_OUT = "-p no:deepeval -p no:langsmith_plugin"
+ASYNCIO_SCOPE = "-o asyncio_default_fixture_loop_scope=function"
+
 # A stand-in RAG system: a lookup table from question to (answer text with markers, passages).
 SYSTEM_CONFTEST = '''
 ANSWERS = {

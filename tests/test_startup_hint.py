@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from helpers import make_project
@@ -16,7 +18,9 @@ def pytest_configure(config):
 '''
 
 
-def test_a_loaded_deepeval_plugin_is_named_with_the_fix(pytester: pytest.Pytester) -> None:
+def test_a_loaded_deepeval_plugin_is_named_with_the_fix(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
+    # tests/conftest.py keeps DeepEval's plugin out of inner runs; this one is about it
+    monkeypatch.setenv("PYTEST_ADDOPTS", os.environ.get("PYTEST_ADDOPTS", "").replace("-p no:deepeval", ""))
     make_project(pytester)
     pytester.makepyfile(deepeval_stand_in=STAND_IN)
     pytester.syspathinsert()
