@@ -38,27 +38,16 @@ REFUSAL_ONLY_ANSWERS = ("answers that were not refused where an answer was expec
 
 
 class RunFacts(Protocol):
-    """What the controller asks of the run it tallies (session.py gives itself)."""
+    """What the controller asks of the run it tallies (session.py gives itself): the suites (loaded
+    once), the system's name and version (this process's, or what a worker sent), what a
+    --sprout-shard run's report says of its shard (None for a whole run), the settings that decide
+    a verdict and the tiers this process built (core/judges.py's ``judging`` and ``judges``)."""
 
-    def suites(self) -> SuiteSet:
-        """The suites, loaded once."""
-        ...
-
-    def system_info(self) -> dict[str, Any] | None:
-        """The system's name and version: this process's, or what a worker sent."""
-        ...
-
-    def shard_record(self) -> dict[str, Any] | None:
-        """What a --sprout-shard run's report says of its shard; None for a whole run."""
-        ...
-
-    def judge_settings(self) -> dict[str, Any]:
-        """The settings that decide a verdict (core/judges.py's ``judging``)."""
-        ...
-
-    def judges_record(self) -> dict[str, Any]:
-        """The tiers this process built, as core/judges.py records them."""
-        ...
+    def suites(self) -> SuiteSet: ...
+    def system_info(self) -> dict[str, Any] | None: ...
+    def shard_record(self) -> dict[str, Any] | None: ...
+    def judge_settings(self) -> dict[str, Any]: ...
+    def judges_record(self) -> dict[str, Any]: ...
 
 
 CONTROLLER_KEY = pytest.StashKey["Controller"]()  # the run's controller (None on an xdist worker: not set)
