@@ -43,7 +43,7 @@ def _count_rules(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
         return rules(*args, **kwargs)
 
     monkeypatch.setattr(LexicalJudge, "assess", counted_assess)
-    monkeypatch.setattr(LexicalJudge, "_rules", staticmethod(counted_rules))
+    monkeypatch.setattr(LexicalJudge, "_rules", counted_rules)
     return counts
 
 

@@ -17,7 +17,7 @@ from pytest_sprout import judges
 from pytest_sprout.core import option_values as pure_settings
 
 JUDGES = Path(judges.__file__).parent
-BASE = {"model", "sentences", "tier", "citations", "errors", "secret", "stats", "version", "util"}  # the base modules of core/
+BASE = {"model", "sentences", "tier", "citations", "errors", "secret", "stats", "version", "util", "calibration"}  # the base modules of core/
 
 
 def imports(path: Path) -> list[tuple[int, str]]:

@@ -154,14 +154,14 @@ class NLIJudge:
         self._runtime: Runtime | EndpointRuntime | None = None
         self._endpoint: Endpoint | None = None
         if endpoint:
-            from .nli_endpoint import Endpoint
+            from .nli_endpoint import Endpoint, fetch_light
 
             self._endpoint = Endpoint(endpoint)
         self._load_error: str | None = None
         self._fetched: tuple[Any, Any, Any] | None = None  # a downloaded model's (config, model, tokenizer)
         self.source = resolve_model(model)
         if self.source.folder is None and self._endpoint is not None:  # the tokenizer and config only
-            self.source = ModelSource(model, model, _fetch_light(model), True)
+            self.source = ModelSource(model, model, fetch_light(model), True)
         if self.source.folder is None:  # a hub id to download: fetch it now, its config is needed
             self._fetched = self._fetch()
             self.source = ModelSource(model, model, _hub_folder(model), True)
@@ -489,16 +489,6 @@ class NLIJudge:
             best = max(range(len(scores)), key=scores.__getitem__)
             results.append(Entailment(scores[best], plan.how, plan.chunks[best] if plan.how == "chunked" else None))
         return results
-
-
-def _fetch_light(model: str) -> Path | None:
-    """A hub model's config and tokenizer files, downloaded without its weights (--nli-endpoint)."""
-    from huggingface_hub import snapshot_download
-
-    try:
-        return Path(snapshot_download(model, allow_patterns=["*.json", "*.txt", "*.model", "*.py"]))
-    except Exception as exc:  # whatever the hub client raises: the model cannot be read
-        raise NLIModelError(f"cannot download the tokenizer and config of {model!r}: {exc}") from None
 
 
 def _splitter() -> str:

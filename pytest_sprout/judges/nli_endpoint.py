@@ -33,6 +33,7 @@ import json
 import os
 import random
 import time
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -232,3 +233,13 @@ def load_tokenizer(path: str, name: str, local_only: bool, trust_remote_code: bo
     if not getattr(tokenizer, "is_fast", False):
         raise NLIModelError(f"{name!r}: the tokenizer has no fast (Rust) version; chunking needs its offsets")
     return tokenizer
+
+
+def fetch_light(model: str) -> Path | None:
+    """A hub model's config and tokenizer files, downloaded without its weights (--nli-endpoint)."""
+    from huggingface_hub import snapshot_download
+
+    try:
+        return Path(snapshot_download(model, allow_patterns=["*.json", "*.txt", "*.model", "*.py"]))
+    except Exception as exc:  # whatever the hub client raises: the model cannot be read
+        raise NLIModelError(f"cannot download the tokenizer and config of {model!r}: {exc}") from None
