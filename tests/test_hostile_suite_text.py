@@ -6,6 +6,7 @@ end (issue 23, defects 07, 09, 10, 12)."""
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from pathlib import Path
@@ -212,6 +213,10 @@ def test_bidi_controls_are_escaped_in_the_terminal_markdown_and_html(pytester: p
     for name in ("s.md", "s.html"):
         shown = (pytester.path / name).read_text(encoding="utf-8")
         assert not any(c in shown for c in BIDI_CONTROLS), name
+    # ...yet the labelling mode names a sentence by its exact text, so an exported label matches it
+    page = (pytester.path / "s.html").read_text(encoding="utf-8")
+    sentences = {html.unescape(s) for s in re.findall(r'data-sentence="([^"]*)"', page)}
+    assert "Snake plants need \u202eNUS LLUF\u202c full sun." in sentences
     # the JSON report is data, not display: the answer is kept as the system gave it
     [row] = json.loads((pytester.path / "r.json").read_text(encoding="utf-8"))["items"]
     assert "\u202e" in row["answer"]["text"]

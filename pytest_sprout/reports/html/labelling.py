@@ -30,7 +30,8 @@ from typing import Any, Iterable
 
 from ...checks.label_context import claim_stems, judged_against, marks, passage_name
 from ...core.row import Row
-from .parts import esc, num
+from ...core.util import BIDI
+from .parts import data_attr, esc, num
 
 SENTENCE_METRIC = "grounded_sentence"
 
@@ -69,6 +70,10 @@ SCRIPT = """
   var status = document.getElementById('lab-status');
   var onlySample = document.getElementById('lab-only-sample');
   var showVerdicts = document.getElementById('lab-show-verdicts');
+  function shown(text) {  // bidi controls as escapes, as the rest of the report shows them
+    return text.replace(/[\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]/g, function (c) {
+      return '\\\\u' + ('000' + c.charCodeAt(0).toString(16)).slice(-4); });
+  }
   function id(item) { return JSON.stringify([item.getAttribute('data-case'), item.getAttribute('data-sentence')]); }
   function draw(item) {
     if (item.getAttribute('data-drawn')) return;
@@ -78,7 +83,7 @@ SCRIPT = """
     var answer = item.getAttribute('data-a');
     if (answer !== null && texts[+answer]) {
       var said = document.createElement('div');
-      said.className = 'ans'; said.textContent = 'the whole answer: ' + texts[+answer];
+      said.className = 'ans'; said.textContent = 'the whole answer: ' + shown(texts[+answer]);
       item.querySelector('.claim').after(said);
     }
     parts.forEach(function (part) {
@@ -88,12 +93,12 @@ SCRIPT = """
       var body = document.createElement('div');
       body.className = 'ptext'; body.tabIndex = -1;
       for (var i = 0; i + 1 < spans.length; i += 2) {
-        if (spans[i] > at) body.appendChild(document.createTextNode(chars.slice(at, spans[i]).join('')));
+        if (spans[i] > at) body.appendChild(document.createTextNode(shown(chars.slice(at, spans[i]).join(''))));
         var mark = document.createElement('mark');
-        mark.textContent = chars.slice(spans[i], spans[i + 1]).join('');
+        mark.textContent = shown(chars.slice(spans[i], spans[i + 1]).join(''));
         body.appendChild(mark); at = spans[i + 1];
       }
-      if (at < chars.length) body.appendChild(document.createTextNode(chars.slice(at).join('')));
+      if (at < chars.length) body.appendChild(document.createTextNode(shown(chars.slice(at).join(''))));
       box.appendChild(name); box.appendChild(body);
       var first = body.querySelector('mark');  // a long passage opens at the claim's first word in it
       if (first && body.scrollHeight > body.clientHeight) body.scrollTop = Math.max(0, first.offsetTop - body.offsetTop - 24);
@@ -280,7 +285,7 @@ def _card_html(card: _Card, store: dict[str, int], position: str | None) -> str:
         sample += f' data-a="{store.setdefault(card.answer, len(store))}"'
     verdicts = "".join(_verdict(tier, s) for tier, s in card.verdicts)
     return (
-        f'<div class="lab" tabindex="0" data-case="{esc(card.case_id)}" data-sentence="{esc(card.text)}"{sample} '
+        f'<div class="lab" tabindex="0" data-case="{data_attr(card.case_id)}" data-sentence="{data_attr(card.text)}"{sample} '
         f'data-kind="{esc(card.kind)}" data-p="{esc(json.dumps(parts, separators=(",", ":"), ensure_ascii=False))}">'
         f"<div>{pos}<code>{esc(card.case_id)}</code>{question}</div>"
         f'<div class="claim">{esc(card.text)}</div>{where}<div class="psg"></div>'
@@ -291,8 +296,9 @@ def _card_html(card: _Card, store: dict[str, int], position: str | None) -> str:
 
 
 def _data_block(texts: list[str]) -> str:
-    """The passages as a JSON data block; every '<' escaped so that no text can end the block."""
-    data = json.dumps(texts, ensure_ascii=False).replace("<", "\\u003c")
+    """The passages as a JSON data block; every '<' escaped so that no text can end the block, and bidi
+    controls as JSON escapes (the script shows them as escapes: see ``shown``)."""
+    data = BIDI.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(texts, ensure_ascii=False).replace("<", "\\u003c"))
     return f'<script type="application/json" id="lab-passages">{data}</script>'
 
 

@@ -8,7 +8,7 @@ import html
 import math
 from typing import Any
 
-from ...core.util import bidi_escaped
+from ...core.util import BIDI, bidi_escaped
 
 # The CSS class that colours an outcome (page.STYLE defines them).
 OUTCOME_CLASS = {"passed": "pass", "failed": "fail", "skipped": "skip", "unscored": "unsc"}
@@ -22,6 +22,14 @@ def esc(value: Any) -> str:
     """Text or attribute-safe HTML for any value (quotes escaped too; bidi controls written as
     escapes, so an answer cannot reorder what the page shows)."""
     return html.escape(bidi_escaped("" if value is None else str(value)), quote=True)
+
+
+def data_attr(value: Any) -> str:
+    """A data attribute the page's script reads back as the text itself (a label names its sentence
+    by it): HTML-escaped, with bidi controls as character references, so the page's source holds
+    none raw and ``getAttribute`` still gives the exact text."""
+    text = html.escape("" if value is None else str(value), quote=True)
+    return BIDI.sub(lambda m: f"&#x{ord(m.group()):x};", text)
 
 
 def num(value: Any, digits: int = 3) -> str:
