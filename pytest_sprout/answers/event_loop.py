@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import inspect
 import threading
 from concurrent.futures import Future
 from typing import Any, Callable
@@ -25,20 +26,27 @@ class LoopThread:
     def ensure(self) -> asyncio.AbstractEventLoop:
         """The running loop, started in its thread if it is not yet."""
         with self._lock:
-            if self._loop is None:
-                loop = asyncio.new_event_loop()
-                ready = threading.Event()
+            return self._ensure()
 
-                def run() -> None:
-                    asyncio.set_event_loop(loop)
-                    ready.set()
+    def _ensure(self) -> asyncio.AbstractEventLoop:
+        """``ensure`` with ``self._lock`` held."""
+        if self._loop is None:
+            loop = asyncio.new_event_loop()
+            ready = threading.Event()
+
+            def run() -> None:
+                asyncio.set_event_loop(loop)
+                ready.set()
+                try:
                     loop.run_forever()
+                finally:
+                    _shut_down(loop)
 
-                self._thread = threading.Thread(target=run, name="sprout-answers-loop", daemon=True)
-                self._thread.start()
-                ready.wait()
-                self._loop = loop
-            return self._loop
+            self._thread = threading.Thread(target=run, name="sprout-answers-loop", daemon=True)
+            self._thread.start()
+            ready.wait()
+            self._loop = loop
+        return self._loop
 
     def submit(self, awaitable: Any) -> Future[Any]:
         """Run an awaitable on the loop; what it raises beyond Exception (sys.exit, GeneratorExit)
@@ -51,7 +59,21 @@ class LoopThread:
             except BaseException as exc:  # raised on the loop it would stop the loop's thread
                 raise _Raised(exc) from None
 
-        return asyncio.run_coroutine_threadsafe(wrap(), self.ensure())
+        future = self.schedule(wrap())
+        if inspect.iscoroutine(awaitable):
+            future.add_done_callback(lambda _: _close_unstarted(awaitable))
+        return future
+
+    def schedule(self, coro: Any) -> Future[Any]:
+        """``asyncio.run_coroutine_threadsafe`` on the loop (started if need be). Under the lock
+        that ``stop`` takes too, so that the loop cannot be told to stop between choosing it and
+        handing it the coroutine: whatever was scheduled runs before the stop, and what is still
+        pending then is cancelled (see ``_shut_down``). A coroutine that never started (cancelled
+        first) is closed, not left to warn that it was never awaited."""
+        with self._lock:
+            future = asyncio.run_coroutine_threadsafe(coro, self._ensure())
+        future.add_done_callback(lambda _: _close_unstarted(coro))
+        return future
 
     def wait(self, awaitable: Any, timeout: float | None = None) -> Any:
         """Run an awaitable on the loop and wait for it in this thread: its result, or what it
@@ -67,11 +89,42 @@ class LoopThread:
 
     def call_soon(self, callback: Callable[..., Any], *args: Any) -> None:
         """Call ``callback(*args)`` on the loop, if it runs."""
-        if self._loop is not None:
-            self._loop.call_soon_threadsafe(callback, *args)
+        with self._lock:
+            if self._loop is not None:
+                self._loop.call_soon_threadsafe(callback, *args)
 
-    def stop(self) -> None:
-        """Stop the loop (its thread ends); a later ``ensure`` starts another."""
-        if self._loop is not None:
-            self._loop.call_soon_threadsafe(self._loop.stop)
-            self._loop = None
+    def stop(self) -> threading.Thread | None:
+        """Stop the loop; a later ``ensure`` starts another. What was scheduled on it and is still
+        pending is cancelled and run to its end, then the loop is closed and its thread ends (not
+        waited for here: a system that blocks its loop must not hang the run). Returns that thread
+        (None when no loop ran), for a caller that wants to join it."""
+        with self._lock:
+            loop, thread = self._loop, self._thread
+            self._loop = self._thread = None
+            if loop is not None:
+                loop.call_soon_threadsafe(loop.stop)
+        return thread
+
+
+def _close_unstarted(coro: Any) -> None:
+    """Close a coroutine that never began (its task was cancelled first, or never made): closed,
+    it does not warn "coroutine ... was never awaited" when collected."""
+    if inspect.getcoroutinestate(coro) == inspect.CORO_CREATED:
+        coro.close()
+
+
+def _shut_down(loop: asyncio.AbstractEventLoop) -> None:
+    """In the loop's thread, once ``stop`` stopped it: cancel what is still pending (a job
+    scheduled just before the stop has not started yet), let it end, then close the loop. Rounds
+    repeat while cancelling makes new tasks; callbacks queued before the stop run there too."""
+    try:
+        while True:
+            pending = [task for task in asyncio.all_tasks(loop) if not task.done()]
+            if not pending:
+                break
+            for task in pending:
+                task.cancel()
+            loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
+        loop.run_until_complete(loop.shutdown_asyncgens())
+    finally:
+        loop.close()

@@ -306,7 +306,8 @@ class AnswerSource:
             return job
         job = self._jobs[case.id] = _Job(case)
         if self._async:
-            job.task = asyncio.run_coroutine_threadsafe(self._run_async(job), self._events.ensure())
+            job.task = self._events.schedule(self._run_async(job))
+            job.task.add_done_callback(lambda task: _cancelled_early(job, task))
         else:
             self._queue.put(job)
             self._ensure_threads()
@@ -483,3 +484,10 @@ class AnswerSource:
         self._done[case.id] = item
         self._jobs.pop(case.id, None)
         return item
+
+
+def _cancelled_early(job: _Job, task: Future[Any]) -> None:
+    """An async job's task cancelled before its body ran (the loop stopped first, or it was
+    cancelled waiting for a slot): its waiter still gets an outcome, never waits on forever."""
+    if task.cancelled():
+        _settle(job.future, exc=asyncio.CancelledError())
