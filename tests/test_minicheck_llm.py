@@ -167,3 +167,36 @@ def test_minicheck_beside_the_framework_metrics_and_unknown_names(pytester: pyte
     assert "deepeval_faithfulness" not in row["metrics"]
     bad = run(pytester, fake, "--llm-metrics=nope")
     assert "unknown metric nope" in bad.stdout.str() + bad.stderr.str()
+
+
+@pytest.mark.parametrize("retrieved", [3, 12])
+def test_retrieved_mode_is_bounded_by_max_retrieved(fake: FakeLLMServer, retrieved: int) -> None:
+    # An uncited sentence in retrieved mode is judged against the llm.minicheck_max_retrieved
+    # passages that share the most words with it (the alce tier's pre-rank), so the calls and the
+    # citation counts stop growing with the retrieved set.
+    fake.yes_prob = lambda document, claim: 0.9 if "low light" in document else 0.1
+    others = [Passage(str(i), f"Unrelated note {i} about garden tools and soil.") for i in range(2, retrieved + 1)]
+    answer = Answer((Sentence("Snake plants tolerate low light.", ()),),
+                    (*others, Passage("1", "Snake plants tolerate low light.")))
+    client = LLMClient(fake.url, "bespoke-minicheck")
+    try:
+        checker = EndpointChecker(client, {**DEFAULTS, "minicheck_max_retrieved": 2})
+        outcome = client.run(checker.score(answer, "retrieved"))
+    finally:
+        client.close()
+    sentence = outcome.score.sentences[0]
+    assert sentence.retrieved and sentence.verdict.supported
+    assert len(sentence.used) == 2 and "1" in sentence.used  # the passage sharing the most words is kept
+    assert len(outcome.score.citations) == 2
+    # One joint premise (one chunk), then each of the two used passages alone: 3 questions at any size.
+    assert fake.chat_calls == checker.calls == 3
+    assert checker.settings()["max_retrieved"] == 2
+
+
+def test_max_retrieved_setting_is_a_whole_run_count() -> None:
+    from pytest_sprout.core.option_values import threshold_problem
+
+    assert threshold_problem("llm", "minicheck_max_retrieved", 20) is None
+    assert "must be a whole number" in str(threshold_problem("llm", "minicheck_max_retrieved", 2.5))
+    assert "out of range" in str(threshold_problem("llm", "minicheck_max_retrieved", 0))
+    assert "whole run" in str(threshold_problem("llm", "minicheck_max_retrieved", 3, per_case=True))

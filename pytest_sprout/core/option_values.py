@@ -24,7 +24,7 @@ THRESHOLD_NAMES: dict[str, tuple[str, ...]] = {
         "deepeval_faithfulness", "deepeval_answer_relevancy", "deepeval_contextual_precision",
         "deepeval_contextual_recall",
         "minicheck_citation_recall", "minicheck_citation_precision", "minicheck_entailment",
-        "minicheck_chunk_words", "minicheck_max_citations",
+        "minicheck_chunk_words", "minicheck_max_citations", "minicheck_max_retrieved",
     ),
 }
 UNIT = (0.0, 1.0)
@@ -34,11 +34,13 @@ COUNTS: dict[tuple[str, str], tuple[float, float]] = {
     ("alce", "max_retrieved"): (1.0, 1_000_000.0),
     ("llm", "minicheck_chunk_words"): (1.0, 1_000_000.0),
     ("llm", "minicheck_max_citations"): (1.0, 1000.0),
+    ("llm", "minicheck_max_retrieved"): (1.0, 1_000_000.0),
 }
 # Settings a case may not change on its own: they change how the judge works (the NLI model's
 # cut-off, how many citations ALCE reads), not only where an item passes.
 NOT_PER_CASE = frozenset({("alce", "entailment"), ("alce", "max_citations"), ("alce", "max_retrieved"), *(
-    ("llm", n) for n in ("minicheck_entailment", "minicheck_chunk_words", "minicheck_max_citations"))})
+    ("llm", n) for n in (
+    "minicheck_entailment", "minicheck_chunk_words", "minicheck_max_citations", "minicheck_max_retrieved"))})
 
 
 def tier_settings() -> dict[str, dict[str, tuple[float, float]]]:

@@ -10,7 +10,9 @@ MiniCheck's system and user prompt once per (chunk, sentence of the claim), with
 probability of those that read "yes"; a server that sends no logprobs is read from its text (Yes
 1.0, No 0.0), and one that refuses the ``logprobs`` parameter (HTTP 400) is asked again without it,
 for the rest of the run. The claim's score is the max over chunks (min over its sentences); it is
-entailed at ``llm.minicheck_entailment`` (0.5).
+entailed at ``llm.minicheck_entailment`` (0.5). In ``retrieved`` citations mode an uncited sentence
+is judged against at most ``llm.minicheck_max_retrieved`` (5) retrieved passages, chosen by the alce
+tier's word-overlap pre-rank, so that neither the calls nor the citation counts grow with retrieval.
 
 Calls go through the tier's shared client: its concurrency bound, retries, timeout and response
 cache. A call that fails (timeout, HTTP error, a reply that is neither Yes nor No) leaves the
@@ -25,6 +27,7 @@ from typing import Any
 
 from ..core.model import Answer, GoldenItem, Passage, Verdict
 from . import TierResult, describe_sentences
+from .alce import MAX_RETRIEVED
 from .minicheck import (
     ENDPOINT_CHUNK_WORDS,
     TOP_LOGPROBS,
@@ -46,6 +49,7 @@ DEFAULTS = {  # --sprout-threshold llm.NAME=VALUE
     "minicheck_entailment": 0.5,
     "minicheck_chunk_words": float(ENDPOINT_CHUNK_WORDS),
     "minicheck_max_citations": 3.0,
+    "minicheck_max_retrieved": float(MAX_RETRIEVED),  # as alce.max_retrieved: retrieved mode's bound
 }
 
 
@@ -67,6 +71,7 @@ class EndpointChecker:
         self.threshold = settings["minicheck_entailment"]
         self.chunk_words = max(1, int(settings["minicheck_chunk_words"]))
         self.max_citations = int(settings["minicheck_max_citations"])
+        self.max_retrieved = int(settings["minicheck_max_retrieved"])
         self.recall = settings[RECALL]
         self.precision = settings[PRECISION]
         self.logprobs: bool | None = None  # None: not known yet whether the server accepts them
@@ -76,7 +81,7 @@ class EndpointChecker:
 
     def settings(self) -> dict[str, Any]:
         return {"entailment": self.threshold, "chunk_words": self.chunk_words, "max_citations": self.max_citations,
-                "splitter": splitter(), "recall": self.recall, "precision": self.precision}
+                "max_retrieved": self.max_retrieved, "splitter": splitter(), "recall": self.recall, "precision": self.precision}
 
     # --- one question ---------------------------------------------------------------------------
     async def ask(self, chunk: str, sentence: str) -> float:
@@ -162,7 +167,7 @@ class EndpointChecker:
         for _ in range(4):  # the arithmetic asks in at most three rounds
             missing.clear()
             try:
-                return Outcome(score_answers([answer], judge_many, self.max_citations, [mode])[0])
+                return Outcome(score_answers([answer], judge_many, self.max_citations, [mode], self.max_retrieved)[0])
             except _Pending:
                 await asyncio.gather(*(self.check(p, c) for p, c in missing))
             except UnreadableAnswer as exc:
