@@ -372,7 +372,8 @@ def make_judge(args: argparse.Namespace, overrides: dict[str, Any] | None = None
         raise DataError("--judge nli needs --nli-model (a local folder or a model id)")
     from ..judges.nli import NLIJudge, NLIModelError
 
-    kwargs = {"device": args.nli_device, "batch_size": args.nli_batch_size, "max_length": args.nli_max_length}
+    kwargs = {"device": args.nli_device, "batch_size": args.nli_batch_size, "max_length": args.nli_max_length,
+              "dtype": getattr(args, "nli_dtype", None) or "auto", "endpoint": getattr(args, "nli_endpoint", None)}
     if getattr(args, "calibration", None):  # a calibration of the nli judge: its p(entailment) threshold
         kwargs["threshold"] = load_calibration(args.calibration, judge="nli").threshold
     kwargs.update(overrides)

@@ -2,6 +2,7 @@
 
     python -m pytest_sprout.metaeval --judge lexical --data ../shared/benchmarks/wice/claim_test.jsonl
     python -m pytest_sprout.metaeval --judge nli --nli-model PATH --data FILE.jsonl
+    python -m pytest_sprout.metaeval --judge nli --nli-model ID --nli-endpoint URL --data FILE.jsonl
 
 Reads a generic JSONL (``premise``, ``claim``, ``label``, optional ``category``) or the WiCE and
 LFQA-Verification formats, runs the judge on every (claim, premise), and prints, each with its n
@@ -48,6 +49,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--nli-device", default="auto")
     parser.add_argument("--nli-batch-size", type=int, default=16)
     parser.add_argument("--nli-max-length", type=int, default=400)
+    parser.add_argument("--nli-dtype", default="auto", metavar="auto|float32|bfloat16|float16",
+                        help="precision of the NLI model's weights (auto: bfloat16 on a GPU that supports it, float32 on CPU)")
+    parser.add_argument("--nli-endpoint", metavar="URL", help="a text-embeddings-inference server that serves --nli-model: "
+                        "score there (/predict) instead of loading the weights; key from env SPROUT_NLI_API_KEY")
     parser.add_argument("--tune", metavar="NAME=V1,V2,...", help="re-run the judge with each value of one setting")
     parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
     return parser
@@ -59,6 +64,7 @@ def main(argv: Sequence[str] | None = None, out: Callable[[str], None] = print) 
         problem = options_clash([("--json", args.json)], [("--data", args.data), ("--calibration", args.calibration)])
         if problem:  # checked before any work: never written over what it reads
             raise DataError(problem)
+        check_nli_options(args)
         examples = load(args.data, args.format, args.premise)
         try:
             judge = make_judge(args)
@@ -73,7 +79,7 @@ def main(argv: Sequence[str] | None = None, out: Callable[[str], None] = print) 
             name, values = parse_tune(args.tune)
             tuned = tune(args, examples, name, values)
             lines += format_tune(tuned, "the judge as run above")
-    except DataError as exc:
+    except (DataError, _model_error()) as exc:  # evaluated only when something is raised
         print(f"metaeval: error: {exc}", file=sys.stderr)
         return 2
     for line in lines:
@@ -82,6 +88,30 @@ def main(argv: Sequence[str] | None = None, out: Callable[[str], None] = print) 
         write_json(args.json, {"judge": args.judge, "settings": settings, "data": args.data, "format": fmt, **result,
                                **({"tune": tuned} if tuned is not None else {})})
     return 0
+
+
+def check_nli_options(args: argparse.Namespace) -> None:
+    """--nli-dtype and --nli-endpoint: the plugin's checks and messages (config/options.py), before
+    any work. The endpoint's key comes from SPROUT_NLI_API_KEY (judges/nli_endpoint.py), never shown."""
+    from ..core.errors import SettingsError
+    from ..core.option_values import check_url
+    from ..judges.nli import DTYPES
+
+    if args.nli_dtype not in DTYPES:
+        raise DataError(f"--nli-dtype must be one of {', '.join(DTYPES)}, got {args.nli_dtype!r}")
+    if args.nli_endpoint is not None:
+        try:
+            check_url(args.nli_endpoint, "--nli-endpoint")
+        except SettingsError as exc:
+            raise DataError(str(exc)) from None
+
+
+def _model_error() -> type[Exception]:
+    """A model that fails at its first use (weights that do not load, an --nli-endpoint that refuses
+    or does not answer): an error line, not a traceback."""
+    from ..judges.nli_model import NLIModelError
+
+    return NLIModelError
 
 
 if __name__ == "__main__":
