@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from .config import options
-from .answers.wiring import retry_on
+from .answers.wiring import held_warnings, reissue_warnings, retry_on
 from .core.tier import TIER_SPECS
 from .controller.controller import Controller
 from .session import SESSION_KEY, SproutSession, get_session, is_controller
@@ -125,9 +125,15 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Any:
     """Ask the system ahead about the cases coming up (--sprout-concurrency); after the item,
     drop the answers that no item still to run needs."""
-    get_session(item.config).item_starting(item)
+    with held_warnings(item):  # outside pytest's warnings capture: raised again in the item's setup
+        get_session(item.config).item_starting(item)
     yield
     get_session(item.config).item_finished(item)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    reissue_warnings(item)
 
 
 @pytest.hookimpl(hookwrapper=True, tryfirst=True)

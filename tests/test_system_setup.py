@@ -83,3 +83,44 @@ def test_the_repository_config_warns_about_nothing_with_or_without_pytest_asynci
     assert "warning" not in output.lower(), output
     # the value is read either way: by pytest-asyncio when it is loaded, else from the conftest's declaration
     result.stdout.fnmatch_lines(["plugins: *" + ("" if plugin else "asyncio-*"), "*loop scope: function"])
+
+
+NAMELESS_CONFTEST = '''
+class System:
+    version = "1"
+
+    @property
+    def name(self):
+        raise RuntimeError("no \\u202eeman\\u202c here")
+
+    def __call__(self, question):
+        return "A snake plant needs low light [1].", ["Snake plants tolerate low light."]
+
+
+def pytest_sprout_make_system(config):
+    return System()
+'''
+
+ONE_CASE_SUITE = """
+suite: care
+cases:
+  - id: snake-light
+    question: How much light does a snake plant need?
+    expected_facts: ["low light"]
+"""
+
+
+def test_a_warning_about_the_system_reaches_the_warnings_summary_once(pytester: pytest.Pytester) -> None:
+    """Regression: the system is built and described (name, version, fingerprint) when the first
+    item starts, before pytest's warnings capture: describe_system's warning went raw to stderr
+    and never reached the warnings summary. Two tiers' items, one system: one warning."""
+    make_project(pytester, suite=ONE_CASE_SUITE, conftest=NAMELESS_CONFTEST, tiers="[groundedness, ragas]")
+    result = pytester.runpytest_subprocess("-p", "no:deepeval", "-m", "groundedness or ragas")
+    out = result.stdout.str()
+    summary = out.split("warnings summary", 1)[1] if "warnings summary" in out else ""
+    said = "the system's name raised RuntimeError: no \\u202eeman\\u202c here; the reports name it 'conftest.System'"
+    assert said in summary, out
+    assert out.count("the system's name raised") == 1, out  # once, and only in the summary
+    assert "\u202e" not in out + result.stderr.str()  # the system's text escaped (safe_text)
+    assert "the system's name raised" not in result.stderr.str()
+    result.assert_outcomes(passed=2, warnings=1)

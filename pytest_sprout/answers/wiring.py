@@ -5,9 +5,11 @@ asks ahead about the cases coming up itself (upcoming.py)."""
 
 from __future__ import annotations
 
+import warnings
 from collections import Counter
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 import pytest
 
@@ -16,6 +18,32 @@ from ..core.util import is_xdist_worker, safe_text
 
 RUN_KEY = pytest.StashKey[str]()
 LEFT_KEY = pytest.StashKey["Counter[str] | None"]()
+HELD_KEY = pytest.StashKey["list[warnings.WarningMessage]"]()
+
+
+@contextmanager
+def held_warnings(item: Any) -> Iterator[None]:
+    """Around what the plugin does for an item before pytest's own warnings capture begins
+    (asking ahead builds the system and reads its name, version and fingerprint): the warnings
+    raised are held on the item, all of them, for ``reissue_warnings`` to raise again inside that
+    capture, where the run's filters decide and the warnings summary shows them. Raised here they
+    went to stderr, mid-line, and never reached the summary."""
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        try:
+            yield
+        finally:
+            if said:
+                item.stash.setdefault(HELD_KEY, []).extend(said)
+
+
+def reissue_warnings(item: Any) -> None:
+    """Raise again, once, the warnings ``held_warnings`` held for this item (from its setup,
+    inside pytest's capture)."""
+    for said in item.stash.get(HELD_KEY, []):
+        warnings.warn_explicit(said.message, said.category, said.filename, said.lineno, source=said.source)
+    if HELD_KEY in item.stash:
+        del item.stash[HELD_KEY]
 
 
 def retry_on(names: Sequence[str]) -> tuple[type[BaseException], ...]:
@@ -161,8 +189,6 @@ def describe_system(system: Any, import_name: str) -> dict[str, Any]:
     ``fingerprint`` for the reports and the answer cache. One that raises is left out with a
     warning (a name falls back to the import name): the run goes on, and without a fingerprint
     the answers are not kept across runs."""
-    import warnings
-
     info: dict[str, Any] = {}
     for key, default in (("name", import_name), ("version", "")):
         try:
