@@ -246,3 +246,23 @@ def test_the_nli_judge_is_calibrated_and_its_threshold_is_alces(yes_model: Path,
     write(calibration(0.7), lexical)
     assert entailment_threshold(TierSettings(options={"sprout_calibration": str(lexical)})) == 0.5  # the groundedness tier's
     assert entailment_threshold(TierSettings()) == 0.5
+
+
+def test_a_model_that_fails_at_first_use_is_one_error_line_not_a_traceback(
+        yes_model: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Weights that do not load surface when the judge first runs: calibrate says so in one line
+    and exits 2, as metaeval does, instead of ending in a traceback."""
+    import shutil
+
+    broken = tmp_path / "broken"
+    shutil.copytree(yes_model, broken)
+    weights = [p for p in broken.iterdir() if p.suffix in (".safetensors", ".bin")]
+    assert weights
+    for path in weights:
+        path.write_bytes(b"not a weights file")
+    data = labelled_jsonl(tmp_path / "l.jsonl", n=20)
+    code = main(["--judge", "nli", "--nli-model", str(broken), "--nli-device", "cpu", "--data", str(data),
+                 "--repeats", "2"], out=lambda line: None)
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.startswith("calibrate: error: ") and err.count("\n") == 1 and "Traceback" not in err
