@@ -27,6 +27,25 @@ def test_without_labels_the_summary_says_what_the_judge_is_worth_and_how_to_meas
                                  "*real LLM answers*held-out*--sprout-label-sample=50*--sprout-calibrate"])
 
 
+def test_a_run_that_judged_nothing_says_nothing_of_the_judges_worth(pytester: pytest.Pytester) -> None:
+    """Only a tier that judged an item is described: a run stopped by a bad case before any item ran
+    has rows (not run) but no verdict the line could be read against."""
+    pytester.makeconftest("""
+        def pytest_sprout_make_system(config):
+            return lambda q: ("Water it weekly [1].", ["Water it weekly."])
+    """)
+    pytester.mkdir("suites")
+    good = '  - id: b\n    question: How often should I water it?\n    expected_facts: ["weekly"]\n'
+    bad = '  - id: a\n    question: What light?\n    expected_facts: "low light"\n'
+    pytester.path.joinpath("suites", "care.yaml").write_text("suite: care\ncases:\n" + bad + good)
+    stopped = pytester.runpytest("-p", "no:cacheprovider", "suites", "-m", "groundedness")
+    assert "field 'expected_facts'" in stopped.stdout.str()
+    assert "the judge agrees with people" not in stopped.stdout.str()
+    pytester.path.joinpath("suites", "care.yaml").write_text("suite: care\ncases:\n" + good)
+    judged = pytester.runpytest("-p", "no:cacheprovider", "suites", "-m", "groundedness")
+    assert "the judge agrees with people" in judged.stdout.str()
+
+
 def test_a_calibration_at_the_rootdir_is_used_and_the_summary_says_so(pytester: pytest.Pytester) -> None:
     make(pytester, cases=4)
     write(calibration(0.9999), Path(pytester.path, "sprout.calibration.json"))

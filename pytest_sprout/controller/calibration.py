@@ -179,5 +179,6 @@ class RunCalibration:
         tiers = {str(r.tier) for r in items}
         cv = (labels_cv_lines(labels, items, controller.dataset_hash())
               if labels is not None and not self.fitted and "groundedness" in tiers else [])
+        judged = {str(r.tier) for r in items if r.outcome in ("passed", "failed")}  # not a run that judged nothing
         return lines(self.found, controller.dataset_hash(), RULES_VERSION) + cv + self.fitted + worth_lines(
-            tiers, labels is not None)
+            judged, labels is not None)
