@@ -11,7 +11,7 @@ from . import lexicon
 from .dates import _MONTH_TOKENS, find_dates, has_iso_date
 from .numbers import find_numbers
 from .scan import _NEGATIVE_VERBS, _date_tokens, _free_or_less, _scan, sentence_keys
-from .text import _FIRST, _LEXICON, _NAME, _SENTENCE_OPENERS, CONTENT, NEG, NEGATIVE_WORDS, QUANTIFIERS, _classify, words_of
+from .text import _FIRST, _LEXICON, _NAME, _SENTENCE_OPENERS, CONTENT, NEG, NEGATIVE_WORDS, QUANTIFIERS, words_of
 
 T = TypeVar("T")
 
@@ -180,18 +180,17 @@ class Sentence:
     def names(self) -> dict[str, str]:
         """Content keys written with a capital inside the sentence ("Boston fern"), to the word."""
         if self._names is None:
-            self._names = {}
-            rest = self.text[1:]
-            if rest.islower() or rest == rest.lower():  # no capital after the first character: no names
-                return self._names
+            found: dict[str, str] = {}
+            self._names = found
             text = self.text
+            rest = text[1:]
+            if rest == rest.lower():  # no capital after the first character: no names
+                return found
+            keys = self.keys
             for m in _NAME.finditer(text):
-                if _opening_capital(text, m):
-                    continue
-                word = m.group().lower()
-                kind, key = _LEXICON.get(word) or _classify(word)
-                if kind == CONTENT and key in self.keys:
-                    self._names.setdefault(key, m.group())
+                kind, key = _LEXICON[m.group().lower()]
+                if kind == CONTENT and key in keys and key not in found and not _opening_capital(text, m):
+                    found[key] = m.group()
         return self._names
 
     def written(self) -> tuple[list[str], list[str]]:
@@ -251,10 +250,7 @@ class Sentence:
 
     def surface(self, key: str) -> str:
         """The word as written for a content key."""
-        for k, idx in self.content:
-            if k == key:
-                return self.words[idx]
-        return key
+        return self.first_words().get(key, key)
 
     def allkeys(self) -> frozenset[str]:
         """Every word and number of the sentence: what a claim without content words is matched on."""
