@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-
+from collections import Counter
 from typing import Any, Callable, NamedTuple, TypeVar
 from weakref import WeakValueDictionary, ref
 
@@ -17,12 +17,10 @@ T = TypeVar("T")
 
 
 class Clause(NamedTuple):
-    """A clause with content: its keys, its polarity, its first negation cue, a word to name it,
-    its quantifiers and modals as (class, family, word); ``denied``, its polarity with the
-    negative verbs counted too ("failed to get the balance right" denies what "got the balance
-    right" says); ``unread_no``, whether it has a negative verb in a use not read as a cue ("wheels
-    that prevent tripping": it may say "no" all the same); ``says_no``, whether it says "no" in
-    any way: a negation cue, a word of ``NEGATIVE_WORDS`` ("unless", "rather") or a "-free"/"-less"."""
+    """A clause with content: its keys, polarity, first negation cue, a word to name it, quantifiers
+    and modals as (class, family, word); ``denied``: its polarity with negative verbs counted ("failed
+    to get"); ``unread_no``: a negative verb not read as a cue ("prevent tripping"); ``says_no``: a
+    cue, a word of ``NEGATIVE_WORDS`` ("unless") or a "-free"/"-less"."""
 
     keys: frozenset[str]
     negated: bool
@@ -35,46 +33,34 @@ class Clause(NamedTuple):
 
 
 _WRITTEN = re.compile(r"\w+(?:['\u2019.-]\w+)*|[^\w\s]")
-
 _tuple_new = tuple.__new__  # _tuple_new(Clause, fields) is Clause(*fields) without a NamedTuple's Python-level __new__
 
 
-# A capitalised word next after a sentence's opening one: the opening word is part of a name ("Getty Images").
-_RUN_ON = re.compile(r"[ \t]+[A-Z]")
+_RUN_ON = re.compile(r"[ \t]+[A-Z]")  # a capitalised word after: the opening one is part of a name ("Getty Images")
 
 
 def _opening_capital(text: str, m: re.Match[str]) -> bool:
     """Whether the capitalised word ``m`` of ``text`` has its capital only because it opens a
-    sentence or a phrase (after a full stop, a colon, a quote, a dash...): not after a hyphen inside
-    a word ("Mid-Atlantic"), and not a word with a capital inside ("CRISPR") or one a capitalised
-    word follows ("Getty Images"), which are names wherever they stand, unless the word is a verb
-    in its base form: an imperative ("Follow CDC advice", "Visit Paris")."""
+    sentence or a phrase (not "Mid-Atlantic"), and is no name wherever it stands: no capital inside
+    ("CRISPR"), no capitalised word next ("Getty Images") unless it is an imperative ("Visit Paris")."""
     j = m.start() - 1  # the last character before the word that is not a space
     while j >= 0 and text[j].isspace():
         j -= 1
     if j >= 0 and (text[j] not in _SENTENCE_OPENERS or (
             text[j] == "-" and j + 1 == m.start() and j and text[j - 1].isalnum())):
         return False
-    return m.group()[1:].islower() and (not _RUN_ON.match(text, m.end()) or _imperative(m.group().lower()))
-
-
-def _imperative(word: str) -> bool:
-    """Whether a lower-cased word can be a verb in its base form ("follow", "visit")."""
+    if not m.group()[1:].islower() or not _RUN_ON.match(text, m.end()):
+        return m.group()[1:].islower()
+    word = m.group().lower()  # an imperative: a verb in its base form
     kinds = lexicon.word_classes(word)
     return kinds is not None and "VERB" in kinds and lexicon.lemma(word) == word
 
-class Sentence:
-    """What the rules need to know about one sentence, computed once.
 
-    ``words`` are its tokens, ``numbers`` its numbers; ``content`` lists (stem, token index) of
-    the content tokens in order, ``keys`` their set; ``has_negation`` and ``has_quantifier`` say
-    whether it has such cues at all (a cheap test before the clause rules); ``clauses()`` gives
-    each clause's keys, polarity and quantifiers. A clause runs to punctuation, a dash or a
-    conjunction such as "but", "which", "when"; "and" ends one once a cue has been followed by
-    content ("do not overwater and keep it warm"); "and", "or", "before", "after", "as" end one
-    when a subject pronoun or "that" follows ("before he won", "and that the fans may"); a clause
-    without content words hands its cues to the next one.
-    """
+class Sentence:
+    """What the rules need to know about one sentence, computed once: ``words`` (its tokens),
+    ``numbers``, ``content`` ((key, token index) of its content tokens), ``seq`` and ``keys`` (their
+    keys, in order and as a set), whether it has cues at all, and its clauses (``clauses()``, split
+    by ``scan._scan``) and names, computed on first use."""
 
     __slots__ = ("text", "words", "content", "seq", "keys", "numbers", "has_date", "has_negation", "has_quantifier", "has_cue",
                  "_starts", "_cues", "_clauses", "_sites", "_names", "_once", "_first",
@@ -110,11 +96,8 @@ class Sentence:
         self.has_cue = has_negation or has_quantifier
 
     def clauses(self) -> tuple[Clause, ...]:
-        """The clauses that have content words (computed on first use).
-
-        A clause is negated when it holds an odd number of negation cues ("never use a pot
-        without drainage" is positive); "nor" counts only when it is a clause's sole cue.
-        """
+        """The clauses that have content words; one is negated when it holds an odd number of cues
+        ("never use a pot without drainage" is positive), "nor" counting only as its sole cue."""
         if self._clauses is None:
             negs: dict[int, list[tuple[str, int]]] = {}
             quants: dict[int, list[tuple[str, str, str]]] = {}
@@ -156,11 +139,9 @@ class Sentence:
         return self._clauses
 
     def sites(self) -> tuple[tuple[int, frozenset[str]], ...]:
-        """Where the sentence negates, word by word: for each negation cue of a clause it denies
-        (``Clause.denied``), that clause's position and three keys: of the content word just before
-        the cue in its clause, if there is one, and of the first content words after it ("workers |
-        do not | have a negligible impact on the wages": worker, negligible, impact). A clause of the
-        other side that holds all three says the same words, and its polarity is what it says of them."""
+        """For each negation cue of a clause it denies (``Clause.denied``), the clause's position and
+        three keys: the content word before the cue in its clause, if any, and the first ones after
+        it ("workers | do not | have a negligible impact": worker, negligible, impact)."""
         if self._sites is None:
             out = []
             clauses = self.clauses()
@@ -194,8 +175,8 @@ class Sentence:
         return self._names
 
     def written(self) -> tuple[list[str], list[str]]:
-        """Its tokens as written, with their capitals (words, with inner points, hyphens and
-        apostrophes, and marks), and the same lower-cased, with one apostrophe (computed on first use)."""
+        """Its tokens as written (words with inner points, hyphens and apostrophes; marks), and the
+        same lower-cased, with one apostrophe."""
         if self._written is None:
             toks = _WRITTEN.findall(self.text)
             low = list(map(str.lower, toks))
@@ -205,7 +186,7 @@ class Sentence:
         return self._written
 
     def where(self) -> dict[str, list[int]]:
-        """Where each lower-cased token of ``written`` stands (computed on first use)."""
+        """Where each lower-cased token of ``written`` stands."""
         if self._where is None:
             where: dict[str, list[int]] = {}
             for i, t in enumerate(self.written()[1]):
@@ -216,24 +197,17 @@ class Sentence:
     def once(self) -> frozenset[str]:
         """The content keys the sentence holds exactly once."""
         if self._once is None:
-            if len(self.seq) == len(self.keys):
-                self._once = self.keys
-            else:
-                seen: set[str] = set()
-                twice: set[str] = set()
-                for key in self.seq:
-                    (twice if key in seen else seen).add(key)
-                self._once = frozenset(seen - twice)
+            self._once = self.keys if len(self.seq) == len(self.keys) else frozenset(
+                key for key, n in Counter(self.seq).items() if n == 1)
         return self._once
 
     def first_words(self) -> dict[str, str]:
-        """Each content key, in order, to the first word that has it (computed on first use)."""
+        """Each content key, in order, to the first word that has it."""
         if self._first is None:
             first: dict[str, str] = {}
             words = self.words
             for key, idx in self.content:
-                if key not in first:
-                    first[key] = words[idx]
+                first.setdefault(key, words[idx])
             self._first = first
         return self._first
 
@@ -257,15 +231,13 @@ class Sentence:
         return frozenset(w for w in self.words if w[0].isalpha()) | {n.key for n in self.numbers}
 
 
-# Every sentence of a passage still analysed (held by a passage in the cache, or by a caller), by
-# text: a claim that is a sentence of a passage it does not cite (a miscited sentence) reuses that
-# analysis, which is a pure function of the text. Weak values: the passage cache bounds it.
+# Every sentence analysed and still held (by a passage in the cache or a caller), by text: a claim
+# that is a sentence of a passage reuses its analysis, a pure function of the text.
 _KNOWN: WeakValueDictionary[str, Sentence] = WeakValueDictionary()
 
 
-# The sentences of every passage analysed since (``passage._Prepared``), analysed or not yet: text
-# -> a weak reference to the passage's sentences (``passage._Sentences``), which analyse one when it
-# is read. A passage registers its texts in one ``dict.update``; bounded (emptied when full).
+# Text -> a weak reference to the sentences of the passage that has it (``passage._Sentences``,
+# which analyse one when it is read); bounded (emptied when full).
 _IN_PASSAGE: dict[str, ref] = {}
 
 
@@ -282,8 +254,7 @@ def analyse(text: str) -> Sentence:
 
 
 def keys_of(text: str) -> frozenset[str]:
-    """``analyse(text).keys``, read from the tokens where they give them (``sentence_keys``): the
-    keys of a part of a sentence, without analysing it."""
+    """``analyse(text).keys``, read from the tokens without analysing it where they give them."""
     known = _KNOWN.get(text)
     if known is not None:
         return known.keys
@@ -296,8 +267,7 @@ def _text(window: tuple[Sentence, ...]) -> str:
 
 
 class _Positions(dict):
-    """A bit mask -> the positions of its bits (``_bits``), as a tuple, memoised: a passage's masks
-    of a word recur across the claims that cite it. Bounded like ``text._PIECES``."""
+    """A bit mask -> the positions of its bits (``_bits``), memoised (a passage's masks recur); bounded."""
 
     __slots__ = ()
 
@@ -313,8 +283,8 @@ positions = _Positions().__getitem__
 
 
 def _bits(mask: int) -> list[int]:
-    """The positions of the bits set in ``mask``, lowest first (read from its binary text: a mask of
-    a long passage has thousands of bits, and shifting such an int costs its length each time)."""
+    """The positions of the bits set in ``mask``, lowest first (read from its binary text: shifting a
+    mask of thousands of bits costs its length each time)."""
     if not mask & (mask - 1):  # none, or one
         return [mask.bit_length() - 1] if mask else []
     text = bin(mask)[:1:-1]  # bit i is text[i]
