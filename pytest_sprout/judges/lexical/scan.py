@@ -5,6 +5,7 @@ cues, numerals and period words) and the content keys of a sentence without its 
 from __future__ import annotations
 
 from itertools import count
+from operator import itemgetter
 from typing import Sequence
 
 from .dates import _MONTH_TOKENS, ORDINAL_SUFFIXES, Date, find_dates, has_iso_date, month_name
@@ -12,7 +13,7 @@ from .lexicon import word_classes
 from .text import (
     CLAUSE_BREAKS, _ALL_IDIOM_NEXT, _ALL_IDIOM_PREV, _BARE_PERIOD_AFTER, _COMPARATIVES, _EVERY_NTH, _LEXICON, _NEGATION_EXEMPT_NEXT,
     _PERIOD_ADVERBS, _PERIOD_WORDS_BEFORE, _TRUTH_WORDS, _UNIT_TOKENS, _VAGUE, AND, BREAK, CONTENT, NEG, NUMERAL, OTHER,
-    PERIOD, QUANT, QUANTIFIERS, STOP, _TOKEN, _classify, _pieces_of, stem, words_of,
+    PERIOD, QUANT, QUANTIFIERS, STOP, _TOKEN, _chain, _classify, _pieces_of, stem, words_of,
 )
 
 # Negations that stand for a noun ("favoured neither", "saw nothing"): after the clause's verb they
@@ -268,55 +269,55 @@ def content_keys(words: list[str], text: str) -> list[str] | None:
 
 
 class _TokenKeys(dict):
-    """A whitespace-separated, lower-cased token -> the keys of its content tokens (the tokens
-    ``words_of`` makes of it) and whether a number's units may follow it, both after a token that
-    does not end in a number and after one that does (``_after_number``); None when
-    ``content_keys`` would look further (an ordinal of a frequency but "other", a month, a truth word) or
-    ``words_of`` would (a detached "n't": "ca n't"). Computed on first sight, bounded like
-    ``text._PIECES``."""
+    """A whitespace-separated, lower-cased token -> what ``content_keys`` reads of the tokens
+    ``words_of`` makes of it, after a token that does not end in a number and after one that does
+    (``_after_number``), and whether it holds a month (1) or an ordinal but "other" (2), whose keys
+    may depend on the words around them (``sentence_keys``); None where they do otherwise ("may", a
+    truth word) or ``words_of`` would (a detached "n't": "ca n't"). Bounded like ``text._PIECES``."""
 
     __slots__ = ()
 
-    def __missing__(self, tok: str) -> tuple[tuple[str, ...], bool, tuple[str, ...], bool] | None:
+    def __missing__(self, tok: str) -> tuple | None:
         pieces = _pieces_of(tok) if "'" not in tok else (
             None if "n't" in _TOKEN.findall(tok) else words_of(tok))  # alone, as in its sentence
         found = None
-        if pieces is not None and _ORDINALS.isdisjoint(pieces) and _MONTH_TOKENS.isdisjoint(pieces) and (
-                _TRUTH_WORDS.isdisjoint(pieces)):
-            found = (*_after_number(pieces, False), *_after_number(pieces, True))
+        if pieces is not None and "may" not in pieces and _TRUTH_WORDS.isdisjoint(pieces):
+            context = (not _MONTH_TOKENS.isdisjoint(pieces)) + 2 * (not _ORDINALS.isdisjoint(pieces))
+            found = (*_after_number(pieces, False), *_after_number(pieces, True), context)
         if len(self) > 1 << 18:
             self.clear()
         self[tok] = found
         return found
 
 
-def _after_number(pieces: Sequence[str], after_number: bool) -> tuple[tuple[str, ...], bool]:
-    """``content_keys``'s loop over some tokens (none an ordinal of a frequency, a month or a truth
-    word), ``after_number`` when the token before them was a number or a unit after one: their
-    keys, and whether the last is such."""
+def _after_number(pieces: Sequence[str], after_number: bool) -> tuple[tuple[str, ...], bool, int]:
+    """``content_keys``'s loop over some tokens (read as if no ordinal counted a frequency and no date
+    were among them), ``after_number`` when the token before them was a number or a unit after one:
+    their keys, whether the last is such, and 4 where a unit after a number was skipped, else 0."""
     found: list[str] = []
+    skipped = 0
     for piece in pieces:
         kind, key = _LEXICON[piece]
         if after_number:
             if piece in _UNIT_TOKENS or piece in ORDINAL_SUFFIXES:
+                skipped = 4
                 continue
             after_number = False
         if kind in (CONTENT, PERIOD):
             found.append(key)
         elif kind == NUMERAL:
             after_number = True
-    return tuple(found), after_number
+    return tuple(found), after_number, skipped
 
 
 _TOKEN_KEYS = _TokenKeys()
-# The ordinals of a frequency ("every second week") whose keys depend on the words around them:
-# "other" is a stopword, a key of no sentence whether it counts a frequency or not.
-_ORDINALS = frozenset(_EVERY_NTH) - {"other"}
+_KEYS, _ENDS_IN_NUMBER, _CONTEXT = itemgetter(0), itemgetter(1), itemgetter(6)
+_ORDINALS = frozenset(_EVERY_NTH) - {"other"}  # "other" is a stopword: no key either way
 
 
 def sentence_keys(text: str, plain: bool = False) -> tuple[list[str] | None, list[str] | None]:
     """(``words_of(text)``, or None where it was not needed; ``content_keys`` of them): a sentence
-    without a citation marker, a date or a month... (most) is read token by token from
+    without a citation marker, an ISO date, "may"... (most) is read token by token from
     ``_TOKEN_KEYS`` without ``words_of``; ``tests/test_lexical_index.py`` checks that both ways agree.
     ``plain``: a text holding this one has no "[", ISO date or curly apostrophe (``passage._Prepared``
     looks once in the whole passage), so the sentence is not searched for them."""
@@ -324,22 +325,39 @@ def sentence_keys(text: str, plain: bool = False) -> tuple[list[str] | None, lis
         lowered = (text[:-1] if text.endswith(".") else text).lower()
         if not plain and ("\u2019" in lowered or "\u2018" in lowered):
             lowered = lowered.replace("\u2019", "'").replace("\u2018", "'")
-        keys: list[str] = []
-        add = keys.extend
-        after = False
-        for found in map(_TOKEN_KEYS.__getitem__, lowered.split()):
-            if found is None:
-                break
-            if after:
-                add(found[2])
-                after = found[3]
-            else:
-                add(found[0])
-                after = found[1]
+        found = list(map(_TOKEN_KEYS.__getitem__, lowered.split()))
+        try:  # a token whose keys depend on the words around it (None) raises TypeError
+            keys = list(_chain(map(_KEYS, found)))
+        except TypeError:
+            pass
         else:
-            return None, keys
+            if not (any(map(_ENDS_IN_NUMBER, found)) or any(map(_CONTEXT, found))):
+                return None, keys
+            keys, flags = _joined(found)
+            # An ordinal counts a frequency only after "every" or "each"; a date's numbers take no
+            # unit ("March 2011 - years later"): the keys are the same where no unit was skipped.
+            if not (flags & 2 and ("every" in lowered or "each" in lowered) or flags & 1 and flags & 4):
+                return None, keys
     words = words_of(text)
     return words, content_keys(words, text)
+
+
+def _joined(found: list[tuple]) -> tuple[list[str], int]:
+    """The keys of a sentence's tokens (``_TOKEN_KEYS``), each read after the one before it, and
+    their context bits, with 4 where a unit after a number was skipped."""
+    keys: list[str] = []
+    after = False
+    flags = 0
+    for plain_keys, plain_after, plain_skipped, keys_after, after_after, skipped_after, context in found:
+        if after:
+            keys.extend(keys_after)
+            after = after_after
+            flags |= context | skipped_after
+        else:
+            keys.extend(plain_keys)
+            after = plain_after
+            flags |= context | plain_skipped
+    return keys, flags
 
 
 def _opened(starts: list[int], content: list[tuple[str, int]], filled: bool) -> bool:

@@ -392,19 +392,17 @@ _SPLIT_DECIMAL = re.compile(r"(\d(?<![\d.,]\d)\d{0,2})\. (\d{1,2})(?![\d,.]?\d)"
 _SPLIT_THOUSANDS = re.compile(r"(\d(?<![\d.,]\d)(?<!\d, \d)\d{0,2}), (\d{3})(?![\d,.]?\d| and \d|, \d)")
 
 
-_SPLIT_NUMBER = re.compile(r"\d[.,] \d")  # what both have: most texts are read by this one search
-_POINT_SPACE_DIGIT = re.compile(r"[.,] \d")  # the same after its first digit, found faster in a long text
+# "[.,] \d" after a digit: each search starts from its literal prefix, faster than one for "\d[.,] \d".
+_SPLIT_AFTER = (re.compile(r", \d"), re.compile(r"\. \d"))
 
 
 def _has_split_number(text: str) -> bool:
-    """Whether ``text`` has "\\d[.,] \\d": in a long text (a passage) found faster from the point or
-    comma, then the digit before it (``\\d`` is what str.isdecimal says)."""
-    if len(text) < 256:  # a sentence: one search is quicker
-        return _SPLIT_NUMBER.search(text) is not None
-    for m in _POINT_SPACE_DIGIT.finditer(text):  # a point or comma, a space, a digit: no match overlaps another
-        k = m.start()
-        if k and text[k - 1].isdecimal():
-            return True
+    """Whether ``text`` has "\\d[.,] \\d" (``\\d`` is what str.isdecimal says)."""
+    for pattern in _SPLIT_AFTER:
+        for m in pattern.finditer(text):
+            k = m.start()
+            if k and text[k - 1].isdecimal():
+                return True
     return False
 
 
@@ -418,6 +416,7 @@ _BARE_DECIMAL = re.compile(r"\.(?<![\w.,]\.)(?=\d)")
 # A decimal comma before a percent sign ("stays at 99,9%"): one or two digits after the comma can be
 # no thousands, and a percentage is no list of numbers.
 _DECIMAL_COMMA = re.compile(r"(?<![\d.,])(\d{1,3}),(\d{1,2})(?=\s?%)")
+_COMMA_PERCENT = re.compile(r",\d\d?\s?%")  # its tail: a quick search (from the comma) before the slow one
 
 
 def rejoin_numbers(text: str) -> str:
@@ -426,7 +425,7 @@ def rejoin_numbers(text: str) -> str:
     percent sign written with a point ("99,9%" -> "99.9%")."""
     if _BARE_DECIMAL.search(text) is not None:
         text = _BARE_DECIMAL.sub("0.", text)
-    if "%" in text and "," in text:
+    if "%" in text and _COMMA_PERCENT.search(text) is not None:
         text = _DECIMAL_COMMA.sub(r"\1.\2", text)
     if not _has_split_number(text):
         return text
