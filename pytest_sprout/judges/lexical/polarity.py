@@ -24,25 +24,31 @@ def check_antonyms(claim: Sentence, window: Sequence[Sentence], uncovered: Itera
     clause that holds the antonym negates something too ("no internal torques" against "no
     external torques"; ``_says_no_in``). An antonym the evidence uses as no content word, a hedge
     ("unlikely utilize" against "likely utilize"), counts between the same two content words."""
+    words = claim.first_words()
     for key in uncovered:
-        word = claim.surface(key)
+        word = words.get(key, key)
         opposite = antonym_keys(word)
         if not opposite:  # no antonym, and no hedge of one: nothing to find
             continue
-        negated = _negated_in_claim(claim, key)
+        negated = None
         for other in opposite:
             if other in claim.keys:
                 continue
             for s in window:
-                if other in s.keys and not (negated and not _says_no_in(s, other, opposite)):  # "not strong" is "weak"
-                    for q, (k, idx) in enumerate(s.content):
-                        if (k == other and not NEGATIONS.intersection(s.words[max(idx - 2, 0) : idx])
-                                and _in_place(claim, key, s, q)):
-                            return "antonym", f"claim says '{word}' where the evidence says its antonym '{s.words[idx]}'"
-        if negated:
-            continue
+                if other not in s.keys:
+                    continue
+                if negated is None:
+                    negated = _negated_in_claim(claim, key)
+                if negated and not _says_no_in(s, other, opposite):  # "not strong" is "weak"
+                    continue
+                for q, (k, idx) in enumerate(s.content):
+                    if (k == other and not NEGATIONS.intersection(s.words[max(idx - 2, 0) : idx])
+                            and _in_place(claim, key, s, q)):
+                        return "antonym", f"claim says '{word}' where the evidence says its antonym '{s.words[idx]}'"
         hedges = frozenset(w for o in opposite for w in _function_words().get(o, ()) if w not in claim.words)
-        for s in window if hedges else ():  # an antonym the evidence uses as no content word ("likely")
+        if not hedges or (negated if negated is not None else _negated_in_claim(claim, key)):
+            continue
+        for s in window:  # an antonym the evidence uses as no content word ("likely")
             found = _antonym_in_place(claim, key, s, hedges) if not hedges.isdisjoint(s.words) else None
             if found is not None:
                 return "antonym", f"claim says '{word}' where the evidence says its antonym '{found}'"

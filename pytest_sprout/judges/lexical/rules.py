@@ -5,6 +5,7 @@ rules of numbers, quantifiers, swapped entities and stitched subjects (the rules
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import chain
 from typing import Iterable, Iterator, Sequence
 
 from .index import Clause, Sentence, keys_of
@@ -209,35 +210,43 @@ def check_swap(claim: Sentence, window: Sequence[Sentence]) -> Failure | None:
 def _transposition(claim: Sentence, window: Sequence[Sentence]) -> Failure | None:
     """Same words, two entities trading places: "cats are more sensitive than dogs" -> "dogs ...
     than cats"; an entity may be several words ("the aloe vera ... than the ZZ plant")."""
-    evidence_keys = window[0].keys if len(window) == 1 else frozenset().union(*(s.keys for s in window))
-    evidence_seq = window[0].seq if len(window) == 1 else [k for s in window for k in s.seq]
-    mine_in_order = claim.seq if claim.keys <= evidence_keys else tuple(filter(evidence_keys.__contains__, claim.seq))
-    if mine_in_order == tuple(filter(claim.keys.__contains__, evidence_seq)):
-        return None  # the shared words come in the same order
-    # The words that the claim and the evidence each hold exactly once.
+    mine = claim.once()
+    shared: set[str] | frozenset[str]
     if len(window) == 1:
-        theirs = window[0].once()
-    else:
-        theirs = frozenset().union(*(
-            s.once().difference(*(t.keys for t in window if t is not s)) for s in window))
-    shared = claim.once() & theirs
-    if len(shared) < 3 or len(shared) < 0.6 * len(claim.keys):  # (each shared word is once in the claim)
+        s = window[0]
+        if (claim.seq if claim.keys <= s.keys else tuple(filter(s.keys.__contains__, claim.seq))) == tuple(
+                filter(claim.keys.__contains__, s.seq)):
+            return None  # the shared words come in the same order
+        shared = mine & s.once()
+    else:  # the claim's words that one sentence holds, once, and no other
+        seen: set[str] = set()
+        twice: set[str] = set()
+        once: set[str] = set()
+        for s in window:
+            part = mine & s.keys
+            twice |= seen & part
+            seen |= part
+            once |= part & s.once()
+        shared = once - twice
+    if len(shared) < 3 or len(shared) < 0.6 * len(claim.keys):
         return None  # too few shared words for word order to say anything
-    mine = [k for k in claim.seq if k in shared]
-    other = [(key, si, idx) for si, s in enumerate(window) for key, idx in s.content if key in shared]
-    diffs = [i for i, k in enumerate(mine) if k != other[i][0]]
+    ours = list(filter(shared.__contains__, claim.seq))
+    theirs = list(filter(shared.__contains__, window[0].seq if len(window) == 1 else chain.from_iterable(
+        s.seq for s in window)))
+    diffs = [i for i, (a, b) in enumerate(zip(ours, theirs)) if a != b]
     if not diffs:
         return None
     start, end = diffs[0], diffs[-1] + 1
-    span = [k for k, _, _ in other[start:end]]
+    span = theirs[start:end]
     # The evidence span is X + middle + Y, the claim's Y + middle + X. The shared words occur once
     # on each side, so the claim's first word fixes where Y starts, and its last where X ends.
-    if mine[start] not in span or mine[end - 1] not in span:
+    if ours[start] not in span or ours[end - 1] not in span:
         return None
     size = len(span)
-    y = size - span.index(mine[start])
-    x = span.index(mine[end - 1]) + 1
-    if x + y <= size and mine[start:end] == span[size - y :] + span[x : size - y] + span[:x]:
+    y = size - span.index(ours[start])
+    x = span.index(ours[end - 1]) + 1
+    if x + y <= size and ours[start:end] == span[size - y :] + span[x : size - y] + span[:x]:
+        other = [(key, si, idx) for si, s in enumerate(window) for key, idx in s.content if key in shared]
         return _swap_failure(claim, window, other[start : start + x], other[end - y : end], x + y == size)
     return None
 
@@ -320,11 +329,15 @@ def check_stitched(claim: Sentence, window: Sequence[Sentence]) -> Failure | Non
     ours = split_clause(claim.text)
     if ours is None:
         return None
-    subject, predicate = keys_of(ours[0]), keys_of(ours[1])
-    if not subject or len(predicate) < 2:
+    subject = keys_of(ours[0])
+    others = [s for s in window if subject.isdisjoint(s.keys)] if subject else None
+    if not others:
         return None
-    for s in window:
-        if subject & s.keys or 5 * len(predicate & s.keys) < 4 * len(predicate):
+    predicate = keys_of(ours[1])
+    if len(predicate) < 2:
+        return None
+    for s in others:
+        if 5 * len(predicate & s.keys) < 4 * len(predicate):
             continue
         theirs = split_clause(s.text)
         if theirs is None:
@@ -385,7 +398,7 @@ def check_unit_swapped(claim: Sentence, window: Sequence[Sentence],
     between the same words (``substitutions``): "spend years in detention" against "spend months
     in detention", "larger yards" against "larger feet", with a number or without one. ``subs``:
     the substitutions, when the caller has them already."""
-    if _UNIT_WORDS.isdisjoint(claim.words):
+    if not has_unit(claim):
         return None
     for p, s, q in substitutions(claim, window) if subs is None else subs:
         ours, theirs = claim.words[claim.content[p][1]], s.words[s.content[q][1]]
@@ -397,6 +410,11 @@ def check_unit_swapped(claim: Sentence, window: Sequence[Sentence],
 
 # Unit words of three letters or more that name a unit of a dimension, "second" aside (an ordinal too).
 _UNIT_WORDS = frozenset(w for w, u in UNITS.items() if len(w) > 2 and w != "second" and dimension_of(u) is not None)
+
+
+def has_unit(claim: Sentence) -> bool:
+    """Whether the claim has a word of ``_UNIT_WORDS``."""
+    return not _UNIT_WORDS.isdisjoint(claim.words)
 
 
 def _duration(dimension: str | None) -> str | None:
