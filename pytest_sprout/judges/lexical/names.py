@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from typing import Iterable, Sequence
+from typing import Sequence
 
 from . import lexicon
 from .index import Sentence
@@ -26,12 +26,10 @@ _SLOT_MAX = 4  # the most capitalised words a rival in a slot may have
 
 def check_displaced_name(claim: Sentence, best: Sentence, uncovered: Sequence[str] = (),
                          window: Sequence[Sentence] = (), places: Sequence[tuple[int, int]] | None = None) -> Failure | None:
-    """A claim that is the evidence sentence ``best`` with one of its names replaced by another
-    ("Rome" where it says "Milan"): all but one in six of the claim's other content words are in
-    it, the claim's name is not, and it has a rival name the claim lacks (``_no_rival``), the one
-    in the claim's name's place when one is. A month another sentence holds counts as held (not in
-    ``uncovered``); when ``best`` lacks other words of the claim too, a sentence of ``window`` that
-    holds the name with one of them, or next to ``best`` (by ``places``), supplies it: it passes."""
+    """The evidence sentence ``best`` with one of its names replaced ("Rome" where it says "Milan"):
+    it holds all but one in six of the claim's other words and a rival name (``_no_rival``), not
+    the claim's. It passes when a window sentence holding the name is next to ``best`` (by
+    ``places``) or holds another word ``best`` lacks; a month another sentence holds is held."""
     names = claim.names()
     if not names:
         return None
@@ -67,8 +65,8 @@ def _next_to(t: Sentence, best: Sentence, window: Sequence[Sentence], places: Se
 
 def _no_rival(word: str, text: str, ours: str, ours_text: str) -> bool:
     """Whether a capitalised word of the evidence (of ``text``) is no rival for the claim's name
-    ``ours`` (of ``ours_text``): a month ("Oct": the date rule's), a weekday but for a weekday, an
-    English word in capitals ("PUBLISHED"), or the claim's name by its initials or in full."""
+    ``ours`` (of ``ours_text``): a month, a weekday (but for a weekday), an English word in capitals
+    ("PUBLISHED"), or the claim's name by its initials or in full ("EU", "European Union")."""
     lowered = word.lower()
     if lowered in MONTHS:
         return True
@@ -80,8 +78,7 @@ def _no_rival(word: str, text: str, ours: str, ours_text: str) -> bool:
 
 
 def _initials(word: str, text: str) -> str | None:
-    """The initials of the run of two or more capitalised words of ``text`` that holds ``word``
-    ("United States" -> "US"; an opening "The" or "In" is no part of it), else None."""
+    """The initials of the run of two or more capitalised words of ``text`` holding ``word`` ("US")."""
     for m in _RUN.finditer(text):
         words = m.group().split()
         if words[0].lower() in _OPENING:
@@ -92,37 +89,30 @@ def _initials(word: str, text: str) -> str | None:
 
 
 def absent_names(claim: Sentence, prepared: Sequence[_Prepared]) -> list[str]:
-    """The names of the claim (``Sentence.names``) that no cited passage holds, as the claim writes
-    them: not by their key, another form of a month ("Oct"), their initials or in full ("U.S.",
-    "European Union" for "EU"), nor (a name of one word) a form derived from it ("Libyan")."""
-    names = claim.names()
-    if not names:
-        return []
-    absent = [word for key, word in names.items() if not any(key in p.masks for p in prepared)]
-    if absent:
-        texts = [t for p in prepared for t in p.sentences.texts]
-        absent = [word for word in absent if not _month_written_otherwise(word, prepared)
-                  and not _written_by_initials(word, claim.text, texts)
-                  and not (_initials(word, claim.text) is None and _written_as_related(word, prepared))]
-    return absent
+    """The names of the claim that no cited passage holds, by key or otherwise (``_written_otherwise``)."""
+    absent = [word for key, word in claim.names().items() if not any(key in p.masks for p in prepared)]
+    if not absent:
+        return absent
+    texts = [t for p in prepared for t in p.sentences.texts]
+    return [word for word in absent if not _written_otherwise(word, claim.text, prepared, texts)]
 
 
-def _written_by_initials(word: str, text: str, passages: Iterable[str]) -> bool:
-    """Whether ``passages`` write the name ``word`` (of ``text``) by its initials, with or without
-    points, or (an acronym) in full."""
+def _written_otherwise(word: str, text: str, prepared: Sequence[_Prepared], texts: list[str]) -> bool:
+    """Whether the passages write the name ``word`` (of ``text``) another way: a month's ("Oct"), by
+    its initials ("U.S."), an acronym in full ("European Union"), or (a name of one word) as a form
+    WordNet derives from it or it from one ("Libyan", "Libya"; not synonyms: "Chinese", "Taiwanese")."""
+    if any(k in p.masks for p in prepared for k in _month_keys().get(word.lower(), ())):
+        return True
     patterns = []
     if 2 <= len(word) <= 5 and word.isalpha() and word.isupper():
         patterns.append(re.compile(r"(?<![\w-])" + r"[\w'-]*\s+(?:(?:of|the|and|for)\s+)*".join(word) + r"[\w'-]*"))
     short = _initials(word, text)
     if short is not None:
         patterns.append(re.compile(r"(?<![\w.])" + r"\.?".join(short) + r"\.?(?!\w)"))
-    return any(pattern.search(p) is not None for pattern in patterns for p in passages)
-
-
-def _written_as_related(word: str, prepared: Sequence[_Prepared]) -> bool:
-    """Whether a cited passage holds a form WordNet derives from the name ``word`` or it from one
-    ("Libyan" and "Libya", "Dutch" and "Netherlands"): derivations only, not synonyms, which join
-    names that differ ("Chinese" and "Taiwanese")."""
+    if any(pattern.search(t) is not None for pattern in patterns for t in texts):
+        return True
+    if short is not None:  # a word of a longer name ("Saudi Arabia") is no name of its own
+        return False
     lowered = word.lower().replace("\u2019", "'")
     forms = lexicon.derived(lexicon.lemma(lowered))
     if not forms and lowered.endswith("s"):  # a people in the plural, which the lemmatiser keeps ("canadians")
@@ -140,43 +130,28 @@ def _month_keys() -> dict[str, frozenset[str]]:
     return {form: frozenset(forms[month]) for form, month in MONTHS.items()}
 
 
-def _month_written_otherwise(word: str, prepared: Sequence[_Prepared]) -> bool:
-    """Whether ``word`` is a month that a cited passage writes another way ("October" as "Oct")."""
-    keys = _month_keys().get(word.lower())
-    return keys is not None and any(k in p.masks for p in prepared for k in keys)
-
-
 def check_name_in_place(claim: Sentence, window: Sequence[Sentence]) -> Failure | None:
-    """A name of the claim put in the place of another name of an evidence sentence ("a VGA
-    connector" where it says "a USB connector"): no evidence sentence holds the claim's name (its
-    whole run, "Terry Richardson") next to a word next to it in the claim (``_PLACE`` content words,
-    names aside), and one that holds no part of it holds two of those words and a rival name
-    (``_no_rival``) with the same nearest word on one side, a name the claim lacks or has elsewhere.
-    A word one window sentence writes with a capital inside is a name in all of them."""
+    """A name of the claim in the place of another name of an evidence sentence ("a VGA connector"
+    where it says "a USB connector"): no sentence holds it next to its neighbours (``_around``), and
+    one lacking its run holds two of them and a rival (``_no_rival``) with the same nearest word."""
     names = claim.names()
     if not names:
         return None
     content = claim.content
-    named: dict[str, str] | None = None
+    named: dict[str, str] = {}
     for p, (key, _) in enumerate(content):
         if key not in names or names[key].lower() in MONTHS:  # a month is part of a date: the date rule's
             continue
         run = _name_run(content, p, names)
-        lacking = [s for s in window if run.isdisjoint(s.keys)]
-        if not lacking:
+        if all(not run.isdisjoint(s.keys) for s in window):
             continue
-        around = _around(content, p, names)
-        if len(around) < 2:
-            continue
-        open_ = []
-        for s in lacking:
-            if len(around & s.keys) < 2:
-                continue
-            if named is None:
-                named = {k: w for t in window for k, w in t.names().items()}
-            theirs = {k: w for k, w in named.items() if k in s.keys}
-            if theirs and len(around & s.keys.difference(theirs)) >= 2:
-                open_.append((s, theirs))
+        around, open_ = _around(content, p, names), []
+        for s in window:
+            if len(around & s.keys) >= 2 and run.isdisjoint(s.keys):  # (a name is one window sentence's in all)
+                named = named or {k: w for t in window for k, w in t.names().items()}
+                theirs = {k: w for k, w in named.items() if k in s.keys}
+                if theirs and len(around & s.keys.difference(theirs)) >= 2:
+                    open_.append((s, theirs))
         if not open_ or any(key in s.keys and _placed(s, key, around, names) for s in window):
             continue
         sides, ours = _sides(content, p, names), names[key]
@@ -202,7 +177,7 @@ def _placed(s: Sentence, key: str, around: set[str], names: dict[str, str]) -> b
 
 
 def _around(content: Sequence[tuple[str, int]], p: int, names: dict[str, str]) -> set[str]:
-    """The keys of up to ``_PLACE`` content words that are not names either side of content word ``p``."""
+    """The keys of up to ``_PLACE`` content words, names aside, either side of content word ``p``."""
     out: set[str] = set()
     for step in (-1, 1):
         q, found = p + step, 0
@@ -216,14 +191,14 @@ def _around(content: Sequence[tuple[str, int]], p: int, names: dict[str, str]) -
 
 
 def _sides(content: Sequence[tuple[str, int]], p: int, names: dict[str, str]) -> Sides:
-    """The keys of the nearest content word that is not a name before and after content word ``p``."""
+    """The keys of the nearest content word, names aside, before and after content word ``p``."""
     left = next((content[q][0] for q in range(p - 1, -1, -1) if content[q][0] not in names), None)
     right = next((content[q][0] for q in range(p + 1, len(content)) if content[q][0] not in names), None)
     return left, right
 
 
 def _own_places(s: Sentence) -> dict[str, list[Sides]]:
-    """Each key of ``s`` -> the nearest words (``_sides``, its own names aside) of each of its places."""
+    """Each key of ``s`` -> the nearest words (``_sides``, its names aside) of each of its places."""
     content, names = s.content, s.names()
     out: dict[str, list[Sides]] = {}
     for q, (k, _) in enumerate(content):
@@ -243,10 +218,9 @@ def _name_run(content: Sequence[tuple[str, int]], p: int, names: dict[str, str])
 
 
 def check_names_exchanged(claim: Sentence, best: Sentence) -> Failure | None:
-    """Two names of the claim that trade places in its evidence sentence: each has, on one side,
-    the nearest word (not a name) the other has there in the sentence, and its own places there
-    lack ("Br'er Rabbit's plans to capture Br'er Fox" against the reverse). A run of names counts
-    as one. Names in a list keep their neighbours and pass, as does a passive against an active."""
+    """Two names (or runs of names) of the claim that trade places in its evidence sentence, each
+    with the other's nearest word on one side ("Rabbit's plans to capture Fox" against the reverse);
+    a passive against an active passes."""
     theirs = best.names()
     if len(theirs) < 2 or ("by" in claim.words) != ("by" in best.words):  # "A was replaced by B": B replaced A
         return None
@@ -284,10 +258,8 @@ def _takes_place(mine: list[Sides], other: list[Sides], own: list[Sides]) -> boo
 
 def check_name_alone(claim: Sentence, window: Sequence[Sentence], places: Sequence[tuple[int, int]],
                      prepared: Sequence[_Prepared]) -> Failure | None:
-    """A name of the claim that only an evidence sentence apart from the others holds, one holding
-    nothing else of the claim ("Image: Getty Images." for "the Getty Images enzyme"). A sentence
-    next to another of the evidence (by ``places``) and a name the passages hold in three sentences
-    or more (what they are about) pass."""
+    """A name of the claim that only an evidence sentence holding nothing else of it holds ("Image:
+    Getty Images."), one not next to another (by ``places``); a name of three sentences passes."""
     if len(window) < 2:
         return None
     names = claim.names()
@@ -311,11 +283,9 @@ def check_name_alone(claim: Sentence, window: Sequence[Sentence], places: Sequen
 
 
 def check_name_slot(claim: Sentence, window: Sequence[Sentence]) -> Failure | None:
-    """A run of capitalised words of the claim between the same tokens (two either side, as
-    written) as another run of an evidence sentence: "In December 2017, News Feed announced that"
-    against "..., Facebook announced that". No evidence sentence has the claim's run after or before
-    those tokens, the runs share no word, neither is the other's initials, and two of the tokens
-    around are content words or numbers."""
+    """A run of capitalised words of the claim between the same tokens (two either side) as another
+    run of an evidence sentence ("In 2017, News Feed announced" against "In 2017, Facebook announced"),
+    which none has with the claim's run; the runs share no word and are not each other's initials."""
     text = claim.text
     for start, j, run, left, right in claim.derived(_slots):
         found = _slot_rival(run, left, right, window)
@@ -332,8 +302,7 @@ def check_name_slot(claim: Sentence, window: Sequence[Sentence]) -> Failure | No
 
 
 def _slots(claim: Sentence) -> tuple[tuple[int, int, list[str], list[str], list[str]], ...]:
-    """The claim's runs of capitalised tokens that ``check_name_slot`` reads, each as (start, end,
-    the run, the tokens before it, the tokens after it; lower-cased); no month or weekday."""
+    """The runs ``check_name_slot`` reads: (start, end, run, tokens before, tokens after; lower-cased)."""
     text = claim.text
     if text[1:] == text[1:].lower():
         return ()
@@ -362,9 +331,8 @@ def _slots(claim: Sentence) -> tuple[tuple[int, int, list[str], list[str], list[
 
 
 def _slot_rival(run: list[str], left: list[str], right: list[str], window: Sequence[Sentence]) -> tuple[str, str] | None:
-    """Another run of capitalised words between ``left`` and ``right`` in a sentence of ``window``
-    (the run and the sentence's text); None when there is none, or a sentence has ``run`` itself
-    after ``left`` or before ``right``. ``left`` shorter than ``_SLOT_CONTEXT`` opens the sentence."""
+    """Another run between ``left`` and ``right`` in a sentence of ``window`` (the run, the text); None
+    when there is none or a sentence has ``run`` itself there. A short ``left`` opens the sentence."""
     k, m, r = len(left), len(run), len(right)
     rival = None
     for s in window:
@@ -396,12 +364,11 @@ def _slot_rival(run: list[str], left: list[str], right: list[str], window: Seque
 
 
 def _by_initials(full: list[str], short: list[str]) -> bool:
-    """Whether the words ``short`` are the initials of the words ``full`` ("US", "U.S." for "United States")."""
+    """Whether the words ``short`` are the initials of the words ``full`` ("U.S.", "United States")."""
     return len(full) >= 2 and len(short) == 1 and short[0].replace(".", "").upper() == "".join(w[0] for w in full).upper()
 
 
 def _after(low: list[str], a: int, left: list[str]) -> bool:
-    """Whether ``low`` has ``left`` just before position ``a`` (and nothing before it, when ``left``
-    is shorter than ``_SLOT_CONTEXT``)."""
+    """Whether ``low`` has ``left`` just before ``a`` (and nothing before it, if ``left`` is short)."""
     k = len(left)
     return a >= k and low[a - k:a] == left and (k == _SLOT_CONTEXT or a == k)
