@@ -1,6 +1,5 @@
-"""What the lexical judge found for a claim (``Evidence``): the sentences, the coverage and the
-features of the calibrated score; and the small steps of the search that gathers it (the masks of
-the claim's words, synonyms for the words no cited sentence holds, ties between sentences)."""
+"""What the lexical judge found for a claim (``Evidence``), and the steps of the search that gathers
+it: the claim words' synonyms, the greedy choice of sentences, the links the evidence keeps."""
 
 from __future__ import annotations
 
@@ -12,7 +11,7 @@ from typing import Sequence
 
 from pytest_sprout.core.model import Passage
 
-from .index import Sentence
+from .index import Sentence, positions
 from .passage import _Prepared
 from .rules import Failure
 from .text import related_keys
@@ -24,51 +23,44 @@ _LOG_SENTENCES = tuple(math.log1p(n) for n in range(_MOST_SENTENCES + 1))  # the
 
 
 class Evidence:
-    """What the judge found for a claim: the sentences, the coverage and the calibrated features."""
+    """What the judge found for a claim: the sentences, the coverage and the calibrated features
+    (``calibration.FEATURES``). The class attributes are the defaults."""
 
-    __slots__ = ("window", "covered", "total", "coverage", "weighted", "uncovered_weight", "clause", "passages",
-                 "synonyms", "failure", "boilerplate", "missing", "names_missing",
-                 "clause_failure", "cue_conflict", "rarest_missing", "dated", "passage_weighted", "sentences",
-                 "single", "linked")
+    window: tuple[Sentence, ...] = ()
+    covered = 0  # how many of the claim's ``total`` keys the window holds
+    total = 0
+    coverage = 0.0
+    weighted = 0.0  # the coverage weighted by rarity (``text.weight``)
+    uncovered_weight = 0.0
+    rarest_missing = 0.0  # the weight of the rarest claim word the evidence lacks: one specific fact
+    clause = 0.0  # 1.0 when a whole clause of two or more words is uncovered
+    passages = 0  # how many cited passages the window comes from
+    sentences = 0  # how many sentences the cited passages have: the text the words could come from
+    passage_weighted = 0.0  # the weighted share of the claim the cited passages hold anywhere
+    single = 0.0  # the share of the claim the best single cited sentence holds
+    linked = 0.0  # ``_linked_pairs``
+    names_missing = 0  # names of the claim that no cited passage has
+    dated = False  # the claim has a date, matched by day, month and year
+    boilerplate = ""
+    synonyms: Sequence[tuple[str, str]] = ()  # (claim word, evidence word) matched as synonyms or related forms
+    failure: Failure | None = None
+    clause_failure: Failure | None = None  # a clause of the claim the evidence lacks
+    # Negation or quantifiers that disagree with evidence that does not hold the whole claim: a
+    # sign weighed by the score, not a verdict (the evidence may be about something else).
+    cue_conflict: Failure | None = None
+    claim: Sentence | None = None
+    lacking: frozenset[str] | set[str] = frozenset()  # the claim's keys the window lacks
 
-    def __init__(self) -> None:
-        self.window: tuple[Sentence, ...] = ()
-        self.covered = 0
-        self.total = 0
-        self.coverage = 0.0
-        self.weighted = 0.0
-        self.uncovered_weight = 0.0
-        self.rarest_missing = 0.0  # the weight of the rarest claim word the evidence lacks: one specific fact
-        self.clause = 0.0  # 1.0 when a whole clause of two or more words is uncovered
-        self.passages = 0
-        self.dated = False  # the claim has a date, matched by day, month and year
-        # The IDF-weighted share of the claim's words that the cited passages hold anywhere, in or
-        # out of the evidence: facts spread over a passage beyond the best few sentences.
-        self.passage_weighted = 0.0
-        self.sentences = 0  # how many sentences the cited passages have: the text the words could come from
-        # The share of the claim's words that the one cited sentence holding most of them holds: the
-        # same coverage is stronger in one sentence than stitched from several.
-        self.single = 0.0
-        # Of the pairs of neighbouring claim words that the evidence holds, the share one evidence
-        # sentence holds together (``_linked_pairs``): evidence stitched from sentences about other
-        # things holds the claim's words but splits its links. 1.0 for evidence of one sentence.
-        self.linked = 0.0
-        self.synonyms: list[tuple[str, str]] = []  # (claim word, evidence word) matched as synonyms or related forms
-        self.failure: Failure | None = None
-        self.boilerplate = ""
-        self.missing: list[str] = []  # the claim's words that the evidence lacks, in order
-        self.names_missing = 0  # names of the claim that no cited passage has
-        self.clause_failure: Failure | None = None  # a clause of two or more words, none of them covered
-        # Negation or quantifiers that disagree with evidence that does not hold the whole claim: a
-        # sign weighed by the score, not a verdict (the evidence may be about something else).
-        self.cue_conflict: Failure | None = None
+    @property
+    def missing(self) -> list[str]:
+        """The claim's words that the evidence lacks, in order."""
+        claim, lacking = self.claim, self.lacking
+        if claim is None or not lacking:
+            return []
+        return list(dict.fromkeys([claim.words[i] for k, i in claim.content if k in lacking]))
 
     def features(self) -> tuple[float, ...]:
-        """The inputs of the calibrated score, in the order of ``calibration.FEATURES``.
-
-        The caps are written as conditional expressions, not ``min``/``max`` calls (the same values,
-        computed once per claim), and log1p of the sentence count is read from a table.
-        """
+        """The inputs of the calibrated score, in the order of ``calibration.FEATURES``."""
         uncovered, window = self.uncovered_weight, len(self.window)
         names, sentences = self.names_missing, self.sentences
         return (
@@ -81,24 +73,20 @@ class Evidence:
 
 
 def _union(masks: list[list[int]]) -> list[int]:
-    """Per claim key, the sentences of any cited passage that hold it (a passage's own list when
-    there is one passage: a claim's masks are read, never written, once it is taken)."""
+    """Per claim key, the sentences of any cited passage that hold it."""
     return masks[0] if len(masks) == 1 else [reduce(or_, column) for column in zip(*masks)]
 
 
-def _add_synonyms(ours: Sentence, keys: list[str], masks: list[list[int]], prepared: list[_Prepared],
+def _add_synonyms(words: dict[str, str], keys: list[str], masks: list[list[int]], prepared: list[_Prepared],
                   held: list[int]) -> dict[int, str]:
-    """For each claim key that no cited sentence holds (``held``: per key, the union of its
-    ``masks``), the first of its synonyms or related forms (WordNet, read only here) that a cited
-    passage holds: its sentences are added to the key's masks. Returns {key's position: the
-    synonym's key}."""
-    words = ours.first_words()
+    """For each claim key no cited sentence holds (``held[j]`` is 0), the first of its synonyms or
+    related forms (WordNet, read only here) a cited passage holds: its sentences join the key's
+    ``masks``. Returns {key's position: the synonym's key}."""
     synonym_of: dict[int, str] = {}
     holds = prepared[0].masks.__contains__ if len(prepared) == 1 else (
-        lambda o: any(o in p.masks for p in prepared))  # one passage, the usual case: a lookup in C
-    for j in [j for j, mask in enumerate(held) if not mask]:  # (a key's masks change only at its own turn)
-        key = keys[j]
-        other = next(filter(holds, related_keys(words[key])), None)
+        lambda o: any(o in p.masks for p in prepared))
+    for j in [j for j, mask in enumerate(held) if not mask]:
+        other = next(filter(holds, related_keys(words[keys[j]])), None)
         if other is not None:
             for pm, p in zip(masks, prepared):
                 pm[j] |= p.masks.get(other, 0)
@@ -121,8 +109,7 @@ def _added_clause(claim: Sentence, uncovered: set[str]) -> frozenset[str] | None
     through the rest of the claim: every uncovered word of the claim is in it, at least two of them,
     and of its covered words at most one (fewer than it lacks) is not also a word of another clause
     ("..., but the new plants may take months to appear, because the roots store extra sugar at
-    night": 'roots' is the earlier clause's 'rooted'). A clause added to a sentence of the evidence;
-    its covered word may come from anywhere in the passage. Its uncovered keys; None otherwise."""
+    night": 'roots' is the earlier clause's 'rooted'). Its uncovered keys; None otherwise."""
     clauses = claim.clauses()
     if len(clauses) < 2:
         return None
@@ -134,61 +121,51 @@ def _added_clause(claim: Sentence, uncovered: set[str]) -> frozenset[str] | None
     return missing if len(own) <= 1 and len(own) < len(missing) else None
 
 
-def _distance(where: int, chosen: list[int]) -> int:
-    """How far a sentence is from the nearest one already chosen (in sentences; 1 << 20 from another
-    passage's), for ties: the nearer is preferred. Sentences are given as positions ``passage << 32 |
-    sentence`` (``LexicalJudge._choose``)."""
-    passage = where >> 32
-    return min((abs(where - c) if passage == c >> 32 else 1 << 20) for c in chosen)
+def _choose(masks: list[list[int]], full: int, window: int) -> tuple[list[tuple[int, int]], list[int], int]:
+    """The greedy choice of up to ``window`` sentences for the claim's ``full`` keys, given per
+    passage as the masks of the sentences holding each key: their (passage, sentence) positions in
+    order, the claim keys each holds (bit j: key j; the first holds the most) and the keys they cover.
+
+    A sentence is the int ``passage << 32 | sentence`` (its neighbours are one less and one more),
+    in the order of its first key; ties go to the first (``_next_best``)."""
+    candidates: dict[int, int] = {}
+    get = candidates.get
+    for pi, pm in enumerate(masks):
+        bit = 1
+        for mask in pm:
+            if mask:
+                for where in positions(mask) if not pi else map((pi << 32).__or__, positions(mask)):
+                    candidates[where] = get(where, 0) | bit
+            bit <<= 1
+    if not candidates:
+        return [], [], 0
+    where, held = list(candidates), list(candidates.values())
+    counts = list(map(int.bit_count, held))
+    k: int | None = counts.index(max(counts))
+    chosen: list[int] = []
+    picked: list[int] = []
+    covered = 0
+    near: set[int] = set()  # the neighbours of the sentences chosen so far
+    while k is not None:
+        chosen.append(where[k])
+        near.update((where[k] - 1, where[k] + 1))
+        picked.append(held[k])
+        covered |= held[k]
+        held[k] = 0
+        if covered.bit_count() == full or len(chosen) == window:
+            break
+        k = _next_best(where, held, covered, chosen, near, len(masks) == 1)
+    return sorted((c >> 32, c & 0xFFFFFFFF) for c in chosen), picked, covered
 
 
-def _best_single(window: tuple[Sentence, ...], keys: frozenset[str]) -> Sentence:
-    return max(window, key=lambda s: len(keys & s.keys))
-
-
-def _linked_pairs(ours: Sentence, keys: Sequence[str], masks: list[list[int]], chosen: list[tuple[int, int]]) -> float:
-    """Of the pairs of neighbouring content words of the claim (in its order) whose two words the
-    evidence holds, the share that one evidence sentence holds together; 1.0 when none.
-
-    ``keys``: the claim's keys; ``masks``: per passage and key, the sentences that hold it (a key
-    found by a synonym: the synonym's, ``_add_synonyms``); ``chosen``: the evidence sentences'
-    (passage, sentence) positions. A claim stitched from sentences about different things
-    ("Ramsey" from one, "scored in the 3-3 draw" from another) holds its words, not its links: the
-    pairs at each seam are split between sentences. Evidence of one sentence holds every pair."""
-    if len(chosen) == 1:
-        return 1.0
-    where: dict[str, int] = {}  # claim key -> the evidence sentences that hold it (bit w: chosen[w])
-    columns = [(1 << w, masks[pi], i) for w, (pi, i) in enumerate(chosen)]
-    for j, key in enumerate(keys):
-        held = 0
-        for bit, pm, i in columns:
-            if pm[j] >> i & 1:
-                held |= bit
-        where[key] = held
-    pairs = together = 0
-    last, before = "", 0
-    for key in ours.seq:
-        mask = where.get(key, 0)
-        if key != last and mask and before:
-            pairs += 1
-            if mask & before:
-                together += 1
-        last, before = key, mask
-    return together / pairs if pairs else 1.0
-
-
-def _next_best(candidates: dict[int, int], covered: int, chosen: list[int], near: set[int]) -> int | None:
-    """The sentence of ``candidates`` (sentence -> the claim keys it holds, as bits) that adds the
-    most keys not yet ``covered``, the nearer to one ``chosen`` on a tie, then the first; a sentence
-    not ``near`` one chosen that holds a single claim key is passed over (a far sentence must share
-    a second word with the claim, to be about it). None when none adds a key.
-
-    The gains are counted in C; only the sentences of the highest gain are looked at one by one (a
-    sentence passed over holds one key, so it matters only when the highest gain is one)."""
-    where = list(candidates)
-    held = list(candidates.values())
+def _next_best(where: list[int], held: list[int], covered: int, chosen: list[int], near: set[int],
+               one: bool) -> int | None:
+    """The index of the sentence (``where[k]``, holding the claim keys ``held[k]``) that adds the
+    most keys not yet ``covered``, the nearer to one ``chosen`` on a tie (``one``: all of one
+    passage), then the first; None when none adds a key. A sentence not ``near`` one chosen that
+    holds a single claim key is passed over: a far sentence must share a second word with the claim."""
     gains = list(map(int.bit_count, map((~covered).__and__, held)))
-    top = max(gains, default=0)
+    top = max(gains)
     if not top:
         return None
     best, away = None, -1  # away: the distance of best to the sentences chosen, once computed
@@ -197,14 +174,49 @@ def _next_best(candidates: dict[int, int], covered: int, chosen: list[int], near
         if not bits & (bits - 1) and where[k] not in near:
             continue
         if best is None:
-            best = where[k]
+            best = k
             continue
         if away < 0:
-            away = _distance(best, chosen)
-        d = _distance(where[k], chosen)
+            away = _distance(where[best], chosen, one)
+        d = _distance(where[k], chosen, one)
         if d < away:
-            best, away = where[k], d
+            best, away = k, d
     return best
+
+
+def _distance(where: int, chosen: list[int], one: bool) -> int:
+    """How far a sentence is from the nearest one chosen, in sentences (1 << 20 from another passage's)."""
+    if one:
+        return min(map(abs, map(where.__sub__, chosen)))
+    passage = where >> 32
+    return min((abs(where - c) if passage == c >> 32 else 1 << 20) for c in chosen)
+
+
+def _linked_pairs(seq: Sequence[str], keys: list[str], picked: list[int], covered: int) -> float:
+    """Of the pairs of neighbouring content words of the claim (its keys in order, ``seq``) whose
+    two words the evidence holds (``covered``, bit j: ``keys[j]``), the share one evidence sentence
+    holds together (``picked``: the keys each holds); 1.0 when none. A claim stitched from sentences
+    about different things holds its words, not its links: the pairs at each seam are split."""
+    if len(picked) == 1:
+        return 1.0
+    if len(seq) != len(keys):  # a key repeats: bit p for the p-th key of the claim (a key next to itself once)
+        at = dict(zip(keys, range(len(keys))))
+        order = [j for j, last in zip(map(at.__getitem__, seq), (-1, *map(at.__getitem__, seq))) if j != last]
+        picked = [_spread(bits, order, len(keys)) for bits in picked]
+        covered = _spread(covered, order, len(keys))
+    pairs = (covered & covered >> 1).bit_count()
+    together = reduce(or_, [bits & bits >> 1 for bits in picked]).bit_count()
+    return together / pairs if pairs else 1.0
+
+
+def _spread(bits: int, order: list[int], full: int) -> int:
+    """The int whose bit p is bit ``order[p]`` of ``bits`` (of ``full`` bits)."""
+    text = bin(bits | 1 << full)[:2:-1]  # bit j is text[j]
+    return int("".join(map(text.__getitem__, order))[::-1], 2)
+
+
+def _best_single(window: tuple[Sentence, ...], keys: frozenset[str]) -> Sentence:
+    return max(window, key=lambda s: len(keys & s.keys))
 
 
 def _pair_key(claim: str, sources: Sequence[Passage | str]) -> tuple[str, ...] | None:

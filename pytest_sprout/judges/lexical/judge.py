@@ -1,66 +1,24 @@
-"""The lexical judge: finds the evidence for a claim, applies the rules, and gives a calibrated score.
+"""The lexical judge (``LexicalJudge``): finds the evidence for a claim in the passages it cites,
+applies the rules of ``registry.RULES`` and gives a calibrated score. A claim is judged so:
 
-A claim is judged against the sentences of the passages it cites:
+1. A sentence with no claim of its own ("Based on the given context [1],", "[1][2]", "It is not
+   mentioned whether ...") is unscored, rule ``no-claim`` (``claims``); an opening that frames the
+   claim ("According to the passage, ...") is set aside (``framing``); a claim that cites nothing
+   is unsupported, rule ``uncited``.
+2. Each content word of the claim is found in the cited sentences by its key (its lemma, then a
+   light stem), else by the key of a WordNet synonym or related form (read only for a word no
+   cited sentence holds).
+3. A cited sentence that holds the whole claim and passes the rules settles it. Else the evidence
+   is up to ``window`` sentences chosen one by one for the most words not yet covered; one not
+   next to a sentence chosen joins only with two of the claim's words (``evidence._choose``).
+4. The first rule the claim fails against the evidence decides; on evidence that lacks some of
+   the claim's words a "soft" failure is only weighed by the score, and a clause of the claim the
+   evidence lacks fails as ``clause``.
+5. ``score`` is a logistic model of the features of ``Evidence`` (``calibration``). A claim is
+   supported when no rule fails, at least ``coverage`` of its words are covered and the score is
+   at least ``threshold`` (else rule ``coverage`` or ``calibrated``).
 
-1. A sentence with no claim of its own (it only announces its source, a bare citation, a list
-   marker, "It is not mentioned whether ...") is unscored, rule ``no-claim``; in an answer
-   (``judge_answer``) a fragment without a verb is judged with the sentence before it (``claims``).
-   Boilerplate that frames an answer ("Based on the given context, ...") is set aside.
-2. Each content word of the claim is found in a cited sentence by its key (its lemma, then a light
-   stem), else by the key of one of its WordNet synonyms, else of one of its derivationally related
-   forms ("explanation" found as "explain").
-3. The evidence is the best set of up to ``window`` sentences (adjacent or not, from any of the
-   cited passages) for the claim's words: a sentence that covers the whole claim when there is one,
-   else the sentences chosen one by one for the most words not yet covered. A sentence that is not
-   next to one already chosen joins only if it holds at least two of the claim's words: one word
-   alone ("winter") is no sign that the sentence is about what the claim says.
-4. Rules, in the order of ``registry.RULES``: a name of the claim (a people or a language counts
-   as its place, "Libyan" as "Libya"; a name no cited passage has is weighed by the score) is not
-   in place of another name of the sentence that states the rest (all but one in six of its
-   words), nor taken from another evidence sentence into the place where that sentence has another
-   name, nor a run of capitalised words in another run's slot ("entity"); every number, by value,
-   range, unit and bound, is in the evidence sentences, or is a number that counts nothing ("in
-   2015", "10 cm") in a sentence next to them ("number": a number the passage states about
-   something else does not support it), and no unit of the claim stands where an evidence sentence
-   has another unit of its dimension ("spend years" against "spend months"); quantifiers and modals
-   agree with the evidence ("quantifier"; decisive against an evidence clause that holds the whole
-   claim clause, though the evidence lacks words of the claim's other clauses); negation agrees ("negation": a negative verb, "failed to",
-   "lacks", "refused to", "prevented ... from", negates its clause as a cue does; on evidence that
-   lacks some of the claim's words a conflict is only weighed, unless no evidence clause about the
-   claim's negated clause says "no", not even in other words: "unless", "lacks", "barely", or one
-   evidence sentence says the whole negated clause, or one evidence clause the words around its
-   negation, without negating them; evidence gathered from several sentences may not negate a
-   clause the claim states); no word of the claim is an antonym of
-   an evidence word in its place ("antonym"; a word the claim negates, "not strong" or "not square
-   or round", says its antonym itself, as "not possible" says "impossible" and "is not safe"
-   "unsafe"; the antonym may be a hedge, "likely", and between the same two words either
-   word may be the other's antonym, "create cold that" against "create heat that"; a relation
-   word, "before", where the evidence has its opposite, "after", between the same words); no two
-   entities of the evidence trade places
-   ("entity-swap"); no sentence of evidence gathered from several says the claim's predicate of a
-   subject of its own while the claim's subject comes from another, and no name of the claim
-   comes only from a sentence apart from the others that holds nothing else of the claim
-   ("stitched"); no clause of two or more words, nor the second half of the claim, is
-   wholly absent from the evidence ("clause": English puts what it says about its topic last, so a
-   claim whose opening alone is in the evidence, "Peace lilies | are toxic to cats", is only on
-   topic), nor is the claim's last clause, when it is all the evidence lacks and holds no more than
-   one word of its own that is not a word of the rest of the claim (a clause added to a sentence
-   of the evidence). A claim that cites nothing is unsupported ("uncited").
-5. ``score`` is a probability that people would call the claim supported, from a logistic model of
-   the coverage, the IDF-weighted coverage, the weight of the words left uncovered, whether a whole
-   clause is uncovered, how many sentences the evidence takes, whether a rule failed, the
-   IDF-weighted share of the claim the cited passages hold anywhere (facts spread over a passage)
-   and how many sentences they have (the more text, the more words match by chance), the share
-   of the claim the best single cited sentence holds, and, of the pairs of neighbouring claim
-   words the evidence holds, the share one evidence sentence holds together (evidence stitched
-   from sentences about other things holds a claim's words but splits its links) (fitted by
-   ``bench/fit_lexical.py``; coefficients in ``calibration.py``). A claim is supported when no rule
-   fails, at least ``coverage`` of its words are covered, and the score is at least ``threshold``
-   ("coverage" or "calibrated" name the failure otherwise).
-
-Passages are analysed once and cached by text (the 4,096 most recent). WordNet is read only for a
-claim word that no cited sentence holds, so a claim copied or lightly edited from its passage
-never touches it.
+Passages are analysed once and cached by text (the 4,096 most recent).
 """
 
 from __future__ import annotations
@@ -68,8 +26,8 @@ from __future__ import annotations
 import os
 from dataclasses import replace
 from functools import reduce
-from itertools import compress, count, repeat
-from operator import and_, mul
+from itertools import compress, repeat
+from operator import add, and_, mul
 from typing import Iterable, Sequence
 
 from pytest_sprout.core.calibration import Calibration, user_calibration
@@ -78,10 +36,10 @@ from pytest_sprout.core.model import Passage, Verdict
 from . import calibration as shipped  # (``calibration`` is also LexicalJudge's argument)
 from .claims import join_fragments, no_claim
 from .evidence import (
-    Evidence, _add_synonyms, _added_clause, _best_single, _linked_pairs, _next_best, _pair_key, _uncovered_tail, _union,
+    Evidence, _add_synonyms, _added_clause, _best_single, _choose, _linked_pairs, _pair_key, _uncovered_tail, _union,
 )
 from .framing import strip_boilerplate, strip_list_marker
-from .index import Sentence, _bits, analyse, positions
+from .index import Sentence, _bits, analyse
 from .names import absent_names
 from .passage import _Prepared, _prepare_passage
 from .registry import NAMES, RULE_RANK, RULES, Context, Rule
@@ -100,6 +58,20 @@ _ZEROS = repeat(0)  # the default of each dict.get mapped over a claim's keys
 
 # The rules a soft failure is read again with, on evidence that lacks some of the claim's words.
 _SECOND_READING = ("negation_unsaid", "negated_clause_stated")
+_FRAGMENT = "; a fragment, judged with the sentence before it"
+
+
+class _Weights(dict):
+    """A word -> ``text.weight(word)``, memoised (bounded): claims share most of their words."""
+
+    def __missing__(self, word: str) -> float:
+        if len(self) > 1 << 16:
+            self.clear()
+        found = self[word] = weight(word)
+        return found
+
+
+_WEIGHT = _Weights().__getitem__
 
 
 class LexicalJudge:
@@ -181,7 +153,7 @@ class LexicalJudge:
         """``judge_many`` on the sentences of one answer, in order, except that a fragment (no verb:
         "In 2011.", "222 - 0.") is judged together with the sentence before it (``claims``)."""
         judged, joined = join_fragments(pairs)
-        return [replace(v, reason=f"{v.reason}; a fragment, judged with the sentence before it") if j else v
+        return [replace(v, reason=v.reason + _FRAGMENT) if j else v
                 for v, j in zip(self.judge_many(judged), joined)]
 
     def judge_answer_sourced(self, pairs: Sequence[tuple[str, Sequence[Passage | str]]]
@@ -195,7 +167,7 @@ class LexicalJudge:
         for (claim, sources), j in zip(judged, joined):
             verdict, found = self.assess(claim, sources)
             if j:
-                verdict = replace(verdict, reason=f"{verdict.reason}; a fragment, judged with the sentence before it")
+                verdict = replace(verdict, reason=verdict.reason + _FRAGMENT)
             out.append((verdict, [sources[i] for i in self._holding(found, verdict.evidence, sources)]))
         return out
 
@@ -223,9 +195,6 @@ class LexicalJudge:
 
     def assess(self, claim: str, sources: Sequence[Passage | str]) -> tuple[Verdict, Evidence | None]:
         """The verdict and what it was based on (None for a claim that cites nothing or has no words)."""
-        return self._assess(claim, sources)
-
-    def _assess(self, claim: str, sources: Sequence[Passage | str]) -> tuple[Verdict, Evidence | None]:
         if not isinstance(claim, str):
             raise TypeError(f"claim must be a str, got {type(claim).__name__}")
         if isinstance(sources, (str, bytes)):
@@ -233,7 +202,7 @@ class LexicalJudge:
         if not claim.isascii():  # the answer's own format characters (zero-width, bidi) change nothing
             claim = claim.translate(_INVISIBLE)
         why = no_claim(claim)
-        if why is not None:  # "Based on the given context [1],", "[1][2]": nothing to support or refute
+        if why is not None:
             return Verdict(None, 0.0, None, f"no claim: {why}", "no-claim"), None
         claim = rejoin_numbers(strip_list_marker(claim))  # as the passages are read
         prepare = self._prepare
@@ -247,7 +216,10 @@ class LexicalJudge:
         for p in prepared:  # a sentence copied from a cited passage: analysed already (analysis is pure)
             ours = p.by_text.get(claim)
             if ours is not None:
-                found = self._copied(ours, p)
+                found = Evidence()
+                found.total = len(ours.keys)
+                found.sentences = len(p.sentences)
+                _whole(found, (ours,))
                 return self._verdict(found), found
         text, boilerplate = strip_boilerplate(claim)
         ours = analyse(text)
@@ -258,17 +230,6 @@ class LexicalJudge:
         found.dated = ours.has_date
         return self._verdict(found), found
 
-    # --- finding the evidence ---------------------------------------------------------------------
-
-    def _copied(self, ours: Sentence, p: _Prepared) -> Evidence:
-        found = Evidence()
-        found.window = (ours,)
-        found.total = found.covered = len(ours.keys)
-        found.coverage = found.weighted = found.passage_weighted = found.single = found.linked = 1.0
-        found.passages = 1
-        found.sentences = len(p.sentences)
-        return found
-
     def _search(self, ours: Sentence, prepared: list[_Prepared]) -> Evidence:
         """The evidence for a claim and the first rule it fails: a sentence that holds the whole claim
         and passes the rules, else the best set of up to ``window`` sentences (``_choose``)."""
@@ -276,23 +237,19 @@ class LexicalJudge:
         keys = list(seq) if len(seq) == len(ours.keys) else list(dict.fromkeys(seq))
         found = Evidence()
         found.total = full = len(keys)
-        found.sentences = sum(len(p.sentences) for p in prepared)
+        found.sentences = sum([len(p.sentences.texts) for p in prepared])
         # Per passage and claim key, the sentences that hold the key (bit i: sentence i).
         masks = [list(map(p.masks.get, keys, _ZEROS)) for p in prepared]
         held = _union(masks)
-        synonym_of = _add_synonyms(ours, keys, masks, prepared, held) if 0 in held else {}
+        synonym_of = _add_synonyms(ours.first_words(), keys, masks, prepared, held) if 0 in held else {}
         if synonym_of:
             held = _union(masks)
-        # The claim's words that some cited sentence holds (bit j: keys[j]), synonyms included: the
-        # sum of the powers of two (1 << j) whose key j is held.
-        anywhere = (1 << full) - 1 if 0 not in held else sum(compress(map((1).__lshift__, count()), held))
         absent = absent_names(ours, prepared)
         if absent:
             found.names_missing = len(absent)
-        # A sentence that covers the whole claim and passes the rules settles it.
+        # A sentence that covers the whole claim and passes the rules settles it; one repeated word
+        # for word fails as its first copy did (with its neighbours, which hold the numbers it may take).
         failures: list[tuple[tuple[Sentence, ...], Failure]] = []
-        # A sentence repeated word for word fails as its first copy did (with its neighbours, which
-        # hold the numbers it may take).
         tried: set[tuple[str | None, ...]] = set()
         for pi, (pm, p) in enumerate(zip(masks, prepared)):
             common = reduce(and_, pm, -1)
@@ -306,22 +263,20 @@ class LexicalJudge:
                 tried.add(seen)
                 decided = self._rules(Context(ours, window, prepared, (), places=((pi, i),)))
                 if decided is None:
-                    self._fill_whole(found, keys, ours, window, synonym_of)
-                    return found
+                    return _whole(found, window, ours, keys, synonym_of)
                 failures.append((window, decided[1]))
         if failures:  # sentences that cover the whole claim are the best evidence; the rules failed them all
             window, found.failure = max(failures, key=lambda f: RULE_RANK[f[1][0]])  # the first of the latest rule
-            self._fill_whole(found, keys, ours, window, synonym_of)
-            return found
-        chosen, covered, found.single = self._choose(masks, full)  # (the masks hold the synonyms' sentences)
+            return _whole(found, window, ours, keys, synonym_of)
+        chosen, picked, covered = _choose(masks, full, self.window)  # (the masks hold the synonyms' sentences)
         if not chosen:
             first = next((p.sentences[:1] for p in prepared if p.sentences), ())
-            self._fill(found, ours, keys, first, 0, synonym_of, 1 if first else 0, anywhere)
+            self._fill(found, ours, keys, first, 0, synonym_of, 1 if first else 0, held)
             return found
         window = tuple(prepared[pi].sentences[i] for pi, i in chosen)
-        self._fill(found, ours, keys, window, covered, synonym_of, len({pi for pi, _ in chosen}), anywhere)
-        found.linked = _linked_pairs(ours, keys, masks, chosen)
-        uncovered = tuple(key for j, key in enumerate(keys) if not covered >> j & 1)
+        uncovered = self._fill(found, ours, keys, window, covered, synonym_of, len({pi for pi, _ in chosen}), held)
+        found.single = picked[0].bit_count() / full
+        found.linked = _linked_pairs(seq, keys, picked, covered)
         best = window[0] if len(window) == 1 else _best_single(window, ours.keys)
         context = Context(ours, window, prepared, uncovered, best, chosen)
         decided = self._rules(context)
@@ -334,118 +289,64 @@ class LexicalJudge:
             if failure is None:
                 decided = self._rules(context)
                 failure = decided[1] if decided is not None else None
-        if failure is None and found.clause_failure is not None:
-            failure = found.clause_failure
-        found.failure = failure
+        found.failure = failure if failure is not None else found.clause_failure
         return found
 
-    def _choose(self, masks: list[list[int]], full: int) -> tuple[list[tuple[int, int]], int, float]:
-        """The best set of up to ``window`` sentences for the claim's ``full`` keys, given per passage
-        as the masks of the sentences holding each (a key found by a synonym: the synonym's):
-        (their (passage, sentence) positions in order, the claim keys they cover as bits, the
-        share of the keys the best single sentence holds).
-
-        First the sentence that holds the most claim words (the first of them on a tie), then the
-        one that adds the most words not yet covered, the nearer to one chosen on a tie. A sentence
-        that is not next to one already chosen joins only if it holds at least two of the claim's
-        words: one word alone ("winter") is no sign that the sentence is about what the claim says."""
-        # Per sentence, the claim keys it holds (bit j: keys[j]), in the order of the key then the
-        # sentence. A sentence is the int ``passage << 32 | sentence``: the neighbours of a
-        # sentence are one less and one more (no sentence of a passage is 2**32 - 1 away from it).
-        candidates: dict[int, int] = {}
-        get = candidates.get
-        for pi, pm in enumerate(masks):
-            base = pi << 32
-            for j, mask in enumerate(pm):
-                if mask:
-                    bit = 1 << j
-                    for i in positions(mask):  # each sentence holding key j, lowest first
-                        where = base | i
-                        candidates[where] = get(where, 0) | bit
-        if not candidates:
-            return [], 0, 0.0
-        counts = list(map(int.bit_count, candidates.values()))  # how many claim words each sentence holds
-        top = max(counts)
-        best: int | None = list(candidates)[counts.index(top)]
-        chosen: list[int] = []
-        covered = 0
-        near: set[int] = set()  # the neighbours of the sentences chosen so far
-        while best is not None:
-            chosen.append(best)
-            near.update((best - 1, best + 1))
-            covered |= candidates.pop(best)
-            if covered.bit_count() == full or len(chosen) == self.window:
-                break
-            best = _next_best(candidates, covered, chosen, near)
-        chosen.sort()
-        return [(where >> 32, where & 0xFFFFFFFF) for where in chosen], covered, top / full
-
-    @staticmethod
-    def _fill_whole(found: Evidence, keys: list[str], ours: Sentence, window: tuple[Sentence, ...],
-                    synonym_of: dict[int, str]) -> None:
-        """``_fill`` for one sentence that covers every word of the claim."""
-        found.window = window
-        found.passages = 1
-        found.covered = len(keys)
-        found.coverage = found.weighted = found.passage_weighted = found.single = found.linked = 1.0
-        if synonym_of:
-            words = ours.first_words()
-            found.synonyms = [(words[keys[j]], window[0].surface(k)) for j, k in synonym_of.items()]
-
-    def _fill(self, found: Evidence, ours: Sentence, keys: list[str],
-              window: tuple[Sentence, ...], covered: int, synonym_of: dict[int, str], passages: int,
-              anywhere: int) -> None:
+    def _fill(self, found: Evidence, ours: Sentence, keys: list[str], window: tuple[Sentence, ...], covered: int,
+              synonym_of: dict[int, str], passages: int, held: list[int]) -> tuple[str, ...]:
+        """Fill in ``found`` for the evidence ``window``, which holds the claim keys ``covered`` (bit j:
+        ``keys[j]``; ``held``, per key, the cited sentences that hold it); returns the keys it lacks."""
         words = ours.first_words()
+        weights = list(map(_WEIGHT, map(words.__getitem__, keys)))
+        total = reduce(add, weights, 0.0)  # (sums in the keys' order: the same floats every time)
+        full = len(keys)
+        bits = bin(covered | 1 << full)[:2:-1]  # bit j of covered is bits[j]
+        lost = bits.count("0")
+        uncovered = tuple(compress(keys, map("0".__eq__, bits))) if lost else ()
+        got = reduce(add, compress(weights, map("1".__eq__, bits)), 0.0) if lost else total
+        anywhere = reduce(add, compress(weights, held), 0.0) if 0 in held else total
         found.window = window
         found.passages = passages
-        total_weight = got = held = rarest = 0.0
-        uncovered: set[str] = set()
-        for j, key in enumerate(keys):
-            w = weight(words[key])
-            total_weight += w
-            if anywhere >> j & 1:
-                held += w
-            if covered >> j & 1:
-                got += w
-            else:
-                uncovered.add(key)
-                if w > rarest:
-                    rarest = w
-        found.rarest_missing = rarest
-        found.covered = len(keys) - len(uncovered)
-        found.coverage = found.covered / len(keys)
-        found.weighted = got / total_weight if total_weight else 0.0
-        found.passage_weighted = held / total_weight if total_weight else 0.0
-        found.uncovered_weight = total_weight - got
-        found.clause = 0.0
-        found.missing = list(dict.fromkeys([ours.words[idx] for k, idx in ours.content if k in uncovered]))
-        absent: Failure | None = None
-        if uncovered:
-            for clause in ours.clauses():
-                if len(clause.keys) >= 2 and clause.keys <= uncovered:
-                    found.clause = 1.0
-                    shown = " ".join(w for w in found.missing if stem(w) in clause.keys)
-                    absent = ("clause", f"no word of the clause '{shown}' is in the evidence")
-                    break
-            else:  # the claim's opening in the evidence, what it says of it not: "Peace lilies | are toxic to cats"
-                tail = _uncovered_tail(ours.seq, uncovered)
-                if tail >= 2 and 2 * tail >= len(ours.seq):
-                    found.clause = 1.0
-                    shown = " ".join(ours.words[idx] for _, idx in ours.content[-tail:])
-                    absent = ("clause", f"no word of the second half of the claim '{shown}' is in the "
-                                        "evidence, only its opening")
-            found.clause_failure = self._found("clause", absent)
-        if uncovered and absent is None:
-            added = _added_clause(ours, uncovered)
-            if added is not None:
-                found.clause = 1.0
-                shown = " ".join(w for w in found.missing if stem(w) in added)
-                found.clause_failure = self._found("clause_added", (
-                    "clause", f"the clause '{shown}' is not in the evidence: its other words are the rest of the claim's"))
+        found.covered = full - lost
+        found.coverage = found.covered / full
+        found.weighted = got / total if total else 0.0
+        found.passage_weighted = anywhere / total if total else 0.0
+        found.uncovered_weight = total - got
+        if lost:
+            found.rarest_missing = max(compress(weights, map("0".__eq__, bits)))
+            found.claim, found.lacking = ours, set(uncovered)
+            self._lacked_clause(found, ours, found.lacking)
         if synonym_of:  # else found.synonyms stays empty, and the evidence's keys are not gathered
             evidence = frozenset().union(*(s.keys for s in window)) if window else frozenset()
             found.synonyms = [(words[keys[j]], next((s.surface(k) for s in window if k in s.keys), k))
                               for j, k in synonym_of.items() if covered >> j & 1 and keys[j] not in evidence]
+        return uncovered
+
+    def _lacked_clause(self, found: Evidence, ours: Sentence, uncovered: set[str]) -> None:
+        """A clause of two or more words, the second half of the claim, or its last clause added to
+        a sentence of the evidence, that the evidence lacks: ``found.clause``, ``clause_failure``."""
+        absent: Failure | None = None
+        for clause in ours.clauses():
+            if len(clause.keys) >= 2 and clause.keys <= uncovered:
+                shown = " ".join(w for w in found.missing if stem(w) in clause.keys)
+                absent = ("clause", f"no word of the clause '{shown}' is in the evidence")
+                break
+        else:  # the claim's opening in the evidence, what it says of it not: "Peace lilies | are toxic to cats"
+            tail = _uncovered_tail(ours.seq, uncovered)
+            if tail >= 2 and 2 * tail >= len(ours.seq):
+                shown = " ".join(ours.words[idx] for _, idx in ours.content[-tail:])
+                absent = ("clause", f"no word of the second half of the claim '{shown}' is in the "
+                                    "evidence, only its opening")
+        if absent is not None:
+            found.clause = 1.0
+            found.clause_failure = self._found("clause", absent)
+            return
+        added = _added_clause(ours, uncovered)
+        if added is not None:
+            found.clause = 1.0
+            shown = " ".join(w for w in found.missing if stem(w) in added)
+            found.clause_failure = self._found("clause_added", (
+                "clause", f"the clause '{shown}' is not in the evidence: its other words are the rest of the claim's"))
 
     def _rules(self, context: Context) -> tuple[Rule, Failure] | None:
         """The first rule of stage "evidence" the claim fails against the context's window, in the
@@ -468,3 +369,16 @@ class LexicalJudge:
 
     def _verdict(self, found: Evidence) -> Verdict:
         return verdict(found, self.probability(found.features()), self.coverage, self.threshold)
+
+
+def _whole(found: Evidence, window: tuple[Sentence, ...], ours: Sentence | None = None, keys: Sequence[str] = (),
+           synonym_of: dict[int, str] | None = None) -> Evidence:
+    """``found`` for one sentence that holds every word of the claim (some by ``synonym_of``)."""
+    found.window = window
+    found.passages = 1
+    found.covered = found.total
+    found.coverage = found.weighted = found.passage_weighted = found.single = found.linked = 1.0
+    if synonym_of and ours is not None:
+        words = ours.first_words()
+        found.synonyms = [(words[keys[j]], window[0].surface(k)) for j, k in synonym_of.items()]
+    return found
