@@ -247,15 +247,11 @@ _TOKEN = re.compile(  # tokens with symbols inside: "15°c", "10-15", "don't"
 )
 _CONTRACTION_BASES = {"ca": "can", "wo": "will", "sha": "shall", "ai": "is"}
 _CLITICS = ("'s", "'re", "'ve", "'ll", "'d", "'m")
-_TRAILING = ".,;:!?\"')]"
-_KEPT_PUNCT = frozenset(",;:()")
 
 
 class _Pieces(dict):
-    """A whitespace-separated token without an apostrophe -> the tokens ``words_of`` makes of it,
-    computed on first sight (``__missing__``) and then found by one dictionary lookup. Without an
-    apostrophe that is what the regular expression finds in it: the fast paths of the loop in
-    ``words_of`` (a word, a number, either with trailing punctuation) give the same."""
+    """A whitespace-separated token without an apostrophe -> the tokens ``words_of`` makes of it
+    (what the regular expression finds in it), computed on first sight."""
 
     __slots__ = ()
 
@@ -276,34 +272,23 @@ def words_of(text: str) -> list[str]:
     """Lower-cased tokens; citation markers dropped, contractions opened ("don't" -> do not).
 
     "cannot" stays one token: it is both a negation and a modal ("can not" gives the same cues).
-
-    Plain words and numbers take a fast path (``str.split``); only tokens with symbols inside
-    ("15°c", "10-15", "don't", "(50°f)") go through the regular expression. A text without an
-    apostrophe is split and each token looked up in a memo of what it gives (``_Pieces``).
+    A whitespace-separated token without an apostrophe is looked up in ``_PIECES``.
     """
     if "[" in text:
         text = _MARKERS.sub(" ", text)
-    if text.endswith("."):  # a full stop is never a token: the last word takes the fast path below
+    if text.endswith("."):  # a full stop is never a token
         text = text[:-1]
     text = text.lower()
     if "\u2019" in text or "\u2018" in text:
         text = text.replace("\u2019", "'").replace("\u2018", "'")
-    if "'" not in text:  # no contraction: each token's tokens are those the loop below makes of it alone
+    if "'" not in text:
         return list(_chain(map(_pieces_of, text.split())))
     out: list[str] = []
     append = out.append
     for tok in text.split():
-        if tok.isalpha() or tok.isdecimal():  # isdecimal, not isdigit: "0¹" is no number float() reads
-            append(tok)
+        if "'" not in tok:
+            out += _pieces_of(tok)
             continue
-        if tok[-1] in _TRAILING:
-            core = tok.rstrip(_TRAILING)
-            if core and (core.isalpha() or core.isdecimal()):
-                append(core)
-                for ch in tok[len(core):]:
-                    if ch in _KEPT_PUNCT:
-                        append(ch)
-                continue
         for piece in _TOKEN.findall(tok):
             if "'" in piece:
                 if piece.endswith("n't"):
