@@ -45,7 +45,8 @@ def check_antonyms(claim: Sentence, window: Sequence[Sentence], uncovered: Itera
                     if (k == other and not NEGATIONS.intersection(s.words[max(idx - 2, 0) : idx])
                             and _in_place(claim, key, s, q)):
                         return "antonym", f"claim says '{word}' where the evidence says its antonym '{s.words[idx]}'"
-        hedges = frozenset(w for o in opposite for w in _function_words().get(o, ()) if w not in claim.words)
+        hedges = () if _function_words().keys().isdisjoint(opposite) else frozenset(
+            w for o in opposite for w in _function_words().get(o, ()) if w not in claim.words)
         if not hedges or (negated if negated is not None else _negated_in_claim(claim, key)):
             continue
         for s in window:  # an antonym the evidence uses as no content word ("likely")

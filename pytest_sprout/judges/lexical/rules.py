@@ -95,7 +95,10 @@ def _dimension(unit: str | None) -> str | None:
     return unit[1:] if unit and unit[0] == "/" else unit
 
 
-def align(claim: Sentence, window: Sequence[Sentence]) -> list[tuple[Clause, list[Clause], list[Clause]]]:
+Alignment = list[tuple[Clause, list[Clause], list[Clause]]]
+
+
+def align(claim: Sentence, window: Sequence[Sentence]) -> Alignment:
     """Each clause of the claim with the evidence clauses closest to it, and those of them to
     which it is also (one of) the closest: (clause, closest, mutual).
 
@@ -106,30 +109,25 @@ def align(claim: Sentence, window: Sequence[Sentence]) -> list[tuple[Clause, lis
     """
     ours = claim.clauses()
     theirs = window[0].clauses() if len(window) == 1 else [c for s in window for c in s.clauses()]
+    out: Alignment = []
     table: list[list[float]] | None = None
-    best_theirs: list[float] = []
-    out = []
-    lone = theirs[0] if len(theirs) == 1 else None  # one evidence clause (the usual case): no list to build
     for k, a in enumerate(ours):
-        same = ([lone] if lone.keys == a.keys else []) if lone is not None else [b for b in theirs if b.keys == a.keys]
+        keys = a.keys
+        same = [b for b in theirs if b.keys == keys]
         if same:  # the same words: as close as clauses get, so the pairing is mutual
             out.append((a, same, same))
             continue
-        if table is None:
-            # The Jaccard similarity of each pair of clauses' keys (shared / all), written inline.
-            table = [[shared / (len(c.keys) + len(b.keys) - shared) if (shared := len(c.keys & b.keys)) else 0.0
-                      for b in theirs] for c in ours]
-            best_theirs = list(map(max, zip(*table)))  # per evidence clause, its best similarity to a claim clause
+        if table is None:  # the Jaccard similarity of each pair of clauses' keys (shared / all)
+            table = [[0.0 if ck.isdisjoint(b.keys) else (shared := len(ck & b.keys)) / (len(ck) + len(b.keys) - shared)
+                      for b in theirs] for ck in [c.keys for c in ours]]
+            tops = list(map(max, zip(*table))) if len(table) > 1 else table[0]  # each evidence clause's best
         row = table[k]
         best = max(row, default=0.0)
-        need = min(2, len(a.keys))  # a clause sharing one word of several is about something else
-        closest = [(b, x == top) for b, x, top in zip(theirs, row, best_theirs)
-                   if x and x == best and len(a.keys & b.keys) >= need]
-        out.append((a, [b for b, _ in closest], [b for b, mutual in closest if mutual]))
+        need = min(2, len(keys))  # a clause sharing one word of several is about something else
+        closest = [j for j, x in enumerate(row) if x == best and len(keys & theirs[j].keys) >= need] if best else []
+        out.append((a, [theirs[j] for j in closest], [theirs[j] for j in closest if tops[j] == best]))
     return out
 
-
-Alignment = list[tuple[Clause, list[Clause], list[Clause]]]
 
 
 def check_quantifiers(claim: Sentence, window: Sequence[Sentence], pairs: Alignment | None = None,
@@ -363,27 +361,30 @@ def substitutions(claim: Sentence, window: Sequence[Sentence]) -> Iterator[tuple
     seq, keys = claim.seq, claim.keys
     if len(seq) < 2 or all(keys <= s.keys for s in window):  # (a sentence that holds every word is skipped below)
         return
-    get = claim.derived(_between_pairs).get
     for s in window:
         if keys <= s.keys:  # it holds every word of the claim: none put in another's place
             continue
         for q, (left, key, right) in enumerate(s.derived(_triples)):
-            found = get((left, right))
-            if found is None or key in keys or (left is None and right is None):
-                continue
-            for p in found:
+            if key in keys or not (left in keys or left is None and right in keys) or not (
+                    right in keys or right is None):
+                continue  # no word of the claim's on either side (an end, on one side at most)
+            for p in _between(seq, left, right):
                 ours = seq[p]
                 if ours not in s.keys and (left is not None and right is not None or not any(ours in t.keys for t in window)):
                     yield p, s, q
 
 
-def _between_pairs(claim: Sentence) -> dict[tuple[str | None, str | None], list[int]]:
-    """The content words either side of each of the claim's (None at an end) -> their positions."""
-    pairs: dict[tuple[str | None, str | None], list[int]] = {}
-    seq = claim.seq
-    for p, there in enumerate(zip((None, *seq[:-1]), (*seq[1:], None))):
-        pairs.setdefault(there, []).append(p)
-    return pairs
+def _between(seq: tuple[str, ...], left: str | None, right: str | None) -> list[int]:
+    """The positions of ``seq`` between ``left`` and ``right`` (None: an end; not both)."""
+    if left is None:
+        return [0] if seq[1] == right else []
+    out = []
+    i, n = -1, len(seq)
+    for _ in range(seq.count(left)):
+        i = seq.index(left, i + 1)
+        if i + 1 < n and (seq[i + 2] if i + 2 < n else None) == right:
+            out.append(i + 1)
+    return out
 
 
 def _triples(s: Sentence) -> tuple[tuple[str | None, str, str | None], ...]:
