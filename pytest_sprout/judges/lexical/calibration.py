@@ -1,9 +1,6 @@
-"""Coefficients of the lexical judge's calibrated score, written by ``bench/fit_lexical.py``.
-
+"""Coefficients of the lexical judge's calibrated score, written by ``bench/fit_lexical.py``:
 score = sigmoid(INTERCEPT + sum(COEFFICIENTS[i] * feature[i])), features in the order of FEATURES.
-``shipped()`` is this calibration; ``load(path)`` reads another from a JSON file with the same
-fields (``version``, ``features``, ``intercept``, ``coefficients``, ``threshold``).
-"""
+``shipped()`` is this calibration; ``load(path)`` reads another from a JSON file of the same fields."""
 
 from __future__ import annotations
 
@@ -45,7 +42,8 @@ def load(path: str | Path) -> Calibration:
         data["coefficients"], list) else None
     if numbers is None or len(data["coefficients"]) != len(FEATURES) or not all(
             isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) for x in numbers):
-        raise ValueError(f"{where}: 'intercept', 'threshold' and the {len(FEATURES)} 'coefficients' must be finite numbers")
+        raise ValueError(f"{where}: 'intercept', 'threshold' and the {len(FEATURES)} 'coefficients' must be finite "
+                         "numbers")
     if not 0.0 <= data["threshold"] <= 1.0 or not isinstance(data["version"], str) or not data["version"]:
         raise ValueError(f"{where}: 'threshold' must be in [0, 1] and 'version' a non-empty string")
     return Calibration(data["version"], FEATURES, float(data["intercept"]),

@@ -1,19 +1,8 @@
-"""What in an answer is a claim: sentences that state nothing of their own, and fragments.
-
-- **No claim** (``no_claim``): a sentence that only announces its source ("Based on the given
-  context [1],", "According to the passages:"), a bare citation ("[1][2]", "(Smith et al.,
-  2020)"), a list marker ("2.", "(3)"), punctuation alone ('".'), or one that says what the sources do not state ("It is not
-  mentioned whether ...", "The context does not say ...", "There is no information about ..."), or
-  a preamble ("Here is a concise summary of the passage:", "Sure! Here are the key points:").
-  It cannot be supported or refuted by a passage: the judge leaves it *unscored* ("no claim"),
-  never a pass and never a fail. The patterns are narrow on purpose: "It is not known whether
-  ..." and "It is unclear whether ..." are claims about the world, and stay claims.
-- **Fragments** (``is_fragment``): a sentence without a verb ("In 2011.", "222 - 0.", "Keranen et
-  al.") says something only with the sentence before it; ``join_fragments`` judges it together
-  with that sentence (its text prefixed, its cited passages added). A word is a possible verb
-  when lemminflect's table lists it as a verb or an auxiliary ("scored", "is", "record"), so a
-  sentence is a fragment only when none of its words can be one.
-"""
+"""What in an answer is a claim: ``no_claim`` says why a sentence states nothing a passage could
+support or refute (it announces its source, is a bare citation or list marker, says what the
+sources do not state, is a preamble or a bare "Yes."): the judge leaves it unscored, rule
+``no-claim``. The patterns are narrow on purpose ("It is unclear whether ..." is a claim).
+``join_fragments`` judges a sentence without a verb ("In 2011.") with the sentence before it."""
 
 from __future__ import annotations
 
@@ -21,7 +10,7 @@ import re
 from typing import Sequence, TypeVar
 
 from . import lexicon
-from .framing import _BOILERPLATE, _SOURCE
+from .framing import _BOILERPLATE, _OPENERS, _SOURCE
 from .text import words_of
 
 _MARKER = r"\[\s*\d+(?:\s*[,;-]\s*\d+)*\s*\]"
@@ -83,14 +72,10 @@ _BARE_REPLY = re.compile(
     r"(?:is|are|was|were|do|does|did|can|could|will|would|has|have|may|might|should)(?:\s*not|n't)?)?\s*[.!]?\s*",
     re.IGNORECASE,
 )
-# The first characters or words a sentence with no claim can start with: most claims skip the patterns.
-_STARTS = frozenset("based according as from per in judging the this these our my given provided above retrieved "
-                    "cited available supplied following context document documents passage passages text texts "
-                    "source sources information article articles excerpt excerpts search references reference "
-                    "evidence material data it it's for last all to there no however unfortunately but also "
-                    "moreover additionally furthermore overall therefore see citation citations here here's yes yeah nope "
-                    "generally usually mostly basically essentially sure certainly okay ok below".split())
-
+# The first words a sentence with no claim can start with: most claims skip the patterns.
+_STARTS = _OPENERS - {"it\u2019s", "keep", "note"} | frozenset(
+    "also basically below but certainly citation citations essentially furthermore generally here here's moreover "
+    "mostly no nope ok okay overall see sure there therefore unfortunately usually yeah yes".split())
 
 _PUNCTUATION = " .,;:!?-–—"
 _ALNUM = re.compile(r"[^\W_]")

@@ -14,7 +14,7 @@ from pytest_sprout.core.model import Passage
 from .index import Sentence, positions
 from .passage import _Prepared
 from .rules import Failure
-from .text import related_keys
+from .text import related_keys, stem
 
 # Cited passages of more sentences than the fitting data had (78 at most) count as this many: the
 # score is not extrapolated far beyond what it was fitted on.
@@ -94,17 +94,31 @@ def _add_synonyms(words: dict[str, str], keys: list[str], masks: list[list[int]]
     return synonym_of
 
 
-def _uncovered_tail(seq: Sequence[str], uncovered: set[str]) -> int:
-    """How many of the claim's last content words (in order) the evidence lacks, one after another."""
-    tail = 0
-    for key in reversed(seq):
-        if key not in uncovered:
-            break
-        tail += 1
-    return tail
+def _lacked_clause(claim: Sentence, found: Evidence) -> tuple[str, Failure] | None:
+    """The rule and failure of a clause of the claim that the evidence lacks (``found.lacking``): a
+    clause of two or more words, none covered; the second half of the claim, only its opening
+    covered ("Peace lilies | are toxic to cats"); or a last clause added to a sentence of the
+    evidence (``_added_clause``)."""
+    uncovered = found.lacking
+    for clause in claim.clauses():
+        if len(clause.keys) >= 2 and clause.keys <= uncovered:
+            shown = " ".join(w for w in found.missing if stem(w) in clause.keys)
+            return "clause", ("clause", f"no word of the clause '{shown}' is in the evidence")
+    seq = claim.seq
+    tail = next((n for n, key in enumerate(reversed(seq)) if key not in uncovered), len(seq))  # uncovered at the end
+    if tail >= 2 and 2 * tail >= len(seq):
+        shown = " ".join(claim.words[idx] for _, idx in claim.content[-tail:])
+        return "clause", ("clause", f"no word of the second half of the claim '{shown}' is in the evidence, only "
+                                    "its opening")
+    added = _added_clause(claim, uncovered)
+    if added is None:
+        return None
+    shown = " ".join(w for w in found.missing if stem(w) in added)
+    return "clause_added", (
+        "clause", f"the clause '{shown}' is not in the evidence: its other words are the rest of the claim's")
 
 
-def _added_clause(claim: Sentence, uncovered: set[str]) -> frozenset[str] | None:
+def _added_clause(claim: Sentence, uncovered: frozenset[str] | set[str]) -> frozenset[str] | None:
     """The claim's last clause when it is all the evidence lacks and the evidence holds it only
     through the rest of the claim: every uncovered word of the claim is in it, at least two of them,
     and of its covered words at most one (fewer than it lacks) is not also a word of another clause
@@ -213,10 +227,6 @@ def _spread(bits: int, order: list[int], full: int) -> int:
     """The int whose bit p is bit ``order[p]`` of ``bits`` (of ``full`` bits)."""
     text = bin(bits | 1 << full)[:2:-1]  # bit j is text[j]
     return int("".join(map(text.__getitem__, order))[::-1], 2)
-
-
-def _best_single(window: tuple[Sentence, ...], keys: frozenset[str]) -> Sentence:
-    return max(window, key=lambda s: len(keys & s.keys))
 
 
 def _pair_key(claim: str, sources: Sequence[Passage | str]) -> tuple[str, ...] | None:

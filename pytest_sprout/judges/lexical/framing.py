@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 
-# Openings that frame an answer without stating anything about the world.
 _SOURCE = (
     r"(?:the |this |these |our |my )?(?:given |provided |above |retrieved |cited |available |supplied |following )?"
     r"(?:context|contexts|document|documents|passage|passages|text|texts|source|sources|information|article|"
@@ -34,14 +33,13 @@ _BOILERPLATE = re.compile(
 
 
 # The first words a framing opening can start with: most claims skip the regular expression.
-_OPENERS = frozenset("based according as from per in judging the this these our my given provided above "
-                     "retrieved cited available supplied following context document documents passage passages "
-                     "text texts source sources information article articles excerpt excerpts search "
-                     "references reference evidence material data it it's it\u2019s for last all to however however, additionally additionally, keep note".split())
+_OPENERS = frozenset("based according as from per in judging the this these our my given provided above retrieved "
+                     "cited available supplied following context document documents passage passages text texts "
+                     "source sources information article articles excerpt excerpts search references reference "
+                     "evidence material data it it's it\u2019s for last all to however however, additionally "
+                     "additionally, keep note".split())
 
-
-# A list marker that opens a sentence ("1. Messi scored twice", "(2) The club ..."): no number of
-# the claim.
+# A list marker that opens a sentence ("1. Messi scored twice", "(2) The club ..."): no number of the claim.
 _LIST_LEAD = re.compile(r"\s*(?:\(?\d{1,2}[.)]|\(\d{1,2}\)|[*\u2022])\s+(?=[A-Z\"'\u201c])")
 
 

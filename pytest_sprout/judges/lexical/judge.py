@@ -35,16 +35,14 @@ from pytest_sprout.core.model import Passage, Verdict
 
 from . import calibration as shipped  # (``calibration`` is also LexicalJudge's argument)
 from .claims import join_fragments, no_claim
-from .evidence import (
-    Evidence, _add_synonyms, _added_clause, _best_single, _choose, _linked_pairs, _pair_key, _uncovered_tail, _union,
-)
+from .evidence import Evidence, _add_synonyms, _choose, _lacked_clause, _linked_pairs, _pair_key, _union
 from .framing import strip_boilerplate, strip_list_marker
 from .index import Sentence, _bits, analyse
 from .names import absent_names
 from .passage import _Prepared, _prepare_passage
 from .registry import NAMES, RULE_RANK, RULES, Context, Rule
 from .rules import Failure
-from .text import rejoin_numbers, stem, weight
+from .text import rejoin_numbers, weight
 from .verdicts import sigmoid, verdict, wordless
 
 RULES_VERSION = 19  # bump when a rule changes what it decides: it is part of settings()
@@ -277,7 +275,7 @@ class LexicalJudge:
         uncovered = self._fill(found, ours, keys, window, covered, synonym_of, len({pi for pi, _ in chosen}), held)
         found.single = picked[0].bit_count() / full
         found.linked = _linked_pairs(seq, keys, picked, covered)
-        best = window[0] if len(window) == 1 else _best_single(window, ours.keys)
+        best = window[0] if len(window) == 1 else max(window, key=lambda s: len(ours.keys & s.keys))
         context = Context(ours, window, prepared, uncovered, best, chosen)
         decided = self._rules(context)
         failure: Failure | None = decided[1] if decided is not None else None
@@ -315,38 +313,15 @@ class LexicalJudge:
         if lost:
             found.rarest_missing = max(compress(weights, map("0".__eq__, bits)))
             found.claim, found.lacking = ours, set(uncovered)
-            self._lacked_clause(found, ours, found.lacking)
+            lacked = _lacked_clause(ours, found)
+            if lacked is not None:
+                found.clause = 1.0
+                found.clause_failure = self._found(*lacked)
         if synonym_of:  # else found.synonyms stays empty, and the evidence's keys are not gathered
             evidence = frozenset().union(*(s.keys for s in window)) if window else frozenset()
             found.synonyms = [(words[keys[j]], next((s.surface(k) for s in window if k in s.keys), k))
                               for j, k in synonym_of.items() if covered >> j & 1 and keys[j] not in evidence]
         return uncovered
-
-    def _lacked_clause(self, found: Evidence, ours: Sentence, uncovered: set[str]) -> None:
-        """A clause of two or more words, the second half of the claim, or its last clause added to
-        a sentence of the evidence, that the evidence lacks: ``found.clause``, ``clause_failure``."""
-        absent: Failure | None = None
-        for clause in ours.clauses():
-            if len(clause.keys) >= 2 and clause.keys <= uncovered:
-                shown = " ".join(w for w in found.missing if stem(w) in clause.keys)
-                absent = ("clause", f"no word of the clause '{shown}' is in the evidence")
-                break
-        else:  # the claim's opening in the evidence, what it says of it not: "Peace lilies | are toxic to cats"
-            tail = _uncovered_tail(ours.seq, uncovered)
-            if tail >= 2 and 2 * tail >= len(ours.seq):
-                shown = " ".join(ours.words[idx] for _, idx in ours.content[-tail:])
-                absent = ("clause", f"no word of the second half of the claim '{shown}' is in the "
-                                    "evidence, only its opening")
-        if absent is not None:
-            found.clause = 1.0
-            found.clause_failure = self._found("clause", absent)
-            return
-        added = _added_clause(ours, uncovered)
-        if added is not None:
-            found.clause = 1.0
-            shown = " ".join(w for w in found.missing if stem(w) in added)
-            found.clause_failure = self._found("clause_added", (
-                "clause", f"the clause '{shown}' is not in the evidence: its other words are the rest of the claim's"))
 
     def _rules(self, context: Context) -> tuple[Rule, Failure] | None:
         """The first rule of stage "evidence" the claim fails against the context's window, in the

@@ -1,10 +1,7 @@
-"""The verdicts of the lexical judge: the reason for what it found, from the evidence and the rules.
-
-``verdict`` words what ``LexicalJudge`` found for a claim (``evidence.Evidence``): the failed rule,
-else a soft failure the calibrated score confirms, else the coverage and the calibrated score; the
-notes name the boilerplate set aside, the synonyms and related forms matched and how many passages
-the evidence came from. ``wordless`` judges a claim without content words ("10-15 cm.").
-"""
+"""The lexical judge's verdict on what it found for a claim (``evidence.Evidence``), with its reason:
+the failed rule, else a soft failure the score confirms, else the coverage and the calibrated score,
+with notes (boilerplate set aside, synonyms matched, passages used). ``wordless`` judges a claim
+without content words ("10-15 cm.")."""
 
 from __future__ import annotations
 
@@ -24,8 +21,7 @@ def sigmoid(x: float) -> float:
 
 
 class _TwoDecimals(dict):
-    """A number to its text with two decimals ("0.50"), memoised: the judge's coverage and threshold
-    and the coverage fractions of claims (k of n words) recur, so most reasons format only the score."""
+    """A number -> its text with two decimals ("0.50"), memoised: coverages and thresholds recur."""
 
     def __missing__(self, x: float) -> str:
         text = f"{x:.2f}"
@@ -59,44 +55,30 @@ def verdict(found: Evidence, p: float, coverage: float, threshold: float) -> Ver
         rule, reason = found.failure
         return Verdict(False, p, evidence, reason + extra, rule)
     if found.cue_conflict is not None:
-        if p < threshold:
-            return _soft(found.cue_conflict, p, threshold, evidence, extra)
+        if p < threshold:  # a soft failure the calibrated score confirms
+            rule, reason = found.cue_conflict
+            return Verdict(False, p, evidence, f"{reason} (calibrated score {p:.2f} < {_TWO[threshold]}){extra}", rule)
         notes.append(f"{found.cue_conflict[1]}, weighed: the evidence does not hold the whole claim")
         extra = "; " + "; ".join(notes)
     if not found.window:
-        return Verdict(False, 0.0, None,
-                           f"coverage 0.00 < {_TWO[coverage]}; the cited passages are empty", "coverage")
+        return Verdict(False, 0.0, None, f"coverage 0.00 < {_TWO[coverage]}; the cited passages are empty", "coverage")
     if found.coverage < coverage - 1e-9:
-        missing = missing_words(found)
-        return Verdict(False, p, evidence,
-                           f"coverage {_TWO[found.coverage]} < {_TWO[coverage]}{where}; "
-                           f"missing: {missing}{extra}", "coverage")
+        return Verdict(False, p, evidence, f"coverage {_TWO[found.coverage]} < {_TWO[coverage]}{where}; "
+                       f"missing: {missing_words(found)}{extra}", "coverage")
     if p < threshold:
-        missing = missing_words(found)
-        return Verdict(False, p, evidence,
-                           f"calibrated score {p:.2f} < {_TWO[threshold]} "
-                           f"(coverage {_TWO[found.coverage]}{where}, "
-                           f"weighted {found.weighted:.2f}"
-                           + (", a whole clause uncovered" if found.clause else "")
-                           + f"); missing: {missing}{extra}", "calibrated")
-    return Verdict(
-        True, p, evidence,
-        f"coverage {_TWO[found.coverage]} >= {_TWO[coverage]}{where}, calibrated score {p:.2f}; "
-        f"names{', numbers and dates (by day, month and year)' if found.dated else ' and numbers'} are in the "
-        f"cited passages; quantifiers, negation agree{extra}",
-    )
-
-
-def _soft(soft: tuple[str, str], p: float, threshold: float, evidence: str | None, extra: str) -> Verdict:
-    """A soft failure the calibrated score confirms: its rule and reason, with the score."""
-    rule, reason = soft
-    return Verdict(False, p, evidence, f"{reason} (calibrated score {p:.2f} < {_TWO[threshold]}){extra}", rule)
+        clause = ", a whole clause uncovered" if found.clause else ""
+        return Verdict(False, p, evidence, f"calibrated score {p:.2f} < {_TWO[threshold]} (coverage "
+                       f"{_TWO[found.coverage]}{where}, weighted {found.weighted:.2f}{clause}); "
+                       f"missing: {missing_words(found)}{extra}", "calibrated")
+    checked = "names, numbers and dates (by day, month and year)" if found.dated else "names and numbers"
+    return Verdict(True, p, evidence, f"coverage {_TWO[found.coverage]} >= {_TWO[coverage]}{where}, calibrated "
+                   f"score {p:.2f}; {checked} are in the cited passages; quantifiers, negation agree{extra}")
 
 
 def missing_words(found: Evidence) -> str:
-    shown = found.missing[:6]
-    more = len(found.missing) - len(shown)
-    return (", ".join(shown) + (f" (+{more} more)" if more > 0 else "")) or "none"
+    missing = found.missing
+    more = len(missing) - 6
+    return (", ".join(missing[:6]) + (f" (+{more} more)" if more > 0 else "")) or "none"
 
 
 def wordless(claim: str, ours: Sentence, prepared: list[_Prepared], coverage: float) -> Verdict:
@@ -115,8 +97,7 @@ def wordless(claim: str, ours: Sentence, prepared: list[_Prepared], coverage: fl
             if hits > best:
                 best, where = hits, s
     if where is None:
-        return Verdict(False, 0.0, None, f"coverage 0.00 < {coverage:.2f}; the cited passages are empty",
-                       "coverage")
+        return Verdict(False, 0.0, None, f"coverage 0.00 < {coverage:.2f}; the cited passages are empty", "coverage")
     score = best / len(keys)
     failure = check_numbers_in(ours, [n for p in prepared for n in p.numbers])
     if failure is not None:
