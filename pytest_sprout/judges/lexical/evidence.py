@@ -23,30 +23,25 @@ _LOG_SENTENCES = tuple(math.log1p(n) for n in range(_MOST_SENTENCES + 1))  # the
 
 
 class Evidence:
-    """What the judge found for a claim: the sentences, the coverage and the calibrated features
-    (``calibration.FEATURES``). The class attributes are the defaults."""
+    """What the judge found for a claim (the class attributes are the defaults): the ``window`` of
+    evidence sentences, which holds ``covered`` of the claim's ``total`` keys, and the features of
+    the calibrated score (``features``): the ``coverage``, ``weighted`` by rarity (``text.weight``),
+    the ``uncovered_weight`` and the weight of the ``rarest_missing`` word, ``clause`` (1.0: a
+    clause of the claim uncovered), how many cited ``passages`` the window comes from, how many
+    ``sentences`` the cited passages have and the weighted share of the claim they hold anywhere
+    (``passage_weighted``), the share the best ``single`` sentence holds, the share of the claim's
+    neighbouring words one sentence holds together (``linked``, ``_linked_pairs``) and how many
+    names of the claim no cited passage has. ``cue_conflict``: negation or quantifiers at odds with
+    evidence that lacks some of the claim, weighed by the score, not decisive."""
 
     window: tuple[Sentence, ...] = ()
-    covered = 0  # how many of the claim's ``total`` keys the window holds
-    total = 0
-    coverage = 0.0
-    weighted = 0.0  # the coverage weighted by rarity (``text.weight``)
-    uncovered_weight = 0.0
-    rarest_missing = 0.0  # the weight of the rarest claim word the evidence lacks: one specific fact
-    clause = 0.0  # 1.0 when a whole clause of two or more words is uncovered
-    passages = 0  # how many cited passages the window comes from
-    sentences = 0  # how many sentences the cited passages have: the text the words could come from
-    passage_weighted = 0.0  # the weighted share of the claim the cited passages hold anywhere
-    single = 0.0  # the share of the claim the best single cited sentence holds
-    linked = 0.0  # ``_linked_pairs``
-    names_missing = 0  # names of the claim that no cited passage has
+    covered = total = passages = sentences = names_missing = 0
+    coverage = weighted = uncovered_weight = rarest_missing = clause = passage_weighted = single = linked = 0.0
     dated = False  # the claim has a date, matched by day, month and year
     boilerplate = ""
     synonyms: Sequence[tuple[str, str]] = ()  # (claim word, evidence word) matched as synonyms or related forms
     failure: Failure | None = None
     clause_failure: Failure | None = None  # a clause of the claim the evidence lacks
-    # Negation or quantifiers that disagree with evidence that does not hold the whole claim: a
-    # sign weighed by the score, not a verdict (the evidence may be about something else).
     cue_conflict: Failure | None = None
     claim: Sentence | None = None
     lacking: frozenset[str] | set[str] = frozenset()  # the claim's keys the window lacks
@@ -229,14 +224,9 @@ def _spread(bits: int, order: list[int], full: int) -> int:
     return int("".join(map(text.__getitem__, order))[::-1], 2)
 
 
-def _pair_key(claim: str, sources: Sequence[Passage | str]) -> tuple[str, ...] | None:
+def _pair_key(claim: str, sources: Sequence[Passage | str]) -> tuple | None:
     """(claim, the passages' texts): what a verdict depends on; None for input ``assess`` refuses."""
     if not isinstance(claim, str) or isinstance(sources, (str, bytes)):
         return None
-    texts: list[str] = []
-    for s in sources:
-        text = s if s.__class__ is str else getattr(s, "text", None)
-        if text.__class__ is not str:
-            return None
-        texts.append(text)
-    return (claim, *texts)
+    texts = tuple(s if s.__class__ is str else getattr(s, "text", None) for s in sources)
+    return None if any(text.__class__ is not str for text in texts) else (claim, *texts)

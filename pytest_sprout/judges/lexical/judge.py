@@ -89,7 +89,7 @@ class LexicalJudge:
         if isinstance(window, bool) or not isinstance(window, int) or window < 1:
             raise ValueError(f"window must be a whole number of sentences >= 1, got {window!r}")
         # A calibration fitted on the user's labels (python -m pytest_sprout.calibrate): its threshold
-        # (an explicit ``threshold`` wins) and, when refitted, its coefficients of the score.
+        # (an explicit ``threshold`` wins) and, when refitted, its coefficients.
         fitted = user_calibration(calibration)
         self.calibration = fitted
         self._calibration = shipped.shipped()
@@ -131,19 +131,15 @@ class LexicalJudge:
         return out
 
     def judge_many(self, pairs: Iterable[tuple[str, Sequence[Passage | str]]]) -> list[Verdict]:
-        """``judge`` on each (claim, sources) pair; a passage cited by several is analysed once, and
-        a pair that repeats (the same mutant of the same sentence repeated in an answer) is judged
-        once: a verdict is a pure function of the claim, the passages' texts and the settings."""
-        assess = self.assess
-        seen: dict[tuple, Verdict] = {}
+        """``judge`` on each (claim, sources) pair; a pair that repeats in the call is judged once (a
+        verdict is a pure function of the claim, the passages' texts and the settings)."""
+        seen: dict[tuple | None, Verdict] = {}
         out = []
         for claim, sources in pairs:
             key = _pair_key(claim, sources)
             verdict = seen.get(key) if key is not None else None
             if verdict is None:
-                verdict = assess(claim, sources)[0]
-                if key is not None:
-                    seen[key] = verdict
+                verdict = seen[key] = self.assess(claim, sources)[0]
             out.append(verdict)
         return out
 
@@ -156,10 +152,8 @@ class LexicalJudge:
 
     def judge_answer_sourced(self, pairs: Sequence[tuple[str, Sequence[Passage | str]]]
                              ) -> list[tuple[Verdict, list[Passage | str]]]:
-        """``judge_answer``, with the sources (of those the pair was judged against: a fragment's
-        include the sentence's before it) that hold the sentences of each verdict's evidence: an
-        uncited sentence judged against every retrieved passage (--sprout-citations=retrieved)
-        names in its reason which passages the evidence came from."""
+        """``judge_answer``, with the sources each verdict's evidence came from (of those the pair was
+        judged against: a fragment's include the sentence's before it)."""
         judged, joined = join_fragments(pairs)
         out = []
         for (claim, sources), j in zip(judged, joined):
