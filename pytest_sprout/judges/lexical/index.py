@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from itertools import chain
 from typing import Any, Callable, NamedTuple, TypeVar
 from weakref import WeakValueDictionary, ref
 
@@ -33,6 +34,22 @@ class Clause(NamedTuple):
 
 
 _WRITTEN = re.compile(r"\w+(?:['\u2019.-]\w+)*|[^\w\s]")
+
+
+class _Written(dict):
+    """A piece of text without spaces -> its ``_WRITTEN`` tokens, memoised; bounded."""
+
+    __slots__ = ()
+
+    def __missing__(self, piece: str) -> tuple[str, ...]:
+        if len(self) > 1 << 16:
+            self.clear()
+        found = self[piece] = tuple(_WRITTEN.findall(piece))
+        return found
+
+
+_written_of = _Written().__getitem__
+_chain = chain.from_iterable
 _tuple_new = tuple.__new__  # _tuple_new(Clause, fields) is Clause(*fields) without a NamedTuple's Python-level __new__
 
 
@@ -178,7 +195,7 @@ class Sentence:
         """Its tokens as written (words with inner points, hyphens and apostrophes; marks), and the
         same lower-cased, with one apostrophe."""
         if self._written is None:
-            toks = _WRITTEN.findall(self.text)
+            toks = list(_chain(map(_written_of, self.text.split())))  # no token spans a space
             low = list(map(str.lower, toks))
             if "\u2019" in self.text:
                 low = [t.replace("\u2019", "'") for t in low]

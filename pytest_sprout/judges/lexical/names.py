@@ -93,11 +93,11 @@ def absent_names(claim: Sentence, prepared: Sequence[_Prepared]) -> list[str]:
     absent = [word for key, word in claim.names().items() if not any(key in p.masks for p in prepared)]
     if not absent:
         return absent
-    texts = [t for p in prepared for t in p.sentences.texts]
+    texts = "\0".join([t for p in prepared for t in p.sentences.texts])  # no pattern below matches across "\0"
     return [word for word in absent if not _written_otherwise(word, claim.text, prepared, texts)]
 
 
-def _written_otherwise(word: str, text: str, prepared: Sequence[_Prepared], texts: list[str]) -> bool:
+def _written_otherwise(word: str, text: str, prepared: Sequence[_Prepared], texts: str) -> bool:
     """Whether the passages write the name ``word`` (of ``text``) another way: a month's ("Oct"), by
     its initials ("U.S."), an acronym in full ("European Union"), or (a name of one word) as a form
     WordNet derives from it or it from one ("Libyan", "Libya"; not synonyms: "Chinese", "Taiwanese")."""
@@ -109,7 +109,7 @@ def _written_otherwise(word: str, text: str, prepared: Sequence[_Prepared], text
     short = _initials(word, text)
     if short is not None:
         patterns.append(re.compile(r"(?<![\w.])" + r"\.?".join(short) + r"\.?(?!\w)"))
-    if any(pattern.search(t) is not None for pattern in patterns for t in texts):
+    if any(pattern.search(texts) is not None for pattern in patterns):
         return True
     if short is not None:  # a word of a longer name ("Saudi Arabia") is no name of its own
         return False
@@ -309,12 +309,11 @@ def _slots(claim: Sentence) -> tuple[tuple[int, int, list[str], list[str], list[
     ct, low = claim.written()
     n = len(ct)
     runs: list[list[int]] = []  # the runs of capitalised tokens: [start, end)
-    for i, t in enumerate(ct):
-        if t[0].isupper():
-            if runs and runs[-1][1] == i:
-                runs[-1][1] = i + 1
-            else:
-                runs.append([i, i + 1])
+    for i in [i for i, t in enumerate(ct) if t[0].isupper()]:
+        if runs and runs[-1][1] == i:
+            runs[-1][1] = i + 1
+        else:
+            runs.append([i, i + 1])
     out = []
     for start, j in runs:
         if start == 0 and low[0] in _OPENING:
