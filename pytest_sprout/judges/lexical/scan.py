@@ -1,6 +1,5 @@
-"""The one pass over a sentence's tokens (``_scan``: its content, where its clauses begin, its
-cues, numerals and period words) and the content keys of a sentence without its analysis
-(``content_keys``, ``sentence_keys``), for indexing a passage."""
+"""The one pass over a sentence's tokens (``_scan``), and a sentence's content keys without the
+rest of its analysis (``sentence_keys``), for indexing a passage."""
 
 from __future__ import annotations
 
@@ -13,30 +12,22 @@ from .lexicon import word_classes
 from .text import (
     CLAUSE_BREAKS, _ALL_IDIOM_NEXT, _ALL_IDIOM_PREV, _BARE_PERIOD_AFTER, _COMPARATIVES, _EVERY_NTH, _LEXICON, _NEGATION_EXEMPT_NEXT,
     _PERIOD_ADVERBS, _PERIOD_WORDS_BEFORE, _TRUTH_WORDS, _UNIT_TOKENS, _VAGUE, AND, BREAK, CONTENT, NEG, NUMERAL, OTHER,
-    PERIOD, QUANT, QUANTIFIERS, STOP, _TOKEN, _chain, _classify, _pieces_of, stem, words_of,
+    PERIOD, QUANT, QUANTIFIERS, STOP, _TOKEN, _chain, _pieces_of, stem, words_of,
 )
 
-# Negations that stand for a noun ("favoured neither", "saw nothing"): after the clause's verb they
-# are its object, so an "and" after them opens another clause, as after a cue followed by content.
+# Negations that stand for a noun ("favoured neither"): an "and" after them opens another clause.
 _OBJECT_NEGATIONS = frozenset({"neither", "none", "nothing", "nobody"})
 
-# Words before "may" that make it the month ("in May", "since May"), not the modal.
+# Words before "may" that make it the month ("in May"), not the modal.
 _MONTH_BEFORE = frozenset({"in", "of", "since", "until", "till", "by", "from", "early", "late", "mid", "during",
                            "last", "next", "this"})
-
-
-# Words that open a clause of their own when a subject follows them ("before he won", "and that
-# the fans may support him"); "and" also ends a clause once a cue has been followed by content.
+# Words that open a clause of their own when a subject follows them ("before he won").
 _OPENERS = frozenset({"before", "after", "as", "once", "or", "whilst", "then"})
 _SUBJECTS = frozenset({"he", "she", "it", "they", "we", "i", "you", "there", "that"})
 
-# Verbs that negate what follows them, by the word they take: "failed to get the balance right"
-# says what "did not get the balance right" says ("to"); "lacks a nucleus" what "has no nucleus"
-# says (any word but "of": "a lack of sleep" names a cause); "prevents the lens from moving" what
-# "the lens does not move" says ("from", within a few words); "cases are unlikely to lead to
-# outbreaks" (or "unlikely that cases will lead") what "cases will not lead" says, hedged. Each is a
-# negation cue of its clause as well as a content word (``_negative_verb``): the words it takes
-# right after it, or () for any word but "of", or "from" somewhere after it.
+# Verbs that negate what follows them ("failed to get" says "did not get"), each a negation cue as
+# well as content, by the word they take (``_negative_verb``): right after, () for any but "of",
+# or "from" within a few words.
 _NEGATIVE_VERBS: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(("fail", "fails", "failed", "failing", "refuse", "refuses", "refused", "refusing", "unable"), ("to",)),
     **dict.fromkeys(("lack", "lacks", "lacked", "lacking"), ()),
@@ -46,23 +37,23 @@ _NEGATIVE_VERBS: dict[str, tuple[str, ...]] = {
 
 
 def _date_tokens(words: list[str], dates: Sequence[tuple[int, int, int | None, Date]]) -> dict[int, str]:
-    """The tokens of a sentence's dates: token index -> "" (the date rule's, not content), or the
-    month's key for the month of an ISO date ("2011-03-03" says "March" too)."""
+    """Token index -> "" for the tokens of a sentence's dates (not content), or the month's key for
+    the month of an ISO date ("2011-03-03" says "March" too)."""
     in_date: dict[int, str] = {}
     for start, end, iso_month, date in dates:
         for k in range(start, end):
             if words[k] not in _MONTH_TOKENS:
                 in_date[k] = ""
         if iso_month is not None:
-            in_date[iso_month] = (_LEXICON.get(month_name(date.month)) or _classify(month_name(date.month)))[1]
+            in_date[iso_month] = _LEXICON[month_name(date.month)][1]
     return in_date
 
 
 def _scan(words: list[str], in_date: dict[int, str]) -> tuple[
         list[tuple[str, int]], list[int], list[tuple[int, str, int, int]], list[int], list[int], bool, bool]:
-    """One pass over a sentence's tokens, the lexical judge's hot loop: its content (key, token index),
-    where each clause's content begins, its cues (kind, word, clause, token index), its numerals and
-    amount-stating period words, whether it has a negation, a quantifier (``in_date``: ``_date_tokens``)."""
+    """One pass over a sentence's tokens, the hot loop: its content (key, token index), where each
+    clause's content begins, its cues (kind, word, clause, token index), its numerals and
+    amount-stating period words, whether it has a negation, a quantifier."""
     numerals: list[int] = []
     periods: list[int] = []
     content: list[tuple[str, int]] = []
@@ -74,7 +65,7 @@ def _scan(words: list[str], in_date: dict[int, str]) -> tuple[
     special = dated = bool(in_date)  # after a number, or in a sentence with dates: the two checks below
     add = content.append
     carried: list[tuple[str, int, int]] = []  # negations that deny the next clause too: (cue, clause, index)
-    for idx, w, (kind, key) in zip(count(), words, map(_LEXICON.__getitem__, words)):  # _LEXICON classifies a new word
+    for idx, w, (kind, key) in zip(count(), words, map(_LEXICON.__getitem__, words)):
         if special:
             if after_number:
                 if w in _UNIT_TOKENS or w in ORDINAL_SUFFIXES:  # "10 cm", "3rd"
@@ -136,16 +127,17 @@ def _scan(words: list[str], in_date: dict[int, str]) -> tuple[
                 cues.append((QUANT, "a few" if w == "few" and prev == "a" else w, clause, idx))
                 has_quantifier = True
                 cue_seen = True
-    _carry(carried, len(starts), cues)  # (a "without" may have cancelled a clause's one negation)
+    for w, cl, idx in carried:  # a negation that denies the next clause too is a cue of it
+        if cl + 1 < len(starts):
+            cues.append((NEG, w, cl + 1, idx))
     return content, starts, cues, numerals, periods, has_negation and any(c[0] == NEG for c in cues), has_quantifier
 
 
 def _negation_cues(words: list[str], idx: int, w: str, clause: int, filled: bool,
                    cues: list[tuple[int, str, int, int]], carried: list[tuple[str, int, int]]) -> tuple[bool, bool]:
-    """``_scan``'s step for a negation word ``w`` at ``idx`` of clause ``clause``: adds its cues
-    (a negation, unless it is none here; a quantifier, "no" and "none" being both) to ``cues``,
-    and to ``carried`` a negation that denies the next clause too; returns (negates, quantifies).
-    "no" before a numeral ("the no 1 jersey", "No. 10") is an abbreviated "number": no cue."""
+    """``_scan``'s step for a negation word: adds its cues to ``cues`` (a negation unless it is none
+    here, a quantifier for "no" and "none") and to ``carried`` one that denies the next clause too;
+    returns (negates, quantifies). "no" before a numeral ("No. 10") is "number": no cue."""
     if w == "no" and words[idx + 1 : idx + 2] and words[idx + 1][:1].isdecimal():
         return False, False
     negates = _negates(words, idx)
@@ -159,16 +151,13 @@ def _negation_cues(words: list[str], idx: int, w: str, clause: int, filled: bool
     return negates, False
 
 
-# "The two have remained close", "the connection between the two": a count that points back to
-# the pair named, as "both" does, and states no number of its own.
+# "The two have remained close": a count that points back to the pair named, as "both" does.
 _COUNTING_BACK = frozenset({"the", "these", "those"})
 
 
 def _names_none(words: list[str], idx: int) -> bool:
-    """Whether the "two" at ``idx`` after "the", "these" or "those" stands for the pair it counts,
-    as "both" does: no noun or adjective follows it ("the two went", "the two are", "between the
-    two."), where "the two pieces" and "the two main reasons" count nouns. Only "two": "the
-    twenty" or "the three" in their place counts more than were named."""
+    """Whether the "two" at ``idx`` after "the", "these" or "those" names the pair: no noun or
+    adjective follows it ("the two went", "between the two."; not "the two main reasons")."""
     if words[idx] != "two":
         return False
     nxt = words[idx + 1] if idx + 1 < len(words) else ""
@@ -176,7 +165,7 @@ def _names_none(words: list[str], idx: int) -> bool:
         return nxt in ("", ",", ";", ":", ")", ".")  # not "the three-hour", "the two 5 km loops"
     if nxt in _UNIT_TOKENS or nxt in ORDINAL_SUFFIXES:  # "the two kg", as the number's (``content_keys``)
         return False
-    kind = (_LEXICON.get(nxt) or _classify(nxt))[0]
+    kind = _LEXICON[nxt][0]
     if kind != CONTENT:
         return kind in (STOP, OTHER, BREAK, AND)
     classes = word_classes(nxt)  # a word the table does not know may be a noun
@@ -184,10 +173,8 @@ def _names_none(words: list[str], idx: int) -> bool:
 
 
 def _cancelled_by_without(cues: list[tuple[int, str, int, int]], clause: int, carried: list[tuple[str, int, int]]) -> bool:
-    """Whether a "without" that opens a clause cancels the negation of the clause before it, both
-    being dropped: "never move from raw meat to cooked food without sanitizing the knife" says
-    that the knife is always sanitized. Only a "never", the clause's one negation: "he was not
-    suspended without pay" denies the suspension; ``_scan``'s ``cues`` and ``carried`` lose it."""
+    """Whether a "without" cancels the clause's one negation, a "never", which ``cues`` and
+    ``carried`` then lose: "never move ... without sanitizing the knife" says "always sanitize"."""
     own = [i for i, cue in enumerate(cues) if cue[2] == clause and cue[0] == NEG]
     if len(own) != 1 or cues[own[0]][1] != "never":
         return False
@@ -197,28 +184,16 @@ def _cancelled_by_without(cues: list[tuple[int, str, int, int]], clause: int, ca
     return True
 
 
-def _carry(carried: list[tuple[str, int, int]], clauses: int, cues: list[tuple[int, str, int, int]]) -> None:
-    """Adds to ``cues`` each negation of ``carried`` as a cue of the clause after its own, where
-    there is one ("is not that when X, Y": the negation is X's too); ``clauses``: how many there are."""
-    for w, cl, idx in carried:
-        if cl + 1 < clauses:
-            cues.append((NEG, w, cl + 1, idx))
-
-
-# Words after which a negation denies the clause that follows ("The reason is not that when a
-# system is isolated, ..."; "It is not believed that this nasally, clipped pronunciation was ...").
+# Words after which a negation denies the clause that follows ("the reason is not that when ...").
 _COMPLEMENTIZERS = frozenset({"that", "because", "why", "how", "whether", "what", "when", "where"})
 _SAYING = frozenset({"believed", "thought", "said", "stated", "claimed", "suggested", "known", "assumed"})
 _COPULAS = frozenset({"is", "are", "was", "were", "be", "been", "'s"})
 
 
 def _denies_what_follows(words: list[str], idx: int, filled: bool) -> bool:
-    """Whether the negation cue at ``idx`` after a copula denies the next clause as well as its
-    own: a complementizer right after it in a clause that has content already ("the reason is not
-    that when a system is isolated, ..."), or a participle of saying or believing and "that" ("it
-    is not believed that this nasally, clipped pronunciation ..."): the clause the complementizer
-    opens may be cut short by a comma or a "when". ("Pi bonds do not because ..." elides a verb:
-    its "because" gives the reason, and the copula is what tells them apart.)"""
+    """Whether the negation cue at ``idx`` after a copula denies the next clause too: a
+    complementizer follows in a clause with content ("the reason is not that when ..."), or a
+    participle of saying and "that" ("it is not believed that ...")."""
     if not idx or words[idx - 1] not in _COPULAS:
         return False
     nxt = words[idx + 1] if idx + 1 < len(words) else ""
@@ -228,52 +203,21 @@ def _denies_what_follows(words: list[str], idx: int, filled: bool) -> bool:
 
 
 def content_keys(words: list[str], text: str) -> list[str] | None:
-    """The keys of the content words of a sentence (``text``, its tokens ``words``), with repeats:
-    ``Sentence(text).keys`` without the analysis, for indexing a passage; None for a sentence
-    whose keys only the analysis gives (the clause's cues decide "it is not true that").
-
-    It makes ``_scan``'s decisions about which tokens are content: units and ordinal suffixes
-    after a number are not, nor the ordinal of a frequency ("every second week"), nor the tokens
-    of a date but its month (an ISO date says its month too); "may" is content only as the month.
-    ``tests/test_lexical_index.py`` checks it against ``Sentence``; a change to what ``_scan``
-    counts as content must be made here too.
-    """
+    """The keys of a sentence's content words in order, with repeats (``Sentence(text).seq``
+    without the rest of the analysis); None where the clause's cues decide ("it is not true that")."""
+    if not _TRUTH_WORDS.isdisjoint(words) and any(
+            w in _TRUTH_WORDS and words[i + 1 : i + 2] == ["that"] for i, w in enumerate(words)):
+        return None
     dates = find_dates(words) if not _MONTH_TOKENS.isdisjoint(words) or (
         "-" in words and has_iso_date(text)) else ()
-    in_date = _date_tokens(words, dates) if dates else {}
-    keys: list[str] = []
-    add = keys.append
-    after_number = False
-    for idx, w, (kind, key) in zip(count(), words, map(_LEXICON.__getitem__, words)):
-        if after_number:
-            if w in _UNIT_TOKENS or w in ORDINAL_SUFFIXES:  # "10 cm", "3rd"
-                continue
-            after_number = False
-        if in_date and idx in in_date:  # a date's token: its month's key, for an ISO date's month
-            if in_date[idx]:
-                add(in_date[idx])
-            continue
-        if w in _EVERY_NTH and _ordinal_of_frequency(words, idx):
-            continue
-        if not kind:
-            if w in _TRUTH_WORDS and words[idx + 1 : idx + 2] == ["that"]:
-                return None  # content or not by the clause's cues
-            add(key)
-        elif kind == PERIOD:
-            add(key)
-        elif kind == NUMERAL:
-            after_number = True
-        elif kind == QUANT and w == "may" and _may_is_the_month(words, idx, words[idx - 1] if idx else ""):
-            add(stem(w))  # the month: "May 2021", "3 May"
-    return keys
+    return [key for key, _ in _scan(words, _date_tokens(words, dates) if dates else {})[0]]
 
 
 class _TokenKeys(dict):
-    """A whitespace-separated, lower-cased token -> what ``content_keys`` reads of the tokens
-    ``words_of`` makes of it, after a token that does not end in a number and after one that does
-    (``_after_number``), and whether it holds a month (1) or an ordinal but "other" (2), whose keys
-    may depend on the words around them (``sentence_keys``); None where they do otherwise ("may", a
-    truth word) or ``words_of`` would (a detached "n't": "ca n't"). Bounded like ``text._PIECES``."""
+    """A whitespace-separated, lower-cased token -> ``_after_number`` of its tokens after a token that
+    does not end in a number and after one that does, and whether it holds a month (1) or an ordinal
+    but "other" (2), whose keys may depend on the words around it; None where they do otherwise
+    ("may", a truth word) or ``words_of`` would ("ca n't"). Bounded like ``text._PIECES``."""
 
     __slots__ = ()
 
@@ -291,9 +235,9 @@ class _TokenKeys(dict):
 
 
 def _after_number(pieces: Sequence[str], after_number: bool) -> tuple[tuple[str, ...], bool, int]:
-    """``content_keys``'s loop over some tokens (read as if no ordinal counted a frequency and no date
-    were among them), ``after_number`` when the token before them was a number or a unit after one:
-    their keys, whether the last is such, and 4 where a unit after a number was skipped, else 0."""
+    """``_scan``'s content among some tokens, read as if no ordinal counted a frequency and no date
+    were there (``after_number``: the token before them ends in a number): their keys, whether
+    they end in a number (or a unit after one), and 4 where a unit after a number was skipped."""
     found: list[str] = []
     skipped = 0
     for piece in pieces:
@@ -361,15 +305,14 @@ def _joined(found: list[tuple]) -> tuple[list[str], int]:
 
 
 def _opened(starts: list[int], content: list[tuple[str, int]], filled: bool) -> bool:
-    """A clause is about to get a content word: if it had none, it starts here. Returns True (the
-    clause is filled). The commonest kind of content inlines this test in ``_scan``."""
+    """A clause gets a content word: if it had none, it starts here. Returns True (filled)."""
     if not filled:
         starts.append(len(content))
     return True
 
 
 def _subject_follows(words: list[str], idx: int) -> bool:
-    """Whether a subject pronoun or "that" follows ``idx`` ("and he", "before they", "and that")."""
+    """Whether a subject pronoun or "that" follows ``idx`` ("and he", "and that")."""
     return idx + 1 < len(words) and words[idx + 1] in _SUBJECTS
 
 
@@ -379,10 +322,8 @@ def _free_or_less(words: Sequence[str]) -> bool:
 
 
 def _negative_verb(words: list[str], idx: int, w: str) -> bool:
-    """Whether the word ``w`` of ``_NEGATIVE_VERBS`` at ``idx`` negates what follows it: "failed to",
-    "lacks a" (not "a lack of", nor "lack" as a noun after an article), "prevents ... from",
-    "unlikely to" or "unlikely that". An "un-" word after "not" is litotes, and neither is a cue:
-    "not unable to sign" says "able to sign", as "not unlikely" says "likely" (``_negates``)."""
+    """Whether ``w`` (of ``_NEGATIVE_VERBS``) at ``idx`` negates what follows: "failed to", "lacks a"
+    (not "a lack of"), "prevents ... from"; not an "un-" word after "not" ("not unable": litotes)."""
     takes = _NEGATIVE_VERBS[w]
     if w.startswith("un") and idx and words[idx - 1] in ("not", "never"):
         return False
@@ -397,12 +338,12 @@ def _negative_verb(words: list[str], idx: int, w: str) -> bool:
 def _ordinal_of_frequency(words: list[str], idx: int) -> bool:
     """Whether the ordinal at ``idx`` counts a frequency: "every second week", "each third day"."""
     return bool(idx) and words[idx - 1] in ("every", "each") and idx + 1 < len(words) and (
-        _LEXICON.get(words[idx + 1]) or _classify(words[idx + 1]))[0] == PERIOD
+        _LEXICON[words[idx + 1]][0] == PERIOD)
 
 
 def _states_an_amount(words: list[str], idx: int, w: str) -> bool:
     """Whether the period word ``w`` at ``idx`` states an amount without a numeral: "weekly",
-    "every week", "a day", "a few days", "for years", "every other day"."""
+    "every week", "a few days", "for years", "every other day"."""
     prev = words[idx - 1] if idx else ""
     if prev == "-" and idx >= 2:  # a tokenised "per - year"
         prev = words[idx - 2]
@@ -413,9 +354,8 @@ def _states_an_amount(words: list[str], idx: int, w: str) -> bool:
 
 def _negates(words: list[str], idx: int) -> bool:
     """Whether the negation word at ``idx`` is a cue: not before an exempt word, an "un-"/"non-"
-    word, or a bound ("no more than 3"), nor in "were it not for" / "if not for", nor an elided "if
-    not," ("born in the US, or if not, they have a parent who is a citizen"), nor an "or not"
-    that only asks (``_asks``), nor the "if not" of "much if not most" (``_if_not_more``)."""
+    word or a bound ("no more than 3"), nor in "if not for X", an elided "or if not,", an "or not"
+    that only asks, "much if not most" or "not the only" (the helpers below)."""
     nxt = words[idx + 1] if idx + 1 < len(words) else ""
     prev = words[idx - 1] if idx else ""
     return not (nxt in _NEGATION_EXEMPT_NEXT or (nxt.startswith(("un", "non")) and len(nxt) > 5) or (
@@ -427,10 +367,8 @@ def _negates(words: list[str], idx: int) -> bool:
 
 
 def _ranks_the_others(words: list[str], idx: int, nxt: str) -> bool:
-    """Whether the negation at ``idx`` denies only that others are or do as much: "dogs are not the
-    only animals to scratch" says that dogs scratch, "no other species is as famous as the
-    shearwaters" (or "more famous than") that the shearwaters are the most famous. The rest of
-    the clause is stated, not denied."""
+    """Whether the negation at ``idx`` denies only that others do as much, stating the rest: "dogs
+    are not the only animals to scratch", "no other species is as famous as the shearwaters"."""
     w = words[idx]
     if w == "not":
         return nxt == "the" and words[idx + 2 : idx + 3] == ["only"]
@@ -445,21 +383,18 @@ def _ranks_the_others(words: list[str], idx: int, nxt: str) -> bool:
 
 
 def _asks(words: list[str], idx: int, nxt: str) -> bool:
-    """Whether the "not" of "or not" at ``idx`` only asks: "whether or not it rains", "whether God
-    exists or not", "unsure if there is a God or not." state neither side, so deny nothing: the
-    "or not" ends its clause, or follows "whether"."""
+    """Whether the "not" of "or not" only asks ("whether or not it rains", "if God exists or not."):
+    it ends its clause, or follows "whether"."""
     return words[idx] == "not" and (not nxt[:1].isalnum() or nxt in CLAUSE_BREAKS or (
         idx >= 2 and words[idx - 2] == "whether"))
 
 
 def _if_not_more(words: list[str], idx: int, nxt: str) -> bool:
-    """Whether the "not" of "if not" at ``idx`` raises what comes before it instead of denying:
-    "much if not most of", "many, if not all,", "weeks if not months", "one of the best, if not the
-    best": a quantifier, a period word, or (after a comma) an article follows, and "if" does not
-    open the sentence ("If not treated, it spreads" is a condition)."""
+    """Whether the "not" of "if not" raises instead of denying ("much if not most", "weeks if not
+    months", "one of the best, if not the best"), "if" not opening the sentence."""
     if words[idx] != "not" or idx < 2:
         return False
-    kind = (_LEXICON.get(nxt) or _classify(nxt))[0] if nxt else STOP
+    kind = _LEXICON[nxt][0] if nxt else STOP
     return nxt in QUANTIFIERS or kind == PERIOD or (words[idx - 2] == "," and nxt in ("the", "a", "an"))
 
 
@@ -469,23 +404,10 @@ def _may_is_the_month(words: list[str], idx: int, prev: str) -> bool:
 
 
 def _quantifies_nothing(words: list[str], idx: int, w: str, prev: str) -> bool:
-    """Whether the quantifier ``w`` at ``idx`` is no quantifier here: a superlative or a bound
-    ("the most", "at most"), or "all" in an idiom."""
-    return (w == "most" and prev in ("the", "at")) or (w == "all" and (prev in _ALL_IDIOM_PREV or (
-        idx + 1 < len(words) and words[idx + 1] in _ALL_IDIOM_NEXT))) or (
-        w in _EVERY and _counts_a_time(words, idx))
-
-
-# "every" and "each" say "all" of what they quantify ("every player" is "all of the players"),
-# but not of a time: "every week", "every 3 days", "every second year", "each other", "every time".
-_EVERY = frozenset({"every", "each"})
-
-
-def _counts_a_time(words: list[str], idx: int) -> bool:
-    """Whether "every"/"each" at ``idx`` counts times or is an idiom: a period word, a numeral, an
-    ordinal or "other", "time" or "now" follows it (the number and period rules read those)."""
+    """Whether the quantifier ``w`` at ``idx`` is none here: "the most", "at most", "all" in an
+    idiom, or "every"/"each" counting times ("every week", "every 3 days", "each other", "every time")."""
     nxt = words[idx + 1] if idx + 1 < len(words) else ""
-    if nxt in ("other", "time", "times", "now") or nxt in _EVERY_NTH:
-        return True
-    kind = (_LEXICON.get(nxt) or _classify(nxt))[0] if nxt else STOP
-    return kind in (PERIOD, NUMERAL)
+    return (w == "most" and prev in ("the", "at")) or (w == "all" and (
+        prev in _ALL_IDIOM_PREV or nxt in _ALL_IDIOM_NEXT)) or (w in ("every", "each") and (
+        nxt in ("other", "time", "times", "now") or nxt in _EVERY_NTH or (
+            bool(nxt) and _LEXICON[nxt][0] in (PERIOD, NUMERAL))))
