@@ -1,9 +1,9 @@
 """The lexical judge's shortcuts give what the full computation gives.
 
 The number rule first looks a claim's number up by (value, range, unit, bound) among the numbers
-its passages hold (``_Prepared.number_keys``) before comparing it with each of them, and settles
-a number whose value is in none of them and whose unit no other unit there converts to
-(``number_values``, ``number_units``) without comparing it either; the synonym
+its passages hold (``_Prepared.number_facts``: their exact keys) before comparing it with each of
+them, and settles a number whose value is in none of them and whose unit no other unit there
+converts to (their values and units) without comparing it either; the synonym
 search is skipped when every word of the claim is in a cited sentence; a claim's first word per
 key (``Sentence.first_words``) is computed only when a verdict needs it; a verdict is built without
 the dataclass's ``__init__`` and the score's features without ``min``/``max`` calls.
@@ -39,11 +39,12 @@ def sentences_with_numbers(draw) -> str:
 def test_number_rule_shortcut_equals_full_comparison(claim_text: str, passage_sentences: list[str]) -> None:
     claim = Sentence(claim_text)
     passage = _Prepared(" ".join(passage_sentences))
-    with_shortcut = check_numbers_in(claim, passage.numbers, passage.number_keys)
+    numbers, exact, _, _ = passage.number_facts()
+    with_shortcut = check_numbers_in(claim, numbers, exact)
     full = check_numbers_in(claim, passage.numbers)
     assert with_shortcut == full
     for num in claim.numbers:  # the shortcut only ever says "matches" where the full test does
-        if num.exact in passage.number_keys:
+        if num.exact in exact:
             assert any(num.matches(e) for e in passage.numbers)
 
 
@@ -66,13 +67,12 @@ def sentences_with_amounts(draw) -> str:
 @given(sentences_with_amounts(), st.lists(sentences_with_amounts(), min_size=0, max_size=4))
 def test_number_rule_value_and_unit_shortcuts_equal_full_comparison(claim_text: str,
                                                                    passage_sentences: list[str]) -> None:
-    """``_Prepared.number_values`` and ``number_units`` (a claim number whose value no number of
+    """The values and units of ``_Prepared.number_facts`` (a claim number whose value no number of
     the passage has, in a unit no other unit of the passage converts to, matches none) give what
     comparing the number with every number of the passage gives, reason included."""
     claim = Sentence(claim_text)
     passage = _Prepared(" ".join(passage_sentences))
-    with_shortcuts = check_numbers_in(claim, passage.numbers, passage.number_keys, passage.number_values,
-                                      passage.number_units)
+    with_shortcuts = check_numbers_in(claim, *passage.number_facts())
     assert with_shortcuts == check_numbers_in(claim, passage.numbers)
 
 

@@ -1,5 +1,5 @@
 """A cited passage as the judge reads it: its sentences, analysed when first read, and the index of
-its sentences by word, built for every sentence from its tokens alone."""
+its sentences by word, built from their tokens alone."""
 
 from __future__ import annotations
 
@@ -18,12 +18,12 @@ from .text import _FIRST as _KIND
 from .text import _LEXICON, NUMERAL, PERIOD, rejoin_numbers, words_of
 
 _NUMBER_KINDS = frozenset({NUMERAL, PERIOD})  # the kinds of token a sentence's numbers are read from
+_Facts = tuple[tuple[Number, ...], frozenset[tuple], frozenset[tuple[float, float]] | None, dict[str, frozenset[str]]]
 
 
 class _Sentences(Sequence[Sentence]):
-    """A passage's sentences, each analysed (``Sentence``) the first time it is read: a claim reads
-    only the few sentences that may be its evidence and their neighbours. An analysis is shared by
-    text with any other live one (``index._KNOWN``)."""
+    """A passage's sentences, each analysed the first time it is read (a claim reads only its few
+    candidate sentences and their neighbours); an analysis is shared by text (``index._KNOWN``)."""
 
     __slots__ = ("texts", "_words", "_done", "__weakref__")
 
@@ -65,18 +65,18 @@ class _Sentences(Sequence[Sentence]):
             yield done[k] or self._analyse(k)
 
     def analysed(self) -> list[Sentence]:
-        """The sentences analysed so far (read by a claim, or by ``content_keys``'s exceptions)."""
+        """The sentences analysed so far."""
         return [s for s in self._done if s is not None]
 
 
 class _ByText:
-    """A sentence's text -> its analysis (the last sentence with that text), analysed on lookup: a
-    claim copied from its passage is judged with the passage's analysis of it."""
+    """A sentence's text -> its analysis (of the last sentence with that text), analysed on lookup:
+    a claim copied from its passage is judged with the passage's analysis of it."""
 
     __slots__ = ("_at", "_sentences")
 
     def __init__(self, sentences: _Sentences) -> None:
-        self._at = dict(zip(sentences.texts, range(len(sentences.texts))))  # a repeated text: its last
+        self._at = dict(zip(sentences.texts, range(len(sentences.texts))))
         self._sentences = sentences
 
     def get(self, text: str) -> Sentence | None:
@@ -91,26 +91,16 @@ class _ByText:
 
 
 def _kind(n: Number) -> str | None:
-    """What a number measures, for telling two amounts of the same kind apart: the dimension its
-    unit converts in ("length", "/time" for a frequency), else the unit itself; None for a bare one."""
+    """What a number measures: the dimension its unit converts in, else the unit; None for a bare one."""
     return dimension_of(n.unit) or n.unit
 
 
-def _loose(s: Sentence) -> tuple[Number, ...]:
-    """A sentence's numbers that count nothing (a year, an amount in a unit): a claim may take them
-    from the sentence next to its evidence (``numbers_near``)."""
-    return tuple(n for n in s.numbers if n.bare or n.unit is not None)
-
-
 class _Prepared:
-    """A passage split into sentences, indexed by word.
+    """A passage split into sentences (``sentences``, each analysed when first read), indexed by word.
 
     ``masks`` maps a content key to the sentences holding it as a bit mask (bit i: sentence i), built
-    from each sentence's tokens (``sentence_keys``; a sentence it cannot read is analysed at once;
-    ``index.positions`` lists a mask's sentences); ``sentences`` analyses a sentence when it is
-    first read; ``by_text`` maps each sentence's text to its analysis; ``numbers`` and the three
-    ``number_*`` fields (computed on first use, from every sentence) are what the number rule reads
-    when the claim's numbers may come from anywhere in the passage.
+    from each sentence's tokens (``sentence_keys``); ``by_text`` maps each sentence's text to its
+    analysis; ``numbers``: every number of the passage, computed on first use.
     """
 
     __slots__ = ("sentences", "masks", "by_text", "_facts", "_loose")
@@ -122,8 +112,7 @@ class _Prepared:
         plain = "[" not in text and "\u2019" not in text and "\u2018" not in text and not (
             "-" in text and has_iso_date(text))
         words: list[list[str] | None] = []
-        done: list[Sentence | None] = [None] * len(texts)
-        self.sentences = sentences = _Sentences(texts, words, done)
+        self.sentences = sentences = _Sentences(texts, words, [None] * len(texts))
         if len(_IN_PASSAGE) > 1 << 17:
             _IN_PASSAGE.clear()
         _IN_PASSAGE.update(zip(texts, repeat(ref(sentences))))  # a miscited sentence: analysed when read
@@ -133,24 +122,24 @@ class _Prepared:
             tokens, keys = sentence_keys(t, plain)
             words.append(tokens)
             bit = 1 << i
-            for key in sentences._analyse(i).keys if keys is None else keys:  # a repeated key sets its bit again
+            for key in sentences._analyse(i).keys if keys is None else keys:
                 masks[key] = get(key, 0) | bit
         self.masks = masks
         self.by_text = _ByText(sentences)
-        self._facts: tuple | None = None
+        self._facts: _Facts | None = None
         self._loose: list[tuple[Number, ...] | None] = [None] * len(texts)
 
     def loose(self, i: int) -> tuple[Number, ...]:
-        """The numbers that count nothing of sentence ``i`` (``_loose``), kept once computed; a
-        sentence not analysed yet is analysed only if it may have numbers (``_may_count``)."""
+        """The numbers of sentence ``i`` that count nothing (a year, an amount in a unit), which a
+        claim may take from beside its evidence; a sentence is analysed only if it may have numbers."""
         found = self._loose[i]
         if found is None:
-            found = self._loose[i] = _loose(self.sentences[i]) if self._may_count(i) else ()
+            found = self._loose[i] = tuple(n for n in self.sentences[i].numbers if n.bare or n.unit is not None) if (
+                self._may_count(i)) else ()
         return found
 
     def _may_count(self, i: int) -> bool:
-        """False when sentence ``i`` has no numbers, told from its tokens: no number or period word,
-        no month nor ISO date (what ``Sentence`` reads numbers from). True once it is analysed."""
+        """False when sentence ``i``'s tokens hold no number or period word, month or ISO date."""
         sentences = self.sentences
         if sentences._done[i] is not None:
             return True
@@ -161,67 +150,49 @@ class _Prepared:
         return not _NUMBER_KINDS.isdisjoint(map(_KIND, map(_LEXICON.__getitem__, words))) or (
             not _MONTH_TOKENS.isdisjoint(words)) or ("-" in words and has_iso_date(text))
 
-    def _number_facts(self) -> tuple:
+    def number_facts(self) -> _Facts:
+        """``number_facts`` of this passage alone, computed once."""
         if self._facts is None:
-            numbers = tuple(n for s in self.sentences for n in s.numbers)  # every number, for the number rule
-            keys = frozenset(n.exact for n in numbers)  # the number rule's shortcut
-            # The values (lo, hi) of the numbers, a second shortcut: without a rounded number ("3.5
-            # million") or a date among them, a claim number whose value is not here matches none.
+            numbers = tuple(n for s in self.sentences for n in s.numbers)
+            # Without a rounded number ("3.5 million") or a date, a claim number whose value is not
+            # among these values matches none.
             values = None if any(n.scaled or n.unit == "date" for n in numbers) else frozenset(
                 (n.lo, n.hi) for n in numbers)
-            # What a claim number in a convertible unit or a frequency could still match when its value is
-            # not among the values: per dimension, the units the numbers are written in ("length":
-            # {"cm", "inch"}, "/time": {"/day", "/week"}).
             units: dict[str, set[str]] = {}
             for n in numbers:
                 dimension = dimension_of(n.unit)
                 if dimension is not None and n.unit is not None:
                     units.setdefault(dimension, set()).add(n.unit)
-            self._facts = (numbers, keys, values, {dimension: frozenset(found) for dimension, found in units.items()})
+            self._facts = (numbers, frozenset(n.exact for n in numbers), values,
+                           {dimension: frozenset(found) for dimension, found in units.items()})
         return self._facts
 
     @property
     def numbers(self) -> tuple[Number, ...]:
-        return self._number_facts()[0]
-
-    @property
-    def number_keys(self) -> frozenset[tuple]:
-        return self._number_facts()[1]
-
-    @property
-    def number_values(self) -> frozenset[tuple[float, float]] | None:
-        return self._number_facts()[2]
-
-    @property
-    def number_units(self) -> dict[str, frozenset[str]]:
-        return self._number_facts()[3]
+        return self.number_facts()[0]
 
 
-def number_facts(prepared: list[_Prepared]) -> tuple[
-        tuple[Number, ...], frozenset[tuple], frozenset[tuple[float, float]] | None, dict[str, frozenset[str]]]:
+def number_facts(prepared: list[_Prepared]) -> _Facts:
     """What the number rule reads of the cited passages, as if they were one: their numbers, the
-    numbers' exact keys, their values (None where one is rounded or a date) and their units by
-    dimension (see ``rules.check_numbers_in``)."""
-    if len(prepared) == 1:  # as analysed
-        p = prepared[0]
-        return p.numbers, p.number_keys, p.number_values, p.number_units
-    values = None if any(p.number_values is None for p in prepared) else frozenset().union(
-        *(p.number_values for p in prepared if p.number_values is not None))
+    numbers' exact keys, their values (None where one is rounded or a date) and, per dimension, the
+    units they are written in ("length": {"cm", "inch"}; see ``rules.check_numbers_in``)."""
+    facts = [p.number_facts() for p in prepared]
+    if len(facts) == 1:
+        return facts[0]
+    values = None if any(f[2] is None for f in facts) else frozenset().union(*(f[2] or () for f in facts))
     units: dict[str, frozenset[str]] = {}
-    for p in prepared:
-        for dimension, found in p.number_units.items():
+    for f in facts:
+        for dimension, found in f[3].items():
             units[dimension] = units.get(dimension, frozenset()) | found
-    exact: frozenset[tuple] = frozenset().union(*(p.number_keys for p in prepared))
-    return tuple(n for p in prepared for n in p.numbers), exact, values, units
+    return tuple(n for f in facts for n in f[0]), frozenset().union(*(f[1] for f in facts)), values, units
 
 
 def numbers_near(prepared: list[_Prepared], places: Sequence[tuple[int, int]]) -> tuple[
         tuple[Number, ...], frozenset[tuple]]:
     """The numbers a claim's numbers may come from, when its evidence is the sentences at ``places``
-    ((passage, sentence) positions), those sentences' first: every number of those
-    sentences, and of the sentences next to them the numbers that count nothing ("That was in
-    2015.", "It grew 10 cm."). A count of something else beside the evidence ("Leeds have won 7
-    games" after "Moon scored 3 tries") and any number further off are about something else."""
+    ((passage, sentence)): every number of those sentences, and the numbers that count nothing of
+    the sentences next to them ("That was in 2015."). A count beside the evidence ("Leeds have won
+    7 games" after "Moon scored 3 tries") and any number further off are about something else."""
     if len(places) == 1:  # one sentence of evidence, as for most claims: no sets to build
         pi, i = places[0]
         p = prepared[pi]
