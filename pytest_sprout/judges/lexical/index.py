@@ -36,19 +36,23 @@ class Clause(NamedTuple):
 _WRITTEN = re.compile(r"\w+(?:['\u2019.-]\w+)*|[^\w\s]")
 
 
-class _Written(dict):
-    """A piece of text without spaces -> its ``_WRITTEN`` tokens, memoised; bounded."""
+class _Memo(dict):
+    """``make(key)`` by key, computed on first sight; bounded (emptied when full)."""
 
-    __slots__ = ()
+    __slots__ = ("make",)
 
-    def __missing__(self, piece: str) -> tuple[str, ...]:
+    def __init__(self, make: Callable[[Any], Any]) -> None:
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, key: Any) -> Any:
         if len(self) > 1 << 16:
             self.clear()
-        found = self[piece] = tuple(_WRITTEN.findall(piece))
+        found = self[key] = self.make(key)
         return found
 
 
-_written_of = _Written().__getitem__
+_written_of = _Memo(lambda piece: tuple(_WRITTEN.findall(piece))).__getitem__  # a piece without spaces -> its tokens
 _chain = chain.from_iterable
 _tuple_new = tuple.__new__  # _tuple_new(Clause, fields) is Clause(*fields) without a NamedTuple's Python-level __new__
 
@@ -283,20 +287,7 @@ def _text(window: tuple[Sentence, ...]) -> str:
     return window[0].text if len(window) == 1 else " ".join(s.text for s in window)
 
 
-class _Positions(dict):
-    """A bit mask -> the positions of its bits (``_bits``), memoised (a passage's masks recur); bounded."""
-
-    __slots__ = ()
-
-    def __missing__(self, mask: int) -> tuple[int, ...]:
-        found = tuple(_bits(mask))
-        if len(self) > 1 << 16:
-            self.clear()
-        self[mask] = found
-        return found
-
-
-positions = _Positions().__getitem__
+positions = _Memo(lambda mask: tuple(_bits(mask))).__getitem__  # a bit mask -> its bits (a passage's masks recur)
 
 
 def _bits(mask: int) -> list[int]:

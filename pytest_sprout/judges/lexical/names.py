@@ -260,13 +260,10 @@ def check_name_alone(claim: Sentence, window: Sequence[Sentence], places: Sequen
                      prepared: Sequence[_Prepared]) -> Failure | None:
     """A name of the claim that only an evidence sentence holding nothing else of it holds ("Image:
     Getty Images."), one not next to another (by ``places``); a name of three sentences passes."""
-    if len(window) < 2:
-        return None
     names = claim.names()
-    if not names:
+    if len(window) < 2 or not names:
         return None
-    keys = claim.keys
-    near = set(places)
+    keys, near = claim.keys, set(places)
     for s, (pi, i) in zip(window, places):
         if (pi, i - 1) in near or (pi, i + 1) in near:
             continue
@@ -287,12 +284,11 @@ def check_name_slot(claim: Sentence, window: Sequence[Sentence]) -> Failure | No
     run of an evidence sentence ("In 2017, News Feed announced" against "In 2017, Facebook announced"),
     which none has with the claim's run; the runs share no word and are not each other's initials."""
     text = claim.text
-    for start, j, run, left, right in claim.derived(_slots):
+    for mine, run, left, right in claim.derived(_slots):
         found = _slot_rival(run, left, right, window)
         if found is None:
             continue
         rival, where = found
-        mine = claim.written()[0][start:j]
         ours, theirs = " ".join(mine), rival.split()
         if _by_initials(mine, theirs) or _by_initials(theirs, mine) or _no_rival(rival, where, ours, text):
             continue
@@ -301,8 +297,8 @@ def check_name_slot(claim: Sentence, window: Sequence[Sentence]) -> Failure | No
     return None
 
 
-def _slots(claim: Sentence) -> tuple[tuple[int, int, list[str], list[str], list[str]], ...]:
-    """The runs ``check_name_slot`` reads: (start, end, run, tokens before, tokens after; lower-cased)."""
+def _slots(claim: Sentence) -> tuple[tuple[list[str], list[str], list[str], list[str]], ...]:
+    """The runs ``check_name_slot`` reads: (the run as written, lower-cased, the tokens before, after)."""
     text = claim.text
     if text[1:] == text[1:].lower():
         return ()
@@ -325,7 +321,7 @@ def _slots(claim: Sentence) -> tuple[tuple[int, int, list[str], list[str], list[
             continue
         left, right = low[max(0, start - _SLOT_CONTEXT):start], low[j:j + _SLOT_CONTEXT]
         if sum(_LEXICON[w][0] in (CONTENT, NUMERAL) for w in left + right if w.isalnum()) >= 2:
-            out.append((start, j, run, left, right))
+            out.append((ct[start:j], run, left, right))
     return tuple(out)
 
 
