@@ -228,5 +228,10 @@ def _pair_key(claim: str, sources: Sequence[Passage | str]) -> tuple | None:
     """(claim, the passages' texts): what a verdict depends on; None for input ``assess`` refuses."""
     if not isinstance(claim, str) or isinstance(sources, (str, bytes)):
         return None
-    texts = tuple(s if s.__class__ is str else getattr(s, "text", None) for s in sources)
-    return None if any(text.__class__ is not str for text in texts) else (claim, *texts)
+    texts = []
+    for s in sources:  # (a loop: the cheapest way for the one or two sources a claim cites)
+        text = s if s.__class__ is str else getattr(s, "text", None)
+        if text.__class__ is not str:
+            return None
+        texts.append(text)
+    return (claim, *texts)

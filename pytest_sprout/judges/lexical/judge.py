@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import replace
-from functools import reduce
+from functools import lru_cache, reduce
 from itertools import compress, repeat
 from operator import add, and_, mul
 from typing import Iterable, Sequence
@@ -59,17 +59,7 @@ _SECOND_READING = ("negation_unsaid", "negated_clause_stated")
 _FRAGMENT = "; a fragment, judged with the sentence before it"
 
 
-class _Weights(dict):
-    """A word -> ``text.weight(word)``, memoised (bounded): claims share most of their words."""
-
-    def __missing__(self, word: str) -> float:
-        if len(self) > 1 << 16:
-            self.clear()
-        found = self[word] = weight(word)
-        return found
-
-
-_WEIGHT = _Weights().__getitem__
+_WEIGHT = lru_cache(maxsize=1 << 16)(weight)  # claims share most of their words
 
 
 class LexicalJudge:
