@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import math
-
 from operator import itemgetter
 from typing import Sequence
 
 from .text import (
     _CURRENCIES, _LEXICON, _PERIOD_ADVERBS, _PERIOD_WORDS_BEFORE, _RANGE_WORDS,
     _EVERY_NTH, _TENS, _VAGUE, _WEAK_NUMBER_WORDS, CONTENT, MONTH_NAMES, MONTHS, NUMBER_WORDS, PERIOD, UNITS, _MULTIPLIERS,
-    _classify,
 )
 
 # Words before a number that bound it: "at least 6 hours", "up to 2 m", "above 10°C".
@@ -25,6 +23,7 @@ _BOUNDS: dict[tuple[str, ...], str] = {
 _BOUND_LAST = frozenset(words[-1] for words in _BOUNDS)
 _MULTIPLIER_WORDS = frozenset(_MULTIPLIERS)
 _FIRST = itemgetter(0)
+
 
 def _bound_before(words: list[str], first: int) -> tuple[str | None, int]:
     """The bound written just before words[first], and where its words start."""
@@ -41,10 +40,8 @@ def _bound_before(words: list[str], first: int) -> tuple[str | None, int]:
 class Number:
     """A number of a sentence: a value or a range, its unit (None when it has none), its bound
     ("min" for "at least", "max" for "up to", "about", or None) and the words that wrote it.
-    Vague amounts of a unit have negative values: "a few days" is -1 days, "several" -2.
-    A frequency has a unit "/day", "/week"...: its value is how many times per that period
-    ("twice a week" is 2 /week, "every 3 days" 1/3 /day). "a day" may be a duration or a rate
-    (after "6 hours of sun"): it is 1 day, with ``per`` "/day", and matches either."""
+    "a few days" is -1 days, "several" -2; a frequency's unit is "/day", "/week"... ("twice a
+    week" is 2 /week); "a day" is 1 day with ``per`` "/day": a duration or a rate."""
 
     __slots__ = ("lo", "hi", "unit", "bound", "bare", "scaled", "per", "huge", "_words")
 
@@ -57,14 +54,11 @@ class Number:
         self.per = per  # "a day": also once "/day"
         self._words = words  # the tokens that wrote it; spelled out only for a failure message
         self.scaled = not _MULTIPLIER_WORDS.isdisjoint(words)  # "3.5 million": a rounded value
-        # Beyond a float (309 digits and more: a serial, an account number): no value to compare,
-        # only its digits, which must then be the same.
         self.huge = lo in _INFINITE or hi in _INFINITE
 
     @property
     def exact(self) -> tuple:
-        """(lo, hi, unit, bound): two numbers with the same ``exact`` always match (a huge number's
-        words stand for its value)."""
+        """(lo, hi, unit, bound): two numbers with the same ``exact`` always match."""
         return (self.lo, self.hi, self.unit, self.bound) if not self.huge else (self._words, self.unit, self.bound)
 
     @property
@@ -72,12 +66,9 @@ class Number:
         return _spell(self._words)
 
     def same_amount(self, other: Number) -> bool:
-        """Same value or range, and the same unit; a bare number goes with any unit. A number
-        written with a scale word ("3.5 million") is a rounding: it matches values within 5%
-        ("3,512,000"). A year alone matches the year of a date ("2011" and "3 March 2011"). A
-        frequency matches only a frequency of the same rate ("daily", "every day", "once a day"),
-        or "a day"; never a bare number, a count, a duration or a date. A number too large for a
-        float matches only the same digits in the same unit."""
+        """Same value or range, and the same unit; a bare number goes with any unit. "3.5 million"
+        matches within 5%; a year alone matches a date's year; a frequency matches only the same
+        rate ("daily", "once a day") or "a day"; a number too large for a float, only its digits."""
         if self.huge or other.huge:
             return self.huge and other.huge and self._words == other._words and self.unit == other.unit
         if self.unit in FREQUENCY_UNITS or other.unit in FREQUENCY_UNITS:
@@ -114,9 +105,8 @@ class Number:
         return f"#{value}{self.unit or ''}"
 
 
-# Units of one dimension convert to its base unit: (dimension, factor). A length in metres, a mass
-# in kilograms, a volume in litres, a duration in seconds (to a week) or in months (from a month:
-# a month is no whole number of days). Temperatures convert by formula.
+# Unit -> (dimension, factor to its base unit); a month is no whole number of days, so durations
+# from a month up are in months. Temperatures convert by formula.
 _CONVERSIONS: dict[str, tuple[str, float]] = {
     "mm": ("length", 0.001), "cm": ("length", 0.01), "m": ("length", 1.0), "km": ("length", 1000.0),
     "inch": ("length", 0.0254), "ft": ("length", 0.3048), "yd": ("length", 0.9144), "mile": ("length", 1609.344),
@@ -133,8 +123,7 @@ CONVERTIBLE_UNITS = frozenset(_CONVERSIONS)
 
 
 def dimension_of(unit: str | None) -> str | None:
-    """The dimension a unit converts in ("cm" -> "length"; a frequency's, "/week" -> "/time"), None
-    for a unit that converts to none."""
+    """The dimension a unit converts in ("cm" -> "length", "/week" -> "/time"), or None."""
     if unit is None:
         return None
     if unit in FREQUENCY_UNITS:
@@ -150,11 +139,8 @@ def _in_base(value: float, unit: str) -> float:
 
 
 def _same_converted(a: Number, b: Number) -> bool:
-    """Two amounts in different units of one dimension that are the same once converted ("10 kg"
-    and "23 lb", "448 feet" and "136.6 m", "15°C" and "59°F"), within the rounding a conversion
-    is written with: 5%, or 1 degree Celsius. Durations convert by whole factors and are stated
-    exactly ("8 weeks" is 56 days, not 54), so they must agree exactly. Vague amounts ("a few
-    days") are not converted."""
+    """Two amounts in units of one dimension, the same once converted ("10 kg" and "23 lb") within
+    5% or 1 degree Celsius; durations exactly ("8 weeks" is 56 days, not 54); vague ones never."""
     dimension = _CONVERSIONS[a.unit][0]  # type: ignore[index]
     if dimension != _CONVERSIONS[b.unit][0] or a.per is not None or b.per is not None:  # type: ignore[index]
         return False
@@ -294,38 +280,41 @@ def _count_before(words: list[str], k: int) -> tuple[tuple[float, float], int] |
         return None
     end = k - 1
     for first in range(max(end - 5, 0), end):  # the numeral, or range, that ends right before "times"
-        found = _number_at(words, first)
-        if found is None:
-            continue
-        lo, j = found
-        hi = lo
-        if j + 1 < end and (words[j] in _RANGE_WORDS or words[j] == "or"):
-            second = _number_at(words, j + 1)
-            if second is not None:
-                hi, j = second
-        if j == end:
-            return (min(lo, hi), max(lo, hi)), first
+        found = _range_at(words, first, end, _COUNT_RANGE_WORDS)
+        if found is not None and found[2] == end:
+            return (min(found[:2]), max(found[:2])), first
     return None
+
+
+_COUNT_RANGE_WORDS = _RANGE_WORDS | {"or"}  # "2 or 3 times"
+
+
+def _range_at(words: list[str], i: int, end: int, joiners: frozenset[str] = _RANGE_WORDS) -> tuple[
+        float, float, int] | None:
+    """The number or range ("2 to 3") written from words[i], before ``end``: (first, second, index after)."""
+    found = _number_at(words, i)
+    if found is None:
+        return None
+    lo, j = found
+    if j + 1 < end and words[j] in joiners:
+        second = _number_at(words, j + 1)
+        if second is not None:
+            return lo, second[0], second[1]
+    return lo, lo, j
 
 
 def _frequencies(words: list[str], starts: Sequence[int], periods: Sequence[int]) -> list[tuple[int, int, Number]]:
     """The frequencies of a sentence as (first token, token after, Number): "daily", "twice a week",
-    "2 times per week", "every 3 days", "once every 2-3 weeks", "per year". A period after "a"
-    without a count ("6 hours of sun a day") is 1 day that may be a rate: left to ``find_numbers``."""
+    "every 3 days", "once every 2-3 weeks", "per year"; not "a day" without a count (``find_numbers``)."""
     found: list[tuple[int, int, Number]] = []
     n = len(words)
     for i in starts:  # "every 3 days", "every 2 to 3 weeks"
         if not i or words[i - 1] not in ("every", "each"):
             continue
-        number = _number_at(words, i)
+        number = _range_at(words, i, n)
         if number is None:
             continue
-        lo, j = number
-        hi = lo
-        if j + 1 < n and words[j] in _RANGE_WORDS:
-            second = _number_at(words, j + 1)
-            if second is not None:
-                hi, j = second
+        lo, hi, j = number
         unit, end = _unit_at(words, j)
         if unit not in _PERIOD_UNITS or lo <= 0 or hi <= 0:
             continue
@@ -367,18 +356,15 @@ def _frequencies(words: list[str], starts: Sequence[int], periods: Sequence[int]
         found.sort(key=_FIRST)
     return found
 
+
 _UNIT_STARTS = frozenset(UNITS) | frozenset(MONTHS) | {"-", "per"}
 
 
 def find_numbers(words: list[str], starts: Sequence[int] | None = None, periods: Sequence[int] = (),
                  dates: Sequence[tuple[int, int, int | None, Number]] = ()) -> list[Number]:
-    """The numbers of a sentence, with their ranges, units and bounds.
-
-    ``starts``: the indices of the tokens that are numerals (digits or number words), when the
-    caller knows them; a range or compound consumes the numerals after its first. ``periods``:
-    the indices of period words that state an amount without a numeral ("every week"). ``dates``:
-    the dates found by ``dates.find_dates`` (their numerals are not in ``starts``), put in order.
-    """
+    """The numbers of a sentence, with their ranges, units and bounds: read from the numerals at
+    ``starts`` (all when None), the period words at ``periods`` that state an amount without one
+    ("every week") and the dates ``dates.find_dates`` found, in order."""
     numbers: list[Number] = []
     n = len(words)
     done = -1
@@ -425,7 +411,7 @@ def find_numbers(words: list[str], starts: Sequence[int] | None = None, periods:
             bound = numbers[-1].bound  # "above 10°C (50°F)": the conversion has the bound of what it converts
         if words[i] in _WEAK_NUMBER_WORDS and (unit is None or unit in MONTH_NAMES) and bound is None:
             continue  # "one of them", but "at least one hole"
-        bare = unit is None and (j >= n or (_LEXICON.get(words[j]) or _classify(words[j]))[0] not in (CONTENT, PERIOD))
+        bare = unit is None and (j >= n or _LEXICON[words[j]][0] not in (CONTENT, PERIOD))
         if hi < lo:
             lo, hi = hi, lo
         numbers.append(Number(lo, hi, unit, tuple(words[first:done]), bound, bare))
