@@ -44,6 +44,10 @@ def test_every_rule_has_hand_examples() -> None:
     assert [r.name for r in RULES if not (r.must_fail and r.must_pass)] == []
 
 
+def test_every_rule_says_what_it_catches() -> None:
+    assert [r.name for r in RULES if not r.doc] == []
+
+
 def test_disabled_rules_are_named_in_the_settings_and_checked() -> None:
     plain, off = LexicalJudge().settings(), LexicalJudge(disabled={"swap", "numbers"}).settings()
     assert plain["disabled"] == [] and off["disabled"] == ["numbers", "swap"] and plain != off

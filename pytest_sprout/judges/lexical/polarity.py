@@ -1,4 +1,5 @@
-"""The rules of polarity: negation (of a clause, unsaid, a negated clause stated) and antonyms."""
+"""The rules of polarity: negation (of a clause, unsaid, a negated clause stated) and antonyms. What
+each catches is said by its ``registry.Rule``."""
 
 from __future__ import annotations
 
@@ -6,24 +7,17 @@ from functools import cache
 from typing import Iterable, Sequence
 
 from .index import Clause, Sentence
-from .rules import _PLACE, Alignment, Failure, _short, align, substitutions
 from .lexicon import lemma, word_classes
+from .rules import _PLACE, Alignment, Failure, _short, align, substitutions
+from .scan import _free_or_less
 from .text import NEGATIONS, NEGATIVE_WORDS, QUANTIFIERS, STOPWORDS, antonym_keys, stem
 
 
 def check_antonyms(claim: Sentence, window: Sequence[Sentence], uncovered: Iterable[str]) -> Failure | None:
-    """A content word of the claim that the evidence lacks, whose WordNet antonym the evidence has
-    in its place and the claim does not ("high water" where the evidence says "low water").
-
-    In its place: a content word next to the antonym (up to ``_PLACE`` content words away) is one
-    of the words next to the claim's word. An antonym elsewhere in the evidence ("a cold drink"
-    and, two sentences on, "hot weather") says nothing about the claim's word. An antonym the
-    evidence negates ("not unusual") says the claim's word, and is left to the negation rule; a
-    claim word the claim negates ("do not have strong gravity", "less comfortable", "non-steroidal")
-    says the antonym itself: the evidence's "weak gravity" agrees with it, unless the evidence
-    clause that holds the antonym negates something too ("no internal torques" against "no
-    external torques"; ``_says_no_in``). An antonym the evidence uses as no content word, a hedge
-    ("unlikely utilize" against "likely utilize"), counts between the same two content words."""
+    """A claim word of ``uncovered`` whose antonym the evidence has, not negated, in its place (a
+    neighbour within ``_PLACE`` content words shared, ``_in_place``); an antonym that is no content
+    word (a hedge) between the same two content words. A word the claim negates says its antonym:
+    evidence holding that passes, unless its clause negates something else too (``_says_no_in``)."""
     words = claim.first_words()
     for key in uncovered:
         word = words.get(key, key)
@@ -42,24 +36,28 @@ def check_antonyms(claim: Sentence, window: Sequence[Sentence], uncovered: Itera
                 if negated and not _says_no_in(s, other, opposite):  # "not strong" is "weak"
                     continue
                 for q, (k, idx) in enumerate(s.content):
-                    if (k == other and not NEGATIONS.intersection(s.words[max(idx - 2, 0) : idx])
-                            and _in_place(claim, key, s, q)):
+                    if k == other and not NEGATIONS.intersection(s.words[max(idx - 2, 0) : idx]) and _in_place(
+                            claim, key, s, q):
                         return "antonym", f"claim says '{word}' where the evidence says its antonym '{s.words[idx]}'"
-        hedges = () if _function_words().keys().isdisjoint(opposite) else frozenset(
+        hedges = frozenset() if _function_words().keys().isdisjoint(opposite) else frozenset(
             w for o in opposite for w in _function_words().get(o, ()) if w not in claim.words)
         if not hedges or (negated if negated is not None else _negated_in_claim(claim, key)):
             continue
+        places = {_neighbours(claim, i) for k, i in claim.content if k == key}
         for s in window:  # an antonym the evidence uses as no content word ("likely")
-            found = _antonym_in_place(claim, key, s, hedges) if not hedges.isdisjoint(s.words) else None
-            if found is not None:
-                return "antonym", f"claim says '{word}' where the evidence says its antonym '{found}'"
+            if hedges.isdisjoint(s.words):
+                continue
+            at = {i for _, i in s.content}
+            for i, w in enumerate(s.words):
+                if w in hedges and i not in at and not NEGATIONS.intersection(s.words[max(i - 2, 0) : i]) and (
+                        _neighbours(s, i) in places):
+                    return "antonym", f"claim says '{word}' where the evidence says its antonym '{w}'"
     return None
 
 
 @cache
 def _function_words() -> dict[str, tuple[str, ...]]:
-    """The words of four letters or more that are no content word (a stop word, a quantifier or a
-    modal: "likely", "before"), by their key (computed on first use)."""
+    """The stop words, quantifiers and modals of four letters or more ("likely", "before"), by key."""
     out: dict[str, list[str]] = {}
     for w in sorted(STOPWORDS | QUANTIFIERS.keys()):
         if len(w) > 3 and w.isalpha():
@@ -67,31 +65,11 @@ def _function_words() -> dict[str, tuple[str, ...]]:
     return {k: tuple(v) for k, v in out.items()}
 
 
-def _antonym_in_place(claim: Sentence, key: str, s: Sentence, hedges: frozenset[str]) -> str | None:
-    """A word of ``hedges`` (antonyms of the claim's word ``key`` that are no content word: "likely"
-    as a hedge, against the claim's "unlikely") in ``s``, not negated, between the content words
-    the claim's word stands between."""
-    content = s.content
-    q = 0
-    for i, w in enumerate(s.words):
-        while q < len(content) and content[q][1] < i:
-            q += 1
-        if w in hedges and (q == len(content) or content[q][1] != i) and not (
-                NEGATIONS.intersection(s.words[max(i - 2, 0) : i])) and _between(claim, key, s, q - 1, q):
-            return w
-    return None
-
-
 def check_antonym_swapped(claim: Sentence, window: Sequence[Sentence],
                           subs: Iterable[tuple[int, Sentence, int]] | None = None) -> Failure | None:
-    """A word of the claim where an evidence sentence has its antonym between the same two content
-    words (``substitutions``: "create cold that helps" against "create heat that helps"; "gradually
-    decreases as" against "gradually increases as"), either word the antonym of the other
-    (WordNet's indirect antonyms go one way: "different" -> "similar"), both negated or neither
-    ("not impossible" against "not possible"): one word put in the place of its opposite. A claim
-    that holds both words ("the lower ... and the higher ...") or a sentence that holds both says
-    both, and a claim that negates one of the two ("not possible" against "impossible") says the
-    same: they pass. ``subs``: the substitutions, when the caller has them already."""
+    """A claim word substituted (``rules.substitutions``, or ``subs``) for its antonym, either word the
+    other's (WordNet's indirect antonyms go one way), both negated or neither: "not possible" for
+    "impossible" says the same."""
     for p, s, q in substitutions(claim, window) if subs is None else subs:
         at, there = claim.content[p][1], s.content[q][1]
         word, other = claim.words[at], s.words[there]
@@ -101,16 +79,12 @@ def check_antonym_swapped(claim: Sentence, window: Sequence[Sentence],
     return None
 
 
-# Relation words (no content words of their own) and their opposites: "after a shower" is not
-# "before a shower", "above the spot" not "below it".
 _OPPOSITE_RELATIONS = {"before": "after", "after": "before", "above": "below", "below": "above"}
 
 
 def check_opposite_relation(claim: Sentence, window: Sequence[Sentence]) -> Failure | None:
-    """A relation word of the claim ("before", "above") where an evidence sentence has its opposite
-    between the same two content words ("warm the body before a shower" against "warm the body
-    after a shower"), and not the claim's word there too. Word order aside: "A before B" for
-    "B after A" has other neighbours, and passes."""
+    """A relation word of the claim whose opposite an evidence sentence has between the same two content
+    words, and not the claim's word there too ("A before B" for "B after A" has other neighbours)."""
     if _OPPOSITE_RELATIONS.keys().isdisjoint(claim.words):
         return None
     for i, w in enumerate(claim.words):
@@ -126,7 +100,7 @@ def check_opposite_relation(claim: Sentence, window: Sequence[Sentence]) -> Fail
 
 
 def _neighbours(s: Sentence, i: int) -> tuple[str | None, str | None]:
-    """The keys of the content words just before and just after token ``i`` of ``s``."""
+    """The keys of the content words just before and just after token ``i`` of ``s`` (None: an end)."""
     left = right = None
     for key, idx in s.content:
         if idx < i:
@@ -138,42 +112,32 @@ def _neighbours(s: Sentence, i: int) -> tuple[str | None, str | None]:
 
 
 def _negated_at(words: Sequence[str], idx: int) -> bool:
-    """Whether token ``idx`` is negated where it stands: a negation cue or "less" at most two tokens
-    before it ("not possible", "less comfortable"), or a "non-" prefix ("non-steroidal")."""
+    """Whether token ``idx`` is negated: a cue or "less" at most two tokens before it, or "non-"."""
     before = words[max(idx - 2, 0) : idx]
     return not NEGATIONS.isdisjoint(before) or "less" in before or before == ("non", "-")
 
 
-def _says_no_in(s: Sentence, key: str, antonyms: Sequence[str] = ()) -> bool:
-    """Whether a clause of ``s`` that holds ``key`` says "no" in any way (``Clause.says_no``): a "no" in
-    another clause of the sentence ("have very weak pulls, | meaning they cannot pull ...") is
-    about something else. A negative word whose key is one of ``antonyms`` is the antonym itself,
-    not a "no" besides it ("impossible" for a claim's "not possible")."""
+def _says_no_in(s: Sentence, key: str, antonyms: Sequence[str]) -> bool:
+    """Whether a clause of ``s`` holding ``key`` says "no" in any way (``Clause.says_no``) besides a
+    negative word that is one of ``antonyms`` ("impossible" for the claim's "not possible")."""
     if not (says_no(s) and any(c.says_no and key in c.keys for c in s.clauses())):
         return False
-    if not antonyms or any(c.negated and key in c.keys for c in s.clauses()):
+    if any(c.negated and key in c.keys for c in s.clauses()):
         return True
-    return _negative_besides(s, antonyms)
-
-
-def _negative_besides(s: Sentence, antonyms: Sequence[str]) -> bool:
-    """Whether ``s`` says "no" with a word other than one whose key is in ``antonyms``: a negative
-    word of another key, or a "-free"/"-less"."""
-    return _free_or_less(s.words) or any(stem(w) not in antonyms for w in NEGATIVE_WORDS.intersection(s.words))
+    return ("-" in s.words and _free_or_less(s.words)) or any(
+        stem(w) not in antonyms for w in NEGATIVE_WORDS.intersection(s.words))
 
 
 def _negated_in_claim(claim: Sentence, key: str) -> bool:
-    """Whether the claim negates its own word ``key`` where it says it: a negation cue or "less"
-    at most three words before it with no content word between ("do not have a strong pull",
-    "less comfortable"), or a "non-" prefix ("non-steroidal"). Such a claim states the antonym,
-    in other words. (A cue before another content word, "not round, strong", negates that one; but
-    one joined to it by "or" shares its cue: "not square or rectangular".)"""
+    """Whether the claim negates its word ``key`` where it says it (``_negated_word``): it states the
+    antonym in other words ("do not have a strong pull", "less comfortable", "non-steroidal")."""
     content = claim.content
     return any(_negated_word(claim.words, content, p) for p, (k, _) in enumerate(content) if k == key)
 
 
 def _negated_word(words: Sequence[str], content: Sequence[tuple[str, int]], p: int) -> bool:
-    """``_negated_in_claim`` for the claim's content word ``p``."""
+    """A cue or "less" at most three tokens before the content word ``p``, no content word between,
+    or "non-"; or it is joined by "or"/"nor" to a word so negated ("not square or rectangular")."""
     idx = content[p][1]
     previous = content[p - 1][1] if p else -1
     if words[max(idx - 2, 0) : idx] == ("non", "-"):
@@ -188,118 +152,71 @@ def _in_place(claim: Sentence, key: str, s: Sentence, q: int) -> bool:
     """Whether the content word ``q`` of ``s`` shares a neighbour with the claim's word ``key``."""
     around = {k for k, _ in s.content[max(q - _PLACE, 0) : q + _PLACE + 1]}
     content = claim.content
-    for p, (k, _) in enumerate(content):
-        if k == key and any(c != key and c in around for c, _ in content[max(p - _PLACE, 0) : p + _PLACE + 1]):
-            return True
-    return False
-
-
-def _between(claim: Sentence, key: str, s: Sentence, before: int, after: int) -> bool:
-    """Whether the content words ``before`` and ``after`` of ``s`` (either may be past an end) are
-    the content words that the claim's word ``key`` stands between."""
-    theirs = (s.content[before][0] if before >= 0 else None, s.content[after][0] if after < len(s.content) else None)
-    content = claim.content
-    return any(k == key and theirs == (content[p - 1][0] if p else None, content[p + 1][0] if p + 1 < len(content) else None)
+    return any(k == key and any(c != key and c in around for c, _ in content[max(p - _PLACE, 0) : p + _PLACE + 1])
                for p, (k, _) in enumerate(content))
 
 
 def check_negation(claim: Sentence, window: Sequence[Sentence], pairs: Alignment | None = None,
                    claim_side: bool = False) -> Failure | None:
-    """Each clause of the claim must have the polarity of the evidence clause most like it (one
-    of them, on a tie); and the claim may not state, without negation, a whole clause that the
-    evidence negates ("Pothos is not fussy about humidity and does well" -> "Pothos is fussy
-    about humidity and does well"). ``claim_side``: only the claim's own negations count."""
+    """Each clause of the claim must have the polarity of its closest evidence clause (one of them),
+    and the claim may not state plainly a clause the evidence negates (``check_negated_clause_stated``).
+    ``claim_side``: only the claim's own negations count."""
     if not claim.has_negation and not (not claim_side and any(s.has_negation for s in window)):
         return None
     for ours, closest, mutual in pairs if pairs is not None else align(claim, window):
         if ours.negated and ours.denied and closest and not any(c.denied for c in closest) and not (
                 _denied_beside(claim, ours, closest, window)) and not _says_antonym(ours, closest, claim.words):
             return "negation", f"claim negates '{ours.word}' ('{ours.cue}') but the evidence does not"
-        if claim_side:
-            continue
-        if not ours.denied and not ours.unread_no and mutual and all(c.denied for c in mutual):
-            other = mutual[0]
-            return "negation", f"evidence negates '{other.word}' ('{other.cue}') but the claim does not"
-    if claim_side:
-        return None
-    return check_negated_clause_stated(claim, window)
+        if not claim_side and not ours.denied and not ours.unread_no and mutual and all(c.denied for c in mutual):
+            return "negation", f"evidence negates '{mutual[0].word}' ('{mutual[0].cue}') but the claim does not"
+    return None if claim_side else check_negated_clause_stated(claim, window)
 
 
 def _denied_beside(claim: Sentence, ours: Clause, closest: Sequence[Clause], window: Sequence[Sentence]) -> bool:
-    """Whether the sentence of one of the claim clause's ``closest`` evidence clauses denies, in a
-    clause that "without" opens, the word the claim's cue negates: "saccharin passes through the
-    body | without being metabolized" says what "saccharin is not metabolized by the body" says,
-    the "without" clause holding fewer of the claim's words than the one before it. (Only
-    "without": a negation in another clause of the sentence is about something else, "A yellow
-    leaf never turns green | once half of it has yellowed".)"""
+    """Whether the sentence of a ``closest`` clause denies the claim's negated word in a clause that
+    "without" opens ("passes through the body | without being metabolized"); only "without": a
+    negation in another clause is about something else."""
     key = next((k for k, i in claim.content if claim.words[i] == ours.word), None)
     if key is None:
         return False
-    for s in window:
-        if s.has_negation:
-            clauses = s.clauses()
-            if any(c is b for c in clauses for b in closest) and any(
-                    c.denied and c.cue == "without" and key in c.keys for c in clauses):
-                return True
-    return False
-
-
-def _says_antonym(ours: Clause, clauses: Sequence[Clause], words: Sequence[str]) -> bool:
-    """Whether one of ``clauses`` that shares a word with the claim clause ``ours`` holds an antonym
-    of the adjective its cue negates, without a negation of its own nor the adjective itself: "the
-    pull is too weak to overcome" says what "the pull is not strong enough to overcome" says. Only
-    an adjective that is no verb, "not sell" is not "buy", nor "not lower" "higher" (a clause that
-    says "lower" and "higher" compares two things); or one in its base form that the claim's
-    ``words`` put after "is not" ("the drug is not safe" against "unsafe", "the door was not open"
-    against "closed"): there it is an adjective, whatever else it may be."""
-    classes = word_classes(ours.word)
-    if not classes or "ADJ" not in classes or ("VERB" in classes and not _predicative(words, ours)):
-        return False
-    own = stem(ours.word)
-    others = [c for c in clauses if not c.denied and own not in c.keys and not ours.keys.isdisjoint(c.keys)]
-    return bool(others) and any(key in c.keys for key in antonym_keys(ours.word) for c in others)
+    return any(any(c is b for c in clauses for b in closest) and any(
+        c.denied and c.cue == "without" and key in c.keys for c in clauses)
+        for clauses in (s.clauses() for s in window if s.has_negation))
 
 
 _BE = frozenset("is are was were be been being am".split())
 
 
-def _predicative(words: Sequence[str], ours: Clause) -> bool:
-    """Whether the claim clause's negated word, in its base form, follows a form of "be" and its cue
-    (at most one word between: "was not always open")."""
+def _says_antonym(ours: Clause, clauses: Sequence[Clause], words: Sequence[str]) -> bool:
+    """Whether one of ``clauses`` sharing a word with ``ours`` holds, not denied and without it, an
+    antonym of the adjective the claim negates ("too weak" for "not strong"). Only an adjective that
+    is no verb ("not sell" is not "buy"), or one in its base form after a form of "be" and the cue,
+    one word between at most ("was not always open")."""
     word = ours.word
-    if lemma(word) != word:
+    classes = word_classes(word)
+    if not classes or "ADJ" not in classes or ("VERB" in classes and not (lemma(word) == word and any(
+            w == ours.cue and i and words[i - 1] in _BE and word in words[i + 1 : i + 3]
+            for i, w in enumerate(words)))):
         return False
-    return any(w == ours.cue and i and words[i - 1] in _BE and word in words[i + 1 : i + 3] for i, w in enumerate(words))
+    own = stem(word)
+    others = [c for c in clauses if not c.denied and own not in c.keys and not ours.keys.isdisjoint(c.keys)]
+    return bool(others) and any(key in c.keys for key in antonym_keys(word) for c in others)
 
 
 def says_no(s: Sentence) -> bool:
-    """Whether a sentence negates anything: a negation cue, a word of ``NEGATIVE_WORDS``, or a
-    hyphenated "-free" or "-less" ("mold-free", "wire-less")."""
-    return s.has_negation or not NEGATIVE_WORDS.isdisjoint(s.words) or _free_or_less(s.words)
+    """Whether a sentence negates anything: a cue, a word of ``NEGATIVE_WORDS``, or a "-free"/"-less"."""
+    return s.has_negation or not NEGATIVE_WORDS.isdisjoint(s.words) or ("-" in s.words and _free_or_less(s.words))
 
 
-def _free_or_less(words: Sequence[str]) -> bool:
-    """Whether the words hold a hyphenated "-free" or "-less" ("mold-free", "wire-less")."""
-    return "-" in words and any(w == "-" and words[i + 1] in ("free", "less") for i, w in enumerate(words[:-1]))
-
-
-def check_negation_unsaid(claim: Sentence, window: Sequence[Sentence], pairs: Alignment | None = None
-                          ) -> Failure | None:
-    """A claim clause that negates (a negation cue, not cancelled by a negative verb), whose closest
-    evidence clauses do not deny (or that has none, the evidence splitting its words), where no
-    evidence sentence about that clause (holding two of its words; every evidence sentence when
-    none does and it has closest clauses or the evidence holds two of its words between its
-    sentences) says "no" in a clause that holds one of its words (``_says_no_about``; for a clause
-    of one word, anywhere in the sentence: ``says_no``); or where one evidence sentence holds all of
-    its two or more words and no clause of that sentence that holds any of them says "no" in any way
-    (a cue, "zero English", "lacks": ``Clause.says_no``); or where an
-    evidence clause holds the words around its negation cue (``Sentence.sites``) and says no "no"
-    (``_states``): decisive even when the evidence lacks some of the claim's words. A negation that
-    the claim adds to what its evidence says is the most common way to reverse a sentence, and
-    evidence that says "no" nowhere near it cannot be its paraphrase (a paraphrase says it with
-    "unless", "lacks", "barely" or a cue of its own, in the clause about those words: a "no" in
-    another clause of the sentence is about something else)."""
-    if not claim.has_negation or _contrast_class(claim.words) or _rather(claim.words):
+def check_negation_unsaid(claim: Sentence, window: Sequence[Sentence],
+                          pairs: Alignment | None = None) -> Failure | None:
+    """A claim clause that negates, whose closest evidence clauses do not deny, where (1) no evidence
+    sentence about it (holding two of its words; else all, when they split its words) says "no" in a
+    clause holding one of them (``_says_no_about``; for a clause of one word, anywhere: ``says_no``)
+    nor holds an antonym (``_says_antonym``); or (2) one sentence holds all its two or more words and
+    no clause of it holding any says "no"; or (3) an evidence clause holds the words around its cue
+    (``Sentence.sites``) and says no "no" (``_states``). Not a negation set aside (``_aside``)."""
+    if not claim.has_negation or _aside(claim.words):
         return None
     clauses = claim.clauses()
     for ours, closest, _ in pairs if pairs is not None else align(claim, window):
@@ -325,48 +242,30 @@ def check_negation_unsaid(claim: Sentence, window: Sequence[Sentence], pairs: Al
 
 
 def _states(sentences: Sequence[Sentence], site: frozenset[str]) -> bool:
-    """Whether a clause of ``sentences`` holds every key of a negation site (``Sentence.sites``)
-    and says no "no" of any kind (``Clause.says_no``; nor does its sentence say "unless", which
-    qualifies the clause it is attached to): it states those words without negation."""
+    """Whether a clause holds every key of a negation site and says no "no" of any kind (nor does its
+    sentence say "unless", which qualifies the clause it is attached to)."""
     return any(site <= c.keys and not c.denied and not c.says_no
                for s in sentences if "unless" not in s.words for c in s.clauses())
 
 
 def _says_no_about(s: Sentence, keys: frozenset[str]) -> bool:
-    """Whether a clause of ``s`` that holds one of ``keys`` says "no" in any way (``Clause.says_no``),
-    or ``s`` has an "unless" (a clause of its own, which qualifies the one it is attached to): a
-    "no" in another clause of the sentence is about something else ("Not every party can get in:
-    only those over the threshold are allowed to take seats")."""
-    if "unless" in s.words:  # a condition of its own clause, on the clause it qualifies
-        return True
-    return any(c.says_no and not keys.isdisjoint(c.keys) for c in s.clauses())
+    """Whether ``s`` says "unless", or a clause of it holding one of ``keys`` says "no" in any way."""
+    return "unless" in s.words or any(c.says_no and not keys.isdisjoint(c.keys) for c in s.clauses())
 
 
-def _contrast_class(words: Sequence[str]) -> bool:
-    """Whether the claim's negation names the other side of a comparison: "than" and, within four
-    words, "that", "who" or "which" with a negation within three more ("more colorful than fish
-    that don't live on reefs", "than those who do not exercise"). It restates what the comparison
-    implies of the claim's subject; the evidence need not say it."""
-    for i, w in enumerate(words):
-        if w == "than":
-            for j in range(i + 1, min(i + 5, len(words))):
-                if words[j] in ("that", "who", "which") and NEGATIONS.intersection(words[j + 1 : j + 4]):
-                    return True
-    return False
-
-
-def _rather(words: Sequence[str]) -> bool:
-    """Whether the claim's negation sets aside an alternative for what it states: "pants were not a
-    single item but rather two separate pieces", "has not shown X, but instead Y". What the claim
-    says is the second half; the evidence need not deny the first in so many words."""
-    return any(w == "but" and words[i + 1] in ("rather", "instead") and not NEGATIONS.isdisjoint(words[:i])
-               for i, w in enumerate(words[:-1]))
+def _aside(words: Sequence[str]) -> bool:
+    """Whether the claim's negation names the other side of a comparison ("than", then "that", "who"
+    or "which" and the cue: "than fish that don't live on reefs"), or sets aside an alternative for
+    what it states ("not a single item but rather two pieces"): the evidence need not say it."""
+    return any(w == "than" and any(words[j] in ("that", "who", "which") and NEGATIONS.intersection(words[j + 1 : j + 4])
+                                   for j in range(i + 1, min(i + 5, len(words))))
+               or w == "but" and i + 1 < len(words) and words[i + 1] in ("rather", "instead")
+               and not NEGATIONS.isdisjoint(words[:i]) for i, w in enumerate(words))
 
 
 def check_negated_clause_stated(claim: Sentence, window: Sequence[Sentence], least: int = 1) -> Failure | None:
-    """The claim states, without negation, every word of a clause that the evidence negates: the
-    evidence says the opposite of the claim whatever else the claim adds. ``least``: the fewest
-    words such an evidence clause must have."""
+    """An evidence clause of ``least`` words or more that the evidence negates, and a claim clause
+    holding all of it states without negation (sharing no word with a negated claim clause)."""
     ours_negated = [c.keys for c in claim.clauses() if c.negated or c.denied]
     for other in (c for s in window if s.has_negation for c in s.clauses()):
         if other.denied and len(other.keys) >= least and not any(keys & other.keys for keys in ours_negated) and any(

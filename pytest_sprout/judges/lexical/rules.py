@@ -1,6 +1,6 @@
-"""The rules a claim must pass against its evidence: their order, the clause alignment, and the
-rules of numbers, quantifiers, swapped entities and stitched subjects (the rules of polarity are in
-``polarity``, those of names in ``names``)."""
+"""The rules of numbers, quantifiers, swapped entities and stitched subjects, the clause alignment
+and the substitutions they read (the rules of polarity are in ``polarity``, of names in ``names``).
+What each rule catches is said by its ``registry.Rule``."""
 
 from __future__ import annotations
 
@@ -12,14 +12,15 @@ from .index import Clause, Sentence, keys_of
 from .numbers import CONVERTIBLE_UNITS, FREQUENCY_UNITS, Number, dimension_of
 from .subjects import split_clause
 from .text import (
-    _ARTICLES, _LIST_JOINERS, _PUNCT_BREAKS, _RELATIONS, CLAIM_ONLY_FLAGGED, CLAUSE_BREAKS,
-    NEGATIONS, QUANTIFIERS, STOPWORDS, STRENGTH, UNITS,
+    _ARTICLES, _LIST_JOINERS, _PUNCT_BREAKS, _RELATIONS, CLAIM_ONLY_FLAGGED, CLAUSE_BREAKS, NEGATIONS, QUANTIFIERS,
+    STOPWORDS, STRENGTH, UNITS,
 )
 
 Failure = tuple[str, str]  # (rule, reason)
+Alignment = list[tuple[Clause, list[Clause], list[Clause]]]
 
-# How many content words either side of a word make its place (its context), for the antonym rule
-# (``polarity.check_antonyms``) and the name rule (``names.check_name_in_place``).
+# How many content words either side of a word make its place, for ``polarity.check_antonyms`` and
+# ``names.check_name_in_place``.
 _PLACE = 2
 
 
@@ -27,15 +28,11 @@ def check_numbers_in(claim: Sentence, evidence: Sequence[Number], exact: frozens
                      values: frozenset | None = None, units: dict[str, frozenset[str]] | None = None) -> Failure | None:
     """Every number of the claim must match one of ``evidence`` by value, range, unit and bound.
 
-    ``exact``: the ``Number.exact`` keys of ``evidence`` (or a subset), a shortcut: a number with
-    the same value, range, unit and bound as one of the evidence matches it. ``values``: the
-    (lo, hi) of every number of ``evidence`` where none is rounded ("3.5 million") nor a date,
-    a shortcut the other way: a plain number whose value is not there matches none. ``units``
-    (``_Prepared.number_units`` of ``evidence``, with ``values``): the same shortcut for a number
-    in a convertible unit or a frequency, when no number of the evidence is in another unit of its
-    dimension (another frequency of its dimension, for a frequency)."""
-    if not claim.numbers:
-        return None
+    Shortcuts, all optional: ``exact``, the ``Number.exact`` keys of ``evidence`` (a number with one
+    matches it); ``values``, the (lo, hi) of its numbers where none is rounded nor a date (a plain
+    number whose value is not there matches none); ``units`` (``_Prepared.number_units``), the same
+    for a number in a convertible unit or a frequency, when no evidence number is in another unit of
+    its dimension."""
     for num in claim.numbers:
         if num.exact in exact:
             continue
@@ -52,18 +49,15 @@ def check_numbers_in(claim: Sentence, evidence: Sequence[Number], exact: frozens
             return "number", f"claim says '{num.text}' but evidence says '{bounded.text}'"
         if not evidence:
             return "number", f"{what} '{num.text}' of the claim is not in the evidence (it has no numbers)"
+        how = " by day, month and year" if what == "date" else ""
         near = _near(num, evidence)
-        if what == "date":
-            return "number", (f"date '{num.text}' of the claim is not in the evidence by day, month and year "
-                              f"(evidence has '{near.text}')")
-        return "number", f"number '{num.text}' of the claim is not in the evidence (evidence has '{near.text}')"
+        return "number", f"{what} '{num.text}' of the claim is not in the evidence{how} (evidence has '{near}')"
     return None
 
 
 def _may_convert(num: Number, units: dict[str, frozenset[str]]) -> bool:
-    """Whether a number in a convertible unit, or a frequency, may match an evidence number of another
-    value: one is in another unit of its dimension ("/time" for frequencies). (A frequency and a
-    number match otherwise only as "once a day" and "a day", both of value 1.)"""
+    """Whether an evidence number in another unit of the number's dimension ("/time" for a
+    frequency) may match it at another value."""
     dimension = dimension_of(num.unit)
     same = units.get(dimension) if dimension is not None else None
     if not same:
@@ -71,42 +65,23 @@ def _may_convert(num: Number, units: dict[str, frozenset[str]]) -> bool:
     return len(same) > 1 or num.unit not in same
 
 
-def _near(num: Number, evidence: Sequence[Number]) -> Number:
-    """The number of the evidence to name beside a claim number it lacks: the first of its
-    dimension that overlaps it, else the first of its dimension ("every 3 weeks" and "a week"
-    are near "2 weeks"), else the first that overlaps it, else the first."""
-    dimension = _dimension(num.unit)
-    lo, hi = num.lo, num.hi
-    same = overlapping = None
-    for e in evidence:  # one pass for the three searches
-        unit = e.unit  # its dimension is dimension: the same unit, or a frequency of it (dimension has no "/")
-        if unit == dimension or (unit and unit[0] == "/" and unit[1:] == dimension):
-            if e.lo <= hi and lo <= e.hi:
-                return e
-            if same is None:
-                same = e
-        elif overlapping is None and e.lo <= hi and lo <= e.hi:
-            overlapping = e
-    return same or overlapping or evidence[0]
+def _near(num: Number, evidence: Sequence[Number]) -> str:
+    """The evidence number to name beside a claim number it lacks: the first of its dimension (a
+    frequency's period counts: "a week" is near "2 weeks") that overlaps it, else the first of its
+    dimension, else the first that overlaps it, else the first."""
+    dimension = num.unit[1:] if num.unit and num.unit[0] == "/" else num.unit
 
-
-def _dimension(unit: str | None) -> str | None:
-    """A frequency's period ("/week" -> "week"); any other unit as it is."""
-    return unit[1:] if unit and unit[0] == "/" else unit
-
-
-Alignment = list[tuple[Clause, list[Clause], list[Clause]]]
+    def rank(e: Number) -> int:
+        same = e.unit == dimension or bool(e.unit and e.unit[0] == "/" and e.unit[1:] == dimension)
+        return (0 if same else 2) + (0 if e.lo <= num.hi and num.lo <= e.hi else 1)
+    return min(evidence, key=rank).text
 
 
 def align(claim: Sentence, window: Sequence[Sentence]) -> Alignment:
-    """Each clause of the claim with the evidence clauses closest to it, and those of them to
-    which it is also (one of) the closest: (clause, closest, mutual).
-
-    Closeness is the Jaccard similarity of the clauses' keys; ties are kept. A claim clause that
-    carries a cue (negation, quantifier) is compared with its closest evidence clauses; one that
-    carries none only with mutual ones, so a fronted phrase ("In winter, ...") is not compared
-    with the whole negated clause it was cut from.
-    """
+    """Each clause of the claim with the evidence clauses closest to it by the Jaccard similarity of
+    their keys (ties kept, sharing two words at least, or its one), and those of them to which it is
+    also closest: (clause, closest, mutual). A claim clause without a cue is compared only with
+    mutual ones, so a fronted phrase ("In winter, ...") is not read against the clause it was cut from."""
     ours = claim.clauses()
     theirs = window[0].clauses() if len(window) == 1 else [c for s in window for c in s.clauses()]
     out: Alignment = []
@@ -123,20 +98,17 @@ def align(claim: Sentence, window: Sequence[Sentence]) -> Alignment:
             tops = list(map(max, zip(*table))) if len(table) > 1 else table[0]  # each evidence clause's best
         row = table[k]
         best = max(row, default=0.0)
-        need = min(2, len(keys))  # a clause sharing one word of several is about something else
+        need = min(2, len(keys))
         closest = [j for j, x in enumerate(row) if x == best and len(keys & theirs[j].keys) >= need] if best else []
         out.append((a, [theirs[j] for j in closest], [theirs[j] for j in closest if tops[j] == best]))
     return out
 
 
-
 def check_quantifiers(claim: Sentence, window: Sequence[Sentence], pairs: Alignment | None = None,
                       claim_side: bool = False) -> Failure | None:
-    """Quantifiers and modals of each claim clause must agree with its closest evidence clause;
-    a claim may say less than the evidence ("some" for "most"), not add a universal ("always")
-    nor put a stronger word ("must" for "may"). Where several evidence clauses are equally close,
-    one is enough. ``claim_side``: only what the claim says counts (evidence gathered from several
-    sentences holds hedges about other things)."""
+    """The quantifiers and modals of each claim clause must agree with one of its closest evidence
+    clauses: it may say less ("some" for "most"), not add a universal nor a stronger word.
+    ``claim_side``: only what the claim says counts (gathered evidence hedges other things)."""
     if not claim.has_quantifier and not (not claim_side and any(s.has_quantifier for s in window)):
         return None
     for ours, closest, mutual in pairs if pairs is not None else align(claim, window):
@@ -145,15 +117,13 @@ def check_quantifiers(claim: Sentence, window: Sequence[Sentence], pairs: Alignm
         problems = [_quantifier_conflict(ours.quants, c.quants, claim_side)
                     for c in (closest if ours.quants else mutual)]
         if problems and all(problems) and not (ours.quants and _said_whole(ours, window, claim_side)):
-            return "quantifier", next(filter(None, problems))  # all of them are reasons: the first
+            return "quantifier", next(filter(None, problems))
     return None
 
 
 def check_quantifier_whole(claim: Sentence, window: Sequence[Sentence]) -> Failure | None:
-    """A quantifier or modal of a claim clause (of two words or more) that disagrees with an
-    evidence clause holding every word of it, no evidence clause that does agreeing ("The heat
-    must heighten the flavors" against "heat can heighten the flavors"): decisive, though the
-    evidence lacks words of the claim's other clauses."""
+    """A quantifier or modal of a claim clause of two words or more against an evidence clause that
+    holds all of it ("must heighten" against "can heighten"), no such clause agreeing."""
     for ours in claim.clauses():
         if not ours.quants or len(ours.keys) < 2:
             continue
@@ -166,20 +136,17 @@ def check_quantifier_whole(claim: Sentence, window: Sequence[Sentence]) -> Failu
 
 
 def _said_whole(ours: Clause, window: Sequence[Sentence], claim_side: bool) -> bool:
-    """Whether an evidence clause that holds every word of the claim clause ``ours`` agrees with its
-    quantifiers: "The Earth and all planets are round" says "all planets are round", though the
-    clause most like it is another sentence's "Planets are round"."""
+    """Whether an evidence clause holding every word of ``ours`` agrees with its quantifiers ("The
+    Earth and all planets are round" says "all planets are round")."""
     return any(ours.keys <= c.keys and _quantifier_conflict(ours.quants, c.quants, claim_side) is None
                for s in window if s.has_quantifier for c in s.clauses())
 
 
 @lru_cache(maxsize=4096)  # a pure function of two small tuples, and few distinct pairs occur
-def _quantifier_conflict(
-    mine: tuple[tuple[str, str, str], ...], theirs: tuple[tuple[str, str, str], ...], claim_side: bool = False,
-) -> str | None:
+def _quantifier_conflict(mine: tuple[tuple[str, str, str], ...], theirs: tuple[tuple[str, str, str], ...],
+                         claim_side: bool = False) -> str | None:
     """Why the claim clause's quantifiers and modals disagree with the evidence clause's, or None.
-    ``claim_side``: only the classes the claim uses count (a "some" of the evidence is no sign
-    against a claim that says "can")."""
+    ``claim_side``: only the classes the claim uses count."""
     if mine == theirs:
         return None
     for cls in ("quantity", "frequency", "degree", "modality"):
@@ -198,7 +165,7 @@ def _quantifier_conflict(
 
 
 def check_swap(claim: Sentence, window: Sequence[Sentence]) -> Failure | None:
-    """Catch a claim that swaps two entities of the evidence, where word order shows it."""
+    """Two entities of the evidence that trade places in the claim, where word order shows it."""
     if len(claim.content) < 3:
         return None
     found = _transposition(claim, window)
@@ -206,8 +173,8 @@ def check_swap(claim: Sentence, window: Sequence[Sentence]) -> Failure | None:
 
 
 def _transposition(claim: Sentence, window: Sequence[Sentence]) -> Failure | None:
-    """Same words, two entities trading places: "cats are more sensitive than dogs" -> "dogs ...
-    than cats"; an entity may be several words ("the aloe vera ... than the ZZ plant")."""
+    """The words the claim and the evidence each hold once, in the same order but for two runs that
+    trade places ("the aloe vera ... than the ZZ plant" -> the reverse)."""
     mine = claim.once()
     shared: set[str] | frozenset[str]
     if len(window) == 1:
@@ -249,16 +216,12 @@ def _transposition(claim: Sentence, window: Sequence[Sentence]) -> Failure | Non
     return None
 
 
-def _swap_failure(
-    claim: Sentence, window: Sequence[Sentence], first: list[tuple[str, int, int]], second: list[tuple[str, int, int]],
-    neighbours: bool,
-) -> Failure | None:
-    """The entity-swap failure for two runs of evidence words that trade places in the claim
-    with the words between them unchanged ("cats are more sensitive than dogs" -> "dogs are more
-    sensitive than cats"), unless their order says nothing: they are not in one clause (clauses
-    may be reordered freely; steps around "then" are checked apart), they are neighbours with no
-    relation word ("to", "than") between them, they are items of a list, or one side is in the
-    passive voice."""
+def _swap_failure(claim: Sentence, window: Sequence[Sentence], first: list[tuple[str, int, int]],
+                  second: list[tuple[str, int, int]], neighbours: bool) -> Failure | None:
+    """The failure for two runs of evidence words (key, sentence, token) that trade places, unless
+    their order says nothing: they are in different clauses (or either side of "then"), the words
+    between them changed, they are neighbours with no relation word ("to", "than") between, items
+    of a list, or one side is in the passive voice."""
     sentence = first[0][1]
     if any(si != sentence for _, si, _ in first + second):
         return None
@@ -270,61 +233,52 @@ def _swap_failure(
     theirs_first, ours_second = positions[first[0][0]], positions[second[-1][0]]
     if [w for w in claim.words[ours_second + 1 : theirs_first] if w not in _ARTICLES] != [
             w for w in between if w not in _ARTICLES]:
-        return None  # the words between changed too: a rephrasing, not a swap
+        return None  # a rephrasing, not a swap
     if neighbours and not _RELATIONS.intersection(between):
         return None  # "the soil is dry" -> "dry soil"
     if any(w in (",", "and", "or", "&") for w in between) and all(
-        w in _LIST_JOINERS or not (w in STOPWORDS or w in NEGATIONS or w in QUANTIFIERS) for w in between
-    ):
+            w in _LIST_JOINERS or not (w in STOPWORDS or w in NEGATIONS or w in QUANTIFIERS) for w in between):
         return None  # "cats, dogs and rabbits"
     if ("by" in claim.words) != any("by" in s.words for s in window):
         return None  # "mice are chased by cats"
-    a = " ".join(claim.surface(k) for k, _, _ in second)
-    b = " ".join(claim.surface(k) for k, _, _ in first)
+    a, b = (" ".join(claim.surface(k) for k, _, _ in run) for run in (second, first))
     return "entity-swap", f"claim swaps '{a}' and '{b}' relative to the evidence"
 
 
 def _sides_of_then(sentences: Sequence[Sentence]) -> tuple[set[str], set[str]] | None:
-    """Content keys before and after the one 'then' of the text (None unless exactly one)."""
-    hits = [(si, i) for si, s in enumerate(sentences) if "then" in s.words for i, w in enumerate(s.words) if w == "then"]
+    """Content keys only before and only after the one "then" of the text (None unless exactly one)."""
+    hits = [(si, i) for si, s in enumerate(sentences) if "then" in s.words
+            for i, w in enumerate(s.words) if w == "then"]
     if len(hits) != 1:
         return None
-    at = hits[0]
     before: set[str] = set()
     after: set[str] = set()
     for si, s in enumerate(sentences):
         for key, idx in s.content:
-            (before if (si, idx) < at else after).add(key)
+            (before if (si, idx) < hits[0] else after).add(key)
     return before - after, after - before
 
 
 def _then_reversal(claim: Sentence, window: Sequence[Sentence]) -> Failure | None:
-    """Steps reversed around 'then' ("water the soil, then mist the leaves" -> the other way)."""
-    if "then" not in claim.words:
-        return None
-    mine = _sides_of_then((claim,))
+    """Steps reversed around "then" ("water the soil, then mist the leaves" -> the other way)."""
+    mine = _sides_of_then((claim,)) if "then" in claim.words else None
     other = _sides_of_then(window) if mine else None
     if mine is None or other is None:
         return None
-    moved_back = [k for k, _ in claim.content if k in mine[0] and k in other[1]]
-    moved_forward = [k for k, _ in claim.content if k in mine[1] and k in other[0]]
-    if moved_back and moved_forward:
-        first, second = claim.surface(moved_back[0]), claim.surface(moved_forward[0])
-        return "entity-swap", f"claim puts '{first}' before 'then' and '{second}' after it; the evidence has the reverse"
+    back = [k for k, _ in claim.content if k in mine[0] and k in other[1]]
+    forward = [k for k, _ in claim.content if k in mine[1] and k in other[0]]
+    if back and forward:
+        first, second = claim.surface(back[0]), claim.surface(forward[0])
+        return "entity-swap", (f"claim puts '{first}' before 'then' and '{second}' after it; "
+                               "the evidence has the reverse")
     return None
 
 
 def check_stitched(claim: Sentence, window: Sequence[Sentence]) -> Failure | None:
-    """Evidence of several sentences, one of which says the claim's predicate of another subject:
-    at least four fifths of the predicate's words are in it, its subject (``subjects.split_clause``)
-    shares no word with the claim, and it holds no word of the claim's subject ("Police patrol
-    officers typically wear a vest" does not make "Body armor typically wears a vest" true,
-    whatever another sentence says of body armor). A subject that is a pronoun or "the" with one
-    noun ("It", "The company") may be the claim's own, referred to: such a sentence is not split,
-    so sentences linked that way are never stitched."""
-    if len(window) < 2:
-        return None
-    ours = split_clause(claim.text)
+    """A sentence of the window that holds four fifths of the claim's predicate and none of its
+    subject, with a subject of its own sharing no word with the claim (``subjects.split_clause``;
+    a pronoun or "the" and one noun may be the claim's subject referred to: not split)."""
+    ours = split_clause(claim.text) if len(window) > 1 else None
     if ours is None:
         return None
     subject = keys_of(ours[0])
@@ -335,31 +289,23 @@ def check_stitched(claim: Sentence, window: Sequence[Sentence]) -> Failure | Non
     if len(predicate) < 2:
         return None
     for s in others:
-        if 5 * len(predicate & s.keys) < 4 * len(predicate):
-            continue
-        theirs = split_clause(s.text)
-        if theirs is None:
-            continue
-        other = keys_of(theirs[0])
-        if not other or other & claim.keys:
+        theirs = split_clause(s.text) if 5 * len(predicate & s.keys) >= 4 * len(predicate) else None
+        if theirs is None or not (other := keys_of(theirs[0])) or other & claim.keys:
             continue
         source = next((t for t in window if t is not s and subject & t.keys), None)
-        where = (f"from another sentence ('{_short(source.text)}')" if source is not None
-                 else "from no sentence of the evidence")
+        where = f"another sentence ('{_short(source.text)}')" if source is not None else "no sentence of the evidence"
         return "stitched", (f"claim gives '{ours[0]}' the predicate that '{_short(s.text)}' says of '{theirs[0]}'; "
-                            f"its subject comes {where}")
+                            f"its subject comes from {where}")
     return None
 
 
 def substitutions(claim: Sentence, window: Sequence[Sentence]) -> Iterator[tuple[int, Sentence, int]]:
-    """Each content word ``p`` of the claim and content word ``q`` of an evidence sentence ``s``
-    that stand between the same two content words (or the same one and an end of both), the
-    claim lacking the evidence word and the sentence the claim's (and, for a word at an end, every
-    evidence sentence the claim's: evidence that says both, "A higher setting ... A lower
-    setting", may say either): one word put in the place of another ("create cold that" against
-    "create heat that"), as (p, s, q)."""
+    """Each content word ``p`` of the claim and ``q`` of an evidence sentence ``s`` that stand between
+    the same two content words (or one and an end), the claim lacking the evidence word and ``s`` the
+    claim's (every sentence, for a word at an end: "A higher setting ... A lower setting" may say
+    either): one word put in the place of another ("create cold that" for "create heat that")."""
     seq, keys = claim.seq, claim.keys
-    if len(seq) < 2 or all(keys <= s.keys for s in window):  # (a sentence that holds every word is skipped below)
+    if len(seq) < 2 or all(keys <= s.keys for s in window):
         return
     for s in window:
         if keys <= s.keys:  # it holds every word of the claim: none put in another's place
@@ -367,10 +313,11 @@ def substitutions(claim: Sentence, window: Sequence[Sentence]) -> Iterator[tuple
         for q, (left, key, right) in enumerate(s.derived(_triples)):
             if key in keys or not (left in keys or left is None and right in keys) or not (
                     right in keys or right is None):
-                continue  # no word of the claim's on either side (an end, on one side at most)
+                continue  # not between two words of the claim (or one and an end)
             for p in _between(seq, left, right):
                 ours = seq[p]
-                if ours not in s.keys and (left is not None and right is not None or not any(ours in t.keys for t in window)):
+                if ours not in s.keys and (left is not None and right is not None or not any(
+                        ours in t.keys for t in window)):
                     yield p, s, q
 
 
@@ -389,38 +336,33 @@ def _between(seq: tuple[str, ...], left: str | None, right: str | None) -> list[
 
 def _triples(s: Sentence) -> tuple[tuple[str | None, str, str | None], ...]:
     """Each content key of ``s`` with the keys either side of it (None at an end)."""
-    theirs = s.seq
-    return tuple(zip((None, *theirs[:-1]), theirs, (*theirs[1:], None)))
+    seq = s.seq
+    return tuple(zip((None, *seq[:-1]), seq, (*seq[1:], None)))
+
+
+# Unit words of three letters or more that name a unit of a dimension ("second" aside: an ordinal
+# too) -> the dimension, durations in months and in seconds as one.
+_UNIT_WORDS = {w: "time" if d == "months" else d for w, u in UNITS.items()
+               if len(w) > 2 and w != "second" and (d := dimension_of(u)) is not None}
+
+
+def has_unit(claim: Sentence) -> bool:
+    """Whether the claim has a unit word (``_UNIT_WORDS``)."""
+    return not _UNIT_WORDS.keys().isdisjoint(claim.words)
 
 
 def check_unit_swapped(claim: Sentence, window: Sequence[Sentence],
                        subs: Iterable[tuple[int, Sentence, int]] | None = None) -> Failure | None:
-    """A unit of the claim where an evidence sentence has another unit of the same dimension
-    between the same words (``substitutions``): "spend years in detention" against "spend months
-    in detention", "larger yards" against "larger feet", with a number or without one. ``subs``:
-    the substitutions, when the caller has them already."""
+    """A unit word of the claim substituted (``substitutions``, or ``subs`` when the caller has them)
+    for another unit of its dimension, months and seconds being one ("larger yards" for "larger feet")."""
     if not has_unit(claim):
         return None
     for p, s, q in substitutions(claim, window) if subs is None else subs:
         ours, theirs = claim.words[claim.content[p][1]], s.words[s.content[q][1]]
         if ours in _UNIT_WORDS and theirs in _UNIT_WORDS and UNITS[ours] != UNITS[theirs] and (
-                _duration(dimension_of(UNITS[ours])) == _duration(dimension_of(UNITS[theirs]))):
+                _UNIT_WORDS[ours] == _UNIT_WORDS[theirs]):
             return "number", f"claim says '{ours}' where the evidence says '{theirs}' ('{_short(s.text)}')"
     return None
-
-
-# Unit words of three letters or more that name a unit of a dimension, "second" aside (an ordinal too).
-_UNIT_WORDS = frozenset(w for w, u in UNITS.items() if len(w) > 2 and w != "second" and dimension_of(u) is not None)
-
-
-def has_unit(claim: Sentence) -> bool:
-    """Whether the claim has a word of ``_UNIT_WORDS``."""
-    return not _UNIT_WORDS.isdisjoint(claim.words)
-
-
-def _duration(dimension: str | None) -> str | None:
-    """A dimension, with durations in months and in seconds as one."""
-    return "time" if dimension == "months" else dimension
 
 
 def _short(text: str, most: int = 60) -> str:
