@@ -12,7 +12,7 @@ from . import lexicon
 from .dates import _MONTH_TOKENS, find_dates, has_iso_date
 from .numbers import find_numbers
 from .scan import _NEGATIVE_VERBS, _date_tokens, _free_or_less, _scan, sentence_keys
-from .text import _FIRST, _LEXICON, _NAME, _SENTENCE_OPENERS, CONTENT, NEG, NEGATIVE_WORDS, QUANTIFIERS, words_of
+from .text import _FIRST, _LEXICON, _SENTENCE_OPENERS, CONTENT, NEG, NEGATIVE_WORDS, QUANTIFIERS, words_of
 
 T = TypeVar("T")
 
@@ -57,6 +57,8 @@ _chain = chain.from_iterable
 _tuple_new = tuple.__new__  # _tuple_new(Clause, fields) is Clause(*fields) without a NamedTuple's Python-level __new__
 
 
+# A capitalised word: r"\b[A-Z][^\W\d_]+", with the capital found first (a regex searches faster from a class).
+_NAME = re.compile(r"[A-Z](?<!\w[A-Z])[^\W\d_]+")
 _RUN_ON = re.compile(r"[ \t]+[A-Z]")  # a capitalised word after: the opening one is part of a name ("Getty Images")
 
 
