@@ -131,12 +131,10 @@ def _added_clause(claim: Sentence, uncovered: frozenset[str] | set[str]) -> froz
 
 
 def _choose(masks: list[list[int]], full: int, window: int) -> tuple[list[tuple[int, int]], list[int], int]:
-    """The greedy choice of up to ``window`` sentences for the claim's ``full`` keys, given per
-    passage as the masks of the sentences holding each key: their (passage, sentence) positions in
-    order, the claim keys each holds (bit j: key j; the first holds the most) and the keys they cover.
-
-    A sentence is the int ``passage << 32 | sentence`` (its neighbours are one less and one more),
-    in the order of its first key; ties go to the first (``_next_best``)."""
+    """Up to ``window`` sentences for the claim's ``full`` keys (``masks``: per passage and key, the
+    sentences holding it), chosen one by one (``_next_best``), the first holding the most keys: their
+    (passage, sentence) positions in order, the keys each holds (bit j: key j) and those they cover.
+    A sentence is the int ``passage << 32 | sentence``, its neighbours one less and one more."""
     candidates: dict[int, int] = {}
     get = candidates.get
     for pi, pm in enumerate(masks):
