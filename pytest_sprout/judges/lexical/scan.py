@@ -127,10 +127,15 @@ def _scan(words: list[str], in_date: dict[int, str]) -> tuple[
                 cues.append((QUANT, "a few" if w == "few" and prev == "a" else w, clause, idx))
                 has_quantifier = True
                 cue_seen = True
-    for w, cl, idx in carried:  # a negation that denies the next clause too is a cue of it
-        if cl + 1 < len(starts):
-            cues.append((NEG, w, cl + 1, idx))
+    _carry(carried, len(starts), cues)
     return content, starts, cues, numerals, periods, has_negation and any(c[0] == NEG for c in cues), has_quantifier
+
+
+def _carry(carried: list[tuple[str, int, int]], clauses: int, cues: list[tuple[int, str, int, int]]) -> None:
+    """Adds each negation of ``carried``, which denies the next clause too, as a cue of that clause."""
+    for w, cl, idx in carried:
+        if cl + 1 < clauses:
+            cues.append((NEG, w, cl + 1, idx))
 
 
 def _negation_cues(words: list[str], idx: int, w: str, clause: int, filled: bool,

@@ -40,27 +40,13 @@ NEGATIVE_WORDS = frozenset("""unless non zero lack lacks lacked lacking fail fai
 # word -> (class, family). Words of one family are interchangeable.
 QUANTIFIERS: dict[str, tuple[str, str]] = {}
 for _cls, _families in {
-    "quantity": {
-        "all": "all every each",
-        "most": "most",
-        "many": "many",
-        "some": "some several a_few certain various",
-        "few": "few",
-        "none": "none",
-    },
-    "frequency": {
-        "always": "always",
-        "often": "often frequently usually generally typically normally commonly",
-        "sometimes": "sometimes occasionally",
-        "rarely": "rarely seldom",
-        "never": "never",
-    },
+    "quantity": {"all": "all every each", "most": "most", "many": "many",
+                 "some": "some several a_few certain various", "few": "few", "none": "none"},
+    "frequency": {"always": "always", "often": "often frequently usually generally typically normally commonly",
+                  "sometimes": "sometimes occasionally", "rarely": "rarely seldom", "never": "never"},
     "degree": {"more": "more", "less": "less fewer"},
-    "modality": {
-        "must": "must",
-        "should": "should ought",
-        "may": "may might could can cannot perhaps possibly potentially probably likely",
-    },
+    "modality": {"must": "must", "should": "should ought",
+                 "may": "may might could can cannot perhaps possibly potentially probably likely"},
 }.items():
     for _family, _words in _families.items():
         for _word in _words.split():
@@ -102,45 +88,17 @@ _RANGE_WORDS = frozenset({"-", "–", "—", "to"})
 UNITS: dict[str, str] = {}
 for _canon, _names in {
     "mm": "mm millimetre millimetres millimeter millimeters",
-    "cm": "cm centimetre centimetres centimeter centimeters",
-    "m": "m metre metres meter meters",
-    "km": "km kilometre kilometres kilometer kilometers",
-    "inch": "inch inches",
-    "ft": "ft foot feet",
-    "yd": "yd yard yards",
-    "mile": "mile miles",
-    "°c": "celsius centigrade",
-    "°f": "fahrenheit",
-    "°": "°",
-    "degree": "degree degrees",
-    "%": "% percent",
-    "mg": "mg milligram milligrams",
-    "g": "g gram grams",
-    "kg": "kg kilogram kilograms kilo kilos",
-    "lb": "lb lbs pound pounds",
-    "oz": "oz ounce ounces",
-    "ml": "ml millilitre millilitres milliliter milliliters",
-    "l": "l litre litres liter liters",
-    "gallon": "gallon gallons",
-    "cup": "cup cups",
-    "tsp": "tsp teaspoon teaspoons",
-    "tbsp": "tbsp tablespoon tablespoons",
-    "second": "second seconds sec secs",
-    "minute": "minute minutes min mins",
-    "hour": "hour hours hr hrs h",
-    "day": "day days",
-    "week": "week weeks",
-    "month": "month months",
-    "year": "year years yr yrs",
-    "decade": "decade decades",
-    "century": "century centuries",
-    "times": "times",
-    "am": "am",
-    "pm": "pm",
-    "lux": "lux",
-    "w": "w watt watts",
-    "ppm": "ppm",
-    "mph": "mph",
+    "cm": "cm centimetre centimetres centimeter centimeters", "m": "m metre metres meter meters",
+    "km": "km kilometre kilometres kilometer kilometers", "inch": "inch inches", "ft": "ft foot feet",
+    "yd": "yd yard yards", "mile": "mile miles", "°c": "celsius centigrade", "°f": "fahrenheit", "°": "°",
+    "degree": "degree degrees", "%": "% percent", "mg": "mg milligram milligrams", "g": "g gram grams",
+    "kg": "kg kilogram kilograms kilo kilos", "lb": "lb lbs pound pounds", "oz": "oz ounce ounces",
+    "ml": "ml millilitre millilitres milliliter milliliters", "l": "l litre litres liter liters",
+    "gallon": "gallon gallons", "cup": "cup cups", "tsp": "tsp teaspoon teaspoons",
+    "tbsp": "tbsp tablespoon tablespoons", "second": "second seconds sec secs", "minute": "minute minutes min mins",
+    "hour": "hour hours hr hrs h", "day": "day days", "week": "week weeks", "month": "month months",
+    "year": "year years yr yrs", "decade": "decade decades", "century": "century centuries", "times": "times",
+    "am": "am", "pm": "pm", "lux": "lux", "w": "w watt watts", "ppm": "ppm", "mph": "mph",
 }.items():
     for _name in _names.split():
         UNITS[_name] = _canon
@@ -168,13 +126,8 @@ _STEMS: dict[str, str] = {}  # stem's memo: a pure function of the word
 
 
 def stem(word: str) -> str:
-    """The key of a lower-cased word: its lemma (lemminflect: "won" -> "win", "mice" -> "mouse"),
-    then a light suffix stripper for what the lemmatiser does not know (plurals, -ing, -ed, final
-    -e and -y, doubled consonants).
-
-    It only has to map the forms of one word to one key ("water", "waters", "watered",
-    "watering" -> "water"; "dries", "dried", "dry" -> "dri"); it never has to be a real root.
-    """
+    """The key of a lower-cased word: its lemma ("won" -> "win"), then a light suffix stripper for
+    what the lemmatiser does not know; it maps the forms of a word to one key ("dried" -> "dri")."""
     key = _STEMS.get(word)
     if key is None:
         key = _strip(lexicon.lemma(word))
@@ -213,8 +166,8 @@ def synonym_keys(word: str) -> tuple[str, ...]:
 
 @lru_cache(maxsize=1 << 16)
 def related_keys(word: str) -> tuple[str, ...]:
-    """What a claim word no cited sentence holds may be found as: the keys of its WordNet synonyms
-    (sorted), then those of its derivationally related forms ("explanation" -> "explain"; sorted)."""
+    """The keys of a word's WordNet synonyms, then of its derivationally related forms ("explanation"
+    -> "explain"), each sorted."""
     own = synonym_keys(word)
     forms = {stem(w) for w in lexicon.derived(lexicon.lemma(word))} - set(own) - {stem(word)}
     return own + tuple(sorted(forms))
@@ -228,8 +181,7 @@ def antonym_keys(word: str) -> tuple[str, ...]:
 
 @lru_cache(maxsize=1 << 16)
 def weight(word: str) -> float:
-    """How much a content word counts in IDF-weighted coverage: 0.25 for the commonest words, up
-    to 1.25 for words WordNet's sense counts never saw (names, rare words)."""
+    """How much a content word counts in coverage: 0.25 for the commonest words to 1.25 for unseen ones."""
     return 0.25 + lexicon.rarity(lexicon.lemma(word))
 
 
@@ -366,13 +318,10 @@ def _classify(word: str) -> tuple[int, str]:
     return info
 
 
-# Decimals and thousands split by a tokeniser ("7. 8 per cent", "$ 1. 7 million", "98. 7", "1, 500
-# fans"), re-joined before a text is split into sentences and read: a sentence splitter ends a
-# sentence at "7." and the number rule would read two numbers. Only a short whole part and one or
-# two decimals ("Dec. 29. 2022" and "in 2019. 15 people" stay apart), and only three digits after
-# a comma that no list of numbers continues ("78, 100 and 92" is no thousand).
-# (Each begins with a digit and then looks behind it, "(?<![\d.,]\d)" for "(?<![\d.,])" before it:
-# the same matches, found faster, as the search skips to the next digit.)
+# Decimals and thousands split by a tokeniser ("7. 8 per cent", "1, 500 fans"), re-joined before a
+# text is split into sentences: a short whole part and one or two decimals ("in 2019. 15 people"
+# stays apart), three digits after a comma that no list continues ("78, 100 and 92" does). (Each
+# begins with a digit, then looks behind it: the search skips to the next digit.)
 _SPLIT_DECIMAL = re.compile(r"(\d(?<![\d.,]\d)\d{0,2})\. (\d{1,2})(?![\d,.]?\d)")
 _SPLIT_THOUSANDS = re.compile(r"(\d(?<![\d.,]\d)(?<!\d, \d)\d{0,2}), (\d{3})(?![\d,.]?\d| and \d|, \d)")
 
@@ -391,23 +340,19 @@ def _has_split_number(text: str) -> bool:
     return False
 
 
-# A decimal written without its whole part ("$.99", "a .5 percent rise"): read as "0.99", not as
-# the whole number 99 the tokeniser would make of the digits after the point. Not after a letter,
-# a digit, a point or a comma ("No.5", "2.0.5", "end.5" stay as they are). (The point first, then
-# a look behind it: the search skips to the next point.)
+# A decimal without its whole part ("$.99"), not after a letter, a digit, a point or a comma
+# ("No.5", "2.0.5" stay): read as "0.99", not 99.
 _BARE_DECIMAL = re.compile(r"\.(?<![\w.,]\.)(?=\d)")
 
 
-# A decimal comma before a percent sign ("stays at 99,9%"): one or two digits after the comma can be
-# no thousands, and a percentage is no list of numbers.
+# A decimal comma before a percent sign ("99,9%"): no thousands, no list of numbers.
 _DECIMAL_COMMA = re.compile(r"(?<![\d.,])(\d{1,3}),(\d{1,2})(?=\s?%)")
 _COMMA_PERCENT = re.compile(r",\d\d?\s?%")  # its tail: a quick search (from the comma) before the slow one
 
 
 def rejoin_numbers(text: str) -> str:
-    """``text`` with its split decimals and thousands written whole ("7. 8 per cent" -> "7.8 per cent"),
-    a decimal without its whole part given one ("$.99" -> "$0.99") and a decimal comma before a
-    percent sign written with a point ("99,9%" -> "99.9%")."""
+    """``text`` with its split decimals and thousands written whole ("7. 8 per cent" -> "7.8 per
+    cent"), "$.99" written "$0.99" and "99,9%" written "99.9%"."""
     if _BARE_DECIMAL.search(text) is not None:
         text = _BARE_DECIMAL.sub("0.", text)
     if "%" in text and _COMMA_PERCENT.search(text) is not None:
