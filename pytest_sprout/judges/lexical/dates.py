@@ -1,11 +1,4 @@
-"""Dates of a sentence: day, month and year, compared by value whatever their written form.
-
-"March 3, 2011", "3 March 2011", "the 3rd of March", "March 2011" and "2011-03-03" are all read
-into one ``Date``. A date of the claim matches a date of the evidence when its month is the same,
-its day (if it has one) is the same, and its year (if it has one) is the same or, where the
-evidence's date states no year, its day and month agree ("3 March" supports "March 3, 2011").
-A year alone ("in 2011") matches the year of a date of the evidence.
-"""
+"""Dates of a sentence ("March 3, 2011", "the 3rd of March", "2011-03-03"), compared by value."""
 
 from __future__ import annotations
 
@@ -19,13 +12,11 @@ MONTH_NUMBERS = {name: k + 1 for k, name in enumerate(
 _MONTH_NAME_OF = {number: name for name, number in MONTH_NUMBERS.items()}
 ORDINAL_SUFFIXES = frozenset({"st", "nd", "rd", "th"})
 _MONTH_TOKENS = frozenset(MONTHS)
-_ISO_DATE = re.compile(r"\d{4}\s*-\s*\d\d\s*-\s*\d\d")  # a cheap test before reading "2011-03-03" from the tokens
-_ISO_TAIL = re.compile(r"-\s*\d\d\s*-\s*\d\d")  # what follows its year: found fast, from its dash
+_ISO_TAIL = re.compile(r"-\s*\d\d\s*-\s*\d\d")  # an ISO date after its year, found fast from its dash
 
 
 def has_iso_date(text: str) -> bool:
-    """Whether ``_ISO_DATE`` is found in ``text``: its tail after a dash (a search that skips to
-    each dash), then the year before that dash, looked for backwards."""
+    """Whether ``text`` matches "\\d{4}\\s*-\\s*\\d\\d\\s*-\\s*\\d\\d": its tail, then the year before it."""
     for m in _ISO_TAIL.finditer(text):  # a failed tail holds no dash a date could start from
         j = m.start()
         while j and text[j - 1].isspace():  # ``\s``: what str.isspace says
@@ -36,9 +27,9 @@ def has_iso_date(text: str) -> bool:
 
 
 class Date(Number):
-    """A date: its year, month (1-12) and day, each None when the text does not state it; the
-    month is always stated. Its value (``lo``) is yyyymmdd with zeros for what is not stated, its
-    unit is "date"."""
+    """A date: its month (1-12), and its year and day or None; its value is yyyymmdd (zeros for what
+    is not stated), its unit "date". A claim's date matches one with the same month, day if it has
+    one, and year, or no year where it has a day ("3 March" supports "March 3, 2011")."""
 
     __slots__ = ("year", "month", "day")
 
@@ -59,8 +50,7 @@ class Date(Number):
             return other.year is None and self.day is not None  # the evidence does not say the year
         return True
 
-    def matches(self, other: Number) -> bool:
-        return self.same_amount(other)
+    matches = same_amount  # no bounds
 
     @property
     def key(self) -> str:
