@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import replace
-from functools import lru_cache, reduce
+from functools import reduce
 from itertools import compress, repeat
 from operator import add, and_, mul
 from typing import Iterable, Sequence
@@ -57,9 +57,6 @@ _ZEROS = repeat(0)  # the default of each dict.get mapped over a claim's keys
 # The rules a soft failure is read again with, on evidence that lacks some of the claim's words.
 _SECOND_READING = ("negation_unsaid", "negated_clause_stated")
 _FRAGMENT = "; a fragment, judged with the sentence before it"
-
-
-_WEIGHT = lru_cache(maxsize=1 << 16)(weight)  # claims share most of their words
 
 
 class LexicalJudge:
@@ -279,7 +276,7 @@ class LexicalJudge:
         """Fill in ``found`` for the evidence ``window``, which holds the claim keys ``covered`` (bit j:
         ``keys[j]``; ``held``, per key, the cited sentences that hold it); returns the keys it lacks."""
         words = ours.first_words()
-        weights = list(map(_WEIGHT, map(words.__getitem__, keys)))
+        weights = list(map(weight, map(words.__getitem__, keys)))
         total = reduce(add, weights, 0.0)  # (sums in the keys' order: the same floats every time)
         full = len(keys)
         bits = bin(covered | 1 << full)[:2:-1]  # bit j of covered is bits[j]
