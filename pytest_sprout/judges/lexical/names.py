@@ -105,10 +105,11 @@ def _written_otherwise(word: str, text: str, prepared: Sequence[_Prepared], text
         return True
     patterns = []
     if 2 <= len(word) <= 5 and word.isalpha() and word.isupper():
-        patterns.append(re.compile(r"(?<![\w-])" + r"[\w'-]*\s+(?:(?:of|the|and|for)\s+)*".join(word) + r"[\w'-]*"))
+        patterns.append(re.compile(word[0] + r"(?<![\w-]" + word[0] + ")" + "".join(  # (its first letter first: found faster)
+            r"[\w'-]*\s+(?:(?:of|the|and|for)\s+)*" + c for c in word[1:]) + r"[\w'-]*"))
     short = _initials(word, text)
     if short is not None:
-        patterns.append(re.compile(r"(?<![\w.])" + r"\.?".join(short) + r"\.?(?!\w)"))
+        patterns.append(re.compile(short[0] + r"(?<![\w.]" + short[0] + ")" + "".join(r"\.?" + c for c in short[1:]) + r"\.?(?!\w)"))
     if any(pattern.search(texts) is not None for pattern in patterns):
         return True
     if short is not None:  # a word of a longer name ("Saudi Arabia") is no name of its own
