@@ -282,21 +282,22 @@ def check_stitched(claim: Sentence, window: Sequence[Sentence]) -> Failure | Non
     if ours is None:
         return None
     subject = keys_of(ours[0])
-    others = [s for s in window if subject.isdisjoint(s.keys)] if subject else None
-    if not others:
-        return None
-    predicate = keys_of(ours[1])
-    if len(predicate) < 2:
-        return None
-    for s in others:
-        theirs = split_clause(s.text) if 5 * len(predicate & s.keys) >= 4 * len(predicate) else None
-        if theirs is None or not (other := keys_of(theirs[0])) or other & claim.keys:
-            continue
-        source = next((t for t in window if t is not s and subject & t.keys), None)
-        where = f"another sentence ('{_short(source.text)}')" if source is not None else "no sentence of the evidence"
-        return "stitched", (f"claim gives '{ours[0]}' the predicate that '{_short(s.text)}' says of '{theirs[0]}'; "
-                            f"its subject comes from {where}")
+    others = [s for s in window if subject.isdisjoint(s.keys) and (other := s.derived(_subject)[0]) and (
+        other.isdisjoint(claim.keys))] if subject else []
+    predicate = keys_of(ours[1]) if others else frozenset()
+    for s in others if len(predicate) >= 2 else ():
+        if 5 * len(predicate & s.keys) >= 4 * len(predicate):
+            source = next((t for t in window if t is not s and subject & t.keys), None)
+            where = "no sentence of the evidence" if source is None else f"another sentence ('{_short(source.text)}')"
+            return "stitched", (f"claim gives '{ours[0]}' the predicate that '{_short(s.text)}' says of "
+                                f"'{s.derived(_subject)[1]}'; its subject comes from {where}")
     return None
+
+
+def _subject(s: Sentence) -> tuple[frozenset[str], str]:
+    """The keys and the text of the sentence's subject (``subjects.split_clause``; none if not split)."""
+    split = split_clause(s.text)
+    return (keys_of(split[0]), split[0]) if split is not None else (frozenset(), "")
 
 
 def substitutions(claim: Sentence, window: Sequence[Sentence]) -> Iterator[tuple[int, Sentence, int]]:
