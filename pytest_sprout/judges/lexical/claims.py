@@ -138,7 +138,8 @@ def join_fragments(pairs: Sequence[tuple[str, Sequence[S]]]) -> tuple[list[tuple
     joined: list[bool] = []
     previous: tuple[str, Sequence[S]] | None = None
     for text, sources in pairs:
-        if previous is not None and no_claim(text) is None and is_fragment(text):
+        claim = no_claim(text) is None
+        if previous is not None and claim and is_fragment(text):
             before, cited = previous
             merged = list(cited) + [s for s in sources if not any(s is c or s == c for c in cited)]
             out.append((f"{before.rstrip()} {text.strip()}", merged))
@@ -146,6 +147,6 @@ def join_fragments(pairs: Sequence[tuple[str, Sequence[S]]]) -> tuple[list[tuple
             continue
         out.append((text, list(sources)))
         joined.append(False)
-        if no_claim(text) is None:
+        if claim:
             previous = (text, sources)
     return out, joined

@@ -169,6 +169,7 @@ class LexicalJudge:
         return self.assess(claim, sources)[0]
 
     def probability(self, features: Sequence[float]) -> float:
+        """The calibrated score of ``Evidence.features``."""
         c = self._calibration
         return sigmoid(c.intercept + sum(map(mul, c.coefficients, features)))
 

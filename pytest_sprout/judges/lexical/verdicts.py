@@ -76,6 +76,7 @@ def verdict(found: Evidence, p: float, coverage: float, threshold: float) -> Ver
 
 
 def missing_words(found: Evidence) -> str:
+    """The words the evidence lacks, for a reason: six at most."""
     missing = found.missing
     more = len(missing) - 6
     return (", ".join(missing[:6]) + (f" (+{more} more)" if more > 0 else "")) or "none"
