@@ -220,9 +220,10 @@ def content_keys(words: list[str], text: str) -> list[str] | None:
 
 class _TokenKeys(dict):
     """A whitespace-separated, lower-cased token -> ``_after_number`` of its tokens after a token that
-    does not end in a number and after one that does, and whether it holds a month (1) or an ordinal
-    but "other" (2), whose keys may depend on the words around it; None where they do otherwise
-    ("may", a truth word) or ``words_of`` would ("ca n't"). Bounded like ``text._PIECES``."""
+    does not end in a number and after one that does, and whether it holds a month (1), an ordinal
+    but "other" (2) or is "may" (8), whose keys may depend on the words around it; None where they
+    do otherwise (a truth word, "may" among others) or ``words_of`` would ("ca n't"). Bounded like
+    ``text._PIECES``."""
 
     __slots__ = ()
 
@@ -230,8 +231,9 @@ class _TokenKeys(dict):
         pieces = _pieces_of(tok) if "'" not in tok else (
             None if "n't" in _TOKEN.findall(tok) else words_of(tok))  # alone, as in its sentence
         found = None
-        if pieces is not None and "may" not in pieces and _TRUTH_WORDS.isdisjoint(pieces):
-            context = (not _MONTH_TOKENS.isdisjoint(pieces)) + 2 * (not _ORDINALS.isdisjoint(pieces))
+        if pieces is not None and ("may" not in pieces or pieces == ("may",)) and _TRUTH_WORDS.isdisjoint(pieces):
+            context = (not _MONTH_TOKENS.isdisjoint(pieces)) + 2 * (not _ORDINALS.isdisjoint(pieces)) + 8 * (
+                "may" in pieces)
             found = (*_after_number(pieces, False), *_after_number(pieces, True), context)
         if len(self) > 1 << 18:
             self.clear()
@@ -266,7 +268,7 @@ _ORDINALS = frozenset(_EVERY_NTH) - {"other"}  # "other" is a stopword: no key e
 
 def sentence_keys(text: str, plain: bool = False) -> tuple[list[str] | None, list[str] | None]:
     """(``words_of(text)``, or None where it was not needed; ``content_keys`` of them): a sentence
-    without a citation marker, an ISO date, "may"... (most) is read token by token from
+    without a citation marker, an ISO date, a truth word... (most) is read token by token from
     ``_TOKEN_KEYS`` without ``words_of``; ``tests/test_lexical_index.py`` checks that both ways agree.
     ``plain``: a text holding this one has no "[", ISO date or curly apostrophe (``passage._Prepared``
     looks once in the whole passage), so the sentence is not searched for them."""
@@ -274,7 +276,8 @@ def sentence_keys(text: str, plain: bool = False) -> tuple[list[str] | None, lis
         lowered = (text[:-1] if text.endswith(".") else text).lower()
         if not plain and ("\u2019" in lowered or "\u2018" in lowered):
             lowered = lowered.replace("\u2019", "'").replace("\u2018", "'")
-        found = list(map(_TOKEN_KEYS.__getitem__, lowered.split()))
+        tokens = lowered.split()
+        found = list(map(_TOKEN_KEYS.__getitem__, tokens))
         try:  # a token whose keys depend on the words around it (None) raises TypeError
             keys = list(_chain(map(_KEYS, found)))
         except TypeError:
@@ -285,10 +288,24 @@ def sentence_keys(text: str, plain: bool = False) -> tuple[list[str] | None, lis
             keys, flags = _joined(found)
             # An ordinal counts a frequency only after "every" or "each"; a date's numbers take no
             # unit ("March 2011 - years later"): the keys are the same where no unit was skipped.
-            if not (flags & 2 and ("every" in lowered or "each" in lowered) or flags & 1 and flags & 4):
+            if not (flags & 2 and ("every" in lowered or "each" in lowered) or flags & 1 and flags & 4 or (
+                    flags & 8 and not _modal_may(tokens, found))):
                 return None, keys
     words = words_of(text)
     return words, content_keys(words, text)
+
+
+def _modal_may(tokens: list[str], found: list[tuple]) -> bool:
+    """Whether each token that is "may" is the modal (no key), told from the tokens around it: after
+    a word but one of ``_MONTH_BEFORE``, or first, and not before a number (``_may_is_the_month``)."""
+    for t, context in enumerate(map(_CONTEXT, found)):
+        if context & 8:
+            prev = tokens[t - 1] if t else ""
+            nxt = tokens[t + 1] if t + 1 < len(tokens) else ""
+            first = (_pieces_of(nxt) if "'" not in nxt else words_of(nxt))[:1] if nxt else ()
+            if prev and (not prev.isalpha() or prev in _MONTH_BEFORE) or (first and first[0][:1].isdecimal()):
+                return False
+    return True
 
 
 def _joined(found: list[tuple]) -> tuple[list[str], int]:
