@@ -76,11 +76,6 @@ class Context:
         return self.cues and (self.claim.has_cue or (
             window[0].has_cue if len(window) == 1 else any(s.has_cue for s in window)))
 
-    def said(self, cue: str) -> bool:
-        """Whether the claim has the cue (``"has_negation"``, ``"has_quantifier"``), or the window has
-        it where it counts (one sentence, not gathered): the rule of that cue has something to read."""
-        return getattr(self.claim, cue) or len(self.window) == 1 and getattr(self.window[0], cue)
-
     @property
     def gathered(self) -> bool:
         """Evidence gathered from several sentences: only the claim's own cues count."""
@@ -129,11 +124,12 @@ def _unit_swapped(c: Context) -> Failure | None:
 
 
 def _quantifiers(c: Context) -> Failure | None:
-    return check_quantifiers(c.claim, c.window, c.pairs, c.gathered) if c.cued and c.said("has_quantifier") else None
+    return check_quantifiers(c.claim, c.window, c.pairs, c.gathered) if c.cues and c.claim.has_quantifier else None
 
 
-def _negation(c: Context) -> Failure | None:
-    return check_negation(c.claim, c.window, c.pairs, c.gathered) if c.cued and c.said("has_negation") else None
+def _negation(c: Context) -> Failure | None:  # (evidence gathered from several sentences: only the claim's cues)
+    said = c.claim.has_negation or len(c.window) == 1 and c.window[0].has_negation
+    return check_negation(c.claim, c.window, c.pairs, c.gathered) if c.cues and said else None
 
 
 RULES: tuple[Rule, ...] = (

@@ -107,16 +107,16 @@ def align(claim: Sentence, window: Sequence[Sentence]) -> Alignment:
 def check_quantifiers(claim: Sentence, window: Sequence[Sentence], pairs: Alignment | None = None,
                       claim_side: bool = False) -> Failure | None:
     """The quantifiers and modals of each claim clause must agree with one of its closest evidence
-    clauses: it may say less ("some" for "most"), not add a universal nor a stronger word.
-    ``claim_side``: only what the claim says counts (gathered evidence hedges other things)."""
-    if not claim.has_quantifier and not (not claim_side and any(s.has_quantifier for s in window)):
+    clauses: it may say less ("some" for "most", nothing for "always"), not add a universal nor a
+    stronger word. ``claim_side``: only the classes the claim uses count (gathered evidence hedges
+    other things)."""
+    if not claim.has_quantifier:  # a claim clause without quantifiers says less than any evidence
         return None
-    for ours, closest, mutual in pairs if pairs is not None else align(claim, window):
-        if claim_side and not ours.quants:
+    for ours, closest, _ in pairs if pairs is not None else align(claim, window):
+        if not ours.quants:
             continue
-        problems = [_quantifier_conflict(ours.quants, c.quants, claim_side)
-                    for c in (closest if ours.quants else mutual)]
-        if problems and all(problems) and not (ours.quants and _said_whole(ours, window, claim_side)):
+        problems = [_quantifier_conflict(ours.quants, c.quants, claim_side) for c in closest]
+        if problems and all(problems) and not _said_whole(ours, window, claim_side):
             return "quantifier", next(filter(None, problems))
     return None
 
