@@ -43,6 +43,14 @@ def test_the_default_is_kept_when_it_is_among_the_best_thresholds() -> None:
     assert fit.fit_threshold(points, 0.52) == 0.52
 
 
+def test_a_best_interval_narrower_than_the_rounding_is_not_rounded_out_of() -> None:
+    # Scores 0.0 (unsupported) and 2.2e-16 (supported): only a threshold in (0, 2.2e-16] separates
+    # them, and its middle rounded to six places is 0.0, which calls both supported.
+    points = [fit.Point(False, 0.0), fit.Point(True, 2.2e-16)]
+    t = fit.fit_threshold(points, 0.5)
+    assert 0.0 < t <= 2.2e-16 and ba(points, t) == 1.0
+
+
 def test_points_the_score_does_not_decide_keep_their_verdict() -> None:
     rejected = fit.Point(True, 0.99, eligible=False)  # a rule failed: rejected at any threshold
     fixed = fit.Point(False, 0.0, scored=False, fixed=True)  # a wordless claim found verbatim

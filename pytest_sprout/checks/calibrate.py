@@ -109,7 +109,8 @@ def fit_threshold(points: Sequence[Point], default: float) -> float:
         if lo < default <= hi or (lo == 0.0 and default <= hi):
             return default
     lo, hi = min(tops, key=lambda t: min(abs(default - t[0]), abs(default - t[1])))
-    return round((lo + hi) / 2, 6)
+    middle = round((lo + hi) / 2, 6)
+    return middle if lo < middle <= hi else hi  # an interval narrower than the rounding: its top is in it
 
 
 @dataclass
