@@ -26,7 +26,7 @@ from .polarity import (
 )
 from .rules import (
     Alignment, Failure, align, check_numbers_in, check_quantifier_whole, check_quantifiers, check_stitched, check_swap,
-    check_unit_swapped, has_unit, substitutions,
+    check_unit_swapped, has_unit, number_keys, substitutions,
 )
 
 Example = tuple[str, str]  # (claim, evidence passage)
@@ -99,8 +99,12 @@ class Rule:
 def _numbers(c: Context) -> Failure | None:
     if not c.claim.numbers:
         return None
-    facts = number_facts(c.prepared) if c.places is None else numbers_near(c.prepared, c.places)
-    return check_numbers_in(c.claim, *facts)
+    if c.places is None:
+        return check_numbers_in(c.claim, *number_facts(c.prepared))
+    held = [c.prepared[pi].sentences[i].derived(number_keys) for pi, i in c.places]
+    if all(any(n.exact in keys for keys in held) for n in c.claim.numbers):
+        return None  # each is a number of the evidence sentences, by value, unit and bound: it matches it
+    return check_numbers_in(c.claim, *numbers_near(c.prepared, c.places))
 
 
 def _same(failure: Failure | None) -> Failure | None:

@@ -55,6 +55,11 @@ def check_numbers_in(claim: Sentence, evidence: Sequence[Number], exact: frozens
     return None
 
 
+def number_keys(s: Sentence) -> frozenset[tuple]:
+    """The ``Number.exact`` keys of a sentence's numbers: a number with one of them matches it."""
+    return frozenset(n.exact for n in s.numbers)
+
+
 def _may_convert(num: Number, units: dict[str, frozenset[str]]) -> bool:
     """Whether an evidence number in another unit of the number's dimension ("/time" for a
     frequency) may match it at another value."""
