@@ -220,10 +220,10 @@ def content_keys(words: list[str], text: str) -> list[str] | None:
 
 class _TokenKeys(dict):
     """A whitespace-separated, lower-cased token -> ``_after_number`` of its tokens after a token that
-    does not end in a number and after one that does, and whether it holds a month (1), an ordinal
-    but "other" (2) or is "may" (8), whose keys may depend on the words around it; None where they
-    do otherwise (a truth word, "may" among others) or ``words_of`` would ("ca n't"). Bounded like
-    ``text._PIECES``."""
+    does not end in a number and after one that does, whether it holds a month (1), an ordinal but
+    "other" (2) or is "may" (8), whose keys may depend on the words around it, and whether it ends
+    in a number or has such a bit; None where the keys depend on the words around it otherwise (a
+    truth word, "may" among others) or ``words_of`` would ("ca n't"). Bounded like ``text._PIECES``."""
 
     __slots__ = ()
 
@@ -234,7 +234,8 @@ class _TokenKeys(dict):
         if pieces is not None and ("may" not in pieces or pieces == ("may",)) and _TRUTH_WORDS.isdisjoint(pieces):
             context = (not _MONTH_TOKENS.isdisjoint(pieces)) + 2 * (not _ORDINALS.isdisjoint(pieces)) + 8 * (
                 "may" in pieces)
-            found = (*_after_number(pieces, False), *_after_number(pieces, True), context)
+            alone = _after_number(pieces, False)
+            found = (*alone, *_after_number(pieces, True), context, alone[1] or bool(context))
         if len(self) > 1 << 18:
             self.clear()
         self[tok] = found
@@ -262,7 +263,7 @@ def _after_number(pieces: Sequence[str], after_number: bool) -> tuple[tuple[str,
 
 
 _TOKEN_KEYS = _TokenKeys()
-_KEYS, _ENDS_IN_NUMBER, _CONTEXT = itemgetter(0), itemgetter(1), itemgetter(6)
+_KEYS, _CONTEXT, _SPECIAL = itemgetter(0), itemgetter(6), itemgetter(7)
 _ORDINALS = frozenset(_EVERY_NTH) - {"other"}  # "other" is a stopword: no key either way
 
 
@@ -283,7 +284,7 @@ def sentence_keys(text: str, plain: bool = False) -> tuple[list[str] | None, lis
         except TypeError:
             pass
         else:
-            if not (any(map(_ENDS_IN_NUMBER, found)) or any(map(_CONTEXT, found))):
+            if not any(map(_SPECIAL, found)):  # no token ends in a number, none has a context bit
                 return None, keys
             keys, flags = _joined(found)
             # An ordinal counts a frequency only after "every" or "each"; a date's numbers take no
@@ -314,7 +315,7 @@ def _joined(found: list[tuple]) -> tuple[list[str], int]:
     keys: list[str] = []
     after = False
     flags = 0
-    for plain_keys, plain_after, plain_skipped, keys_after, after_after, skipped_after, context in found:
+    for plain_keys, plain_after, plain_skipped, keys_after, after_after, skipped_after, context, _ in found:
         if after:
             keys.extend(keys_after)
             after = after_after
