@@ -4,7 +4,6 @@ rest of its analysis (``sentence_keys``), for indexing a passage."""
 from __future__ import annotations
 
 from itertools import count
-from operator import itemgetter
 from typing import Sequence
 
 from .dates import _MONTH_TOKENS, ORDINAL_SUFFIXES, Date, find_dates, has_iso_date, month_name
@@ -12,7 +11,7 @@ from .lexicon import word_classes
 from .text import (
     CLAUSE_BREAKS, _ALL_IDIOM_NEXT, _ALL_IDIOM_PREV, _BARE_PERIOD_AFTER, _COMPARATIVES, _EVERY_NTH, _LEXICON, _NEGATION_EXEMPT_NEXT,
     _PERIOD_ADVERBS, _PERIOD_WORDS_BEFORE, _TRUTH_WORDS, _UNIT_TOKENS, _VAGUE, AND, BREAK, CONTENT, NEG, NUMERAL, OTHER,
-    PERIOD, QUANT, QUANTIFIERS, STOP, _TOKEN, _chain, _pieces_of, stem, words_of,
+    PERIOD, QUANT, QUANTIFIERS, STOP, _TOKEN, _pieces_of, stem, words_of,
 )
 
 # Negations that stand for a noun ("favoured neither"): an "and" after them opens another clause.
@@ -220,10 +219,10 @@ def content_keys(words: list[str], text: str) -> list[str] | None:
 
 class _TokenKeys(dict):
     """A whitespace-separated, lower-cased token -> ``_after_number`` of its tokens after a token that
-    does not end in a number and after one that does, whether it holds a month (1), an ordinal but
-    "other" (2) or is "may" (8), whose keys may depend on the words around it, and whether it ends
-    in a number or has such a bit; None where the keys depend on the words around it otherwise (a
-    truth word, "may" among others) or ``words_of`` would ("ca n't"). Bounded like ``text._PIECES``."""
+    does not end in a number and after one that does, with bits for a month (1), an ordinal but
+    "other" (2) or "may" (8), whose keys may depend on the words around it; None where they depend
+    on them otherwise (a truth word, "may" among others) or ``words_of`` would ("ca n't"). Bounded
+    like ``text._PIECES``."""
 
     __slots__ = ()
 
@@ -234,36 +233,34 @@ class _TokenKeys(dict):
         if pieces is not None and ("may" not in pieces or pieces == ("may",)) and _TRUTH_WORDS.isdisjoint(pieces):
             context = (not _MONTH_TOKENS.isdisjoint(pieces)) + 2 * (not _ORDINALS.isdisjoint(pieces)) + 8 * (
                 "may" in pieces)
-            alone = _after_number(pieces, False)
-            found = (*alone, *_after_number(pieces, True), context, alone[1] or bool(context))
+            found = (*_after_number(pieces, False, context), *_after_number(pieces, True, context))
         if len(self) > 1 << 18:
             self.clear()
         self[tok] = found
         return found
 
 
-def _after_number(pieces: Sequence[str], after_number: bool) -> tuple[tuple[str, ...], bool, int]:
+def _after_number(pieces: Sequence[str], after_number: bool, context: int) -> tuple[tuple[str, ...], bool, int]:
     """``_scan``'s content among some tokens, read as if no ordinal counted a frequency and no date
     were there (``after_number``: the token before them ends in a number): their keys, whether
-    they end in a number (or a unit after one), and 4 where a unit after a number was skipped."""
+    they end in a number (or a unit after one), and ``context`` with 4 where a unit after a number
+    was skipped."""
     found: list[str] = []
-    skipped = 0
     for piece in pieces:
         kind, key = _LEXICON[piece]
         if after_number:
             if piece in _UNIT_TOKENS or piece in ORDINAL_SUFFIXES:
-                skipped = 4
+                context |= 4
                 continue
             after_number = False
         if kind in (CONTENT, PERIOD):
             found.append(key)
         elif kind == NUMERAL:
             after_number = True
-    return tuple(found), after_number, skipped
+    return tuple(found), after_number, context
 
 
 _TOKEN_KEYS = _TokenKeys()
-_KEYS, _CONTEXT, _SPECIAL = itemgetter(0), itemgetter(6), itemgetter(7)
 _ORDINALS = frozenset(_EVERY_NTH) - {"other"}  # "other" is a stopword: no key either way
 
 
@@ -278,53 +275,42 @@ def sentence_keys(text: str, plain: bool = False) -> tuple[list[str] | None, lis
         if not plain and ("\u2019" in lowered or "\u2018" in lowered):
             lowered = lowered.replace("\u2019", "'").replace("\u2018", "'")
         tokens = lowered.split()
-        found = list(map(_TOKEN_KEYS.__getitem__, tokens))
-        try:  # a token whose keys depend on the words around it (None) raises TypeError
-            keys = list(_chain(map(_KEYS, found)))
-        except TypeError:
-            pass
+        keys: list[str] = []
+        add = keys.extend
+        after = False
+        flags = 0
+        for found in map(_TOKEN_KEYS.__getitem__, tokens):
+            if found is None:
+                break
+            if after:
+                add(found[3])
+                after = found[4]
+                flags |= found[5]
+            else:
+                add(found[0])
+                after = found[1]
+                flags |= found[2]
         else:
-            if not any(map(_SPECIAL, found)):  # no token ends in a number, none has a context bit
-                return None, keys
-            keys, flags = _joined(found)
             # An ordinal counts a frequency only after "every" or "each"; a date's numbers take no
             # unit ("March 2011 - years later"): the keys are the same where no unit was skipped.
-            if not (flags & 2 and ("every" in lowered or "each" in lowered) or flags & 1 and flags & 4 or (
-                    flags & 8 and not _modal_may(tokens, found))):
+            if not flags or not (flags & 2 and ("every" in lowered or "each" in lowered) or (
+                    flags & 1 and flags & 4) or (flags & 8 and not _modal_may(tokens))):
                 return None, keys
     words = words_of(text)
     return words, content_keys(words, text)
 
 
-def _modal_may(tokens: list[str], found: list[tuple]) -> bool:
+def _modal_may(tokens: list[str]) -> bool:
     """Whether each token that is "may" is the modal (no key), told from the tokens around it: after
     a word but one of ``_MONTH_BEFORE``, or first, and not before a number (``_may_is_the_month``)."""
-    for t, context in enumerate(map(_CONTEXT, found)):
-        if context & 8:
+    for t, tok in enumerate(tokens):
+        if _TOKEN_KEYS[tok][2] & 8:  # (read before, not None)
             prev = tokens[t - 1] if t else ""
             nxt = tokens[t + 1] if t + 1 < len(tokens) else ""
             first = (_pieces_of(nxt) if "'" not in nxt else words_of(nxt))[:1] if nxt else ()
             if prev and (not prev.isalpha() or prev in _MONTH_BEFORE) or (first and first[0][:1].isdecimal()):
                 return False
     return True
-
-
-def _joined(found: list[tuple]) -> tuple[list[str], int]:
-    """The keys of a sentence's tokens (``_TOKEN_KEYS``), each read after the one before it, and
-    their context bits, with 4 where a unit after a number was skipped."""
-    keys: list[str] = []
-    after = False
-    flags = 0
-    for plain_keys, plain_after, plain_skipped, keys_after, after_after, skipped_after, context, _ in found:
-        if after:
-            keys.extend(keys_after)
-            after = after_after
-            flags |= context | skipped_after
-        else:
-            keys.extend(plain_keys)
-            after = plain_after
-            flags |= context | plain_skipped
-    return keys, flags
 
 
 def _opened(starts: list[int], content: list[tuple[str, int]], filled: bool) -> bool:
