@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from itertools import chain
 from operator import itemgetter
 
 from . import lexicon
@@ -217,7 +216,6 @@ class _Pieces(dict):
 
 _PIECES = _Pieces()
 _pieces_of = _PIECES.__getitem__
-_chain = chain.from_iterable
 
 
 def words_of(text: str) -> list[str]:
@@ -233,9 +231,11 @@ def words_of(text: str) -> list[str]:
     text = text.lower()
     if "\u2019" in text or "\u2018" in text:
         text = text.replace("\u2019", "'").replace("\u2018", "'")
-    if "'" not in text:
-        return list(_chain(map(_pieces_of, text.split())))
     out: list[str] = []
+    if "'" not in text:
+        for tok in text.split():
+            out += _pieces_of(tok)
+        return out
     append = out.append
     for tok in text.split():
         if "'" not in tok:
