@@ -5,8 +5,8 @@ To add a rule: write its check (in ``rules.py``, ``polarity.py`` for negation an
 ``names.py`` for names) on the ``index.Sentence`` analyses of the claim and the evidence, reading
 what they compute (``keys``, ``content``, ``clauses()``, ``numbers``, ``names()``) rather than the
 text, and returning ``(family, reason)``, the reason naming the claim's word and the evidence's;
-add one ``Rule`` to ``registry.RULES`` where it should win over the others, with hand examples it
-must fail and must pass; bump ``judge.RULES_VERSION`` and refit (``bench/fit_lexical.py``); compare
+add one ``Rule`` to ``registry.RULES`` where it should win over the others, with a one-line ``doc``
+of what it catches and hand examples it must fail and must pass; bump ``judge.RULES_VERSION`` and refit (``bench/fit_lexical.py``); compare
 verdicts with ``bench/bench_lexical.py --against`` and see what it pays with
 ``bench/ablate_lexical.py``. A sentence with no claim of its own is no rule: its pattern goes in
 ``claims.no_claim``.

@@ -30,7 +30,7 @@ def check_numbers_in(claim: Sentence, evidence: Sequence[Number], exact: frozens
 
     Shortcuts, all optional: ``exact``, the ``Number.exact`` keys of ``evidence`` (a number with one
     matches it); ``values``, the (lo, hi) of its numbers where none is rounded nor a date (a plain
-    number whose value is not there matches none); ``units`` (``_Prepared.number_units``), the same
+    number whose value is not there matches none); ``units`` (from ``_Prepared.number_facts()``), the same
     for a number in a convertible unit or a frequency, when no evidence number is in another unit of
     its dimension."""
     for num in claim.numbers:

@@ -266,7 +266,6 @@ _PERIOD_ADVERBS = {"hourly": "hour", "daily": "day", "nightly": "day", "weekly":
                    "monthly": "month", "yearly": "year", "annually": "year"}
 
 
-_NAME = re.compile(r"\b[A-Z][^\W\d_]+")
 _SENTENCE_OPENERS = frozenset(".!?:;\"'“‘([-–—")
 _ARTICLES = frozenset({"the", "a", "an"})
 _TRUTH_WORDS = frozenset({"true", "case", "correct"})
