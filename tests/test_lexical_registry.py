@@ -48,6 +48,13 @@ def test_every_rule_says_what_it_catches() -> None:
     assert [r.name for r in RULES if not r.doc] == []
 
 
+def test_a_rule_is_made_as_the_issue_names_its_fields() -> None:
+    # The public shape: Rule(name, family, soft, check, must_fail, must_pass), the rest by keyword.
+    fail, ok = (("claim", "evidence"),), (("claim", "claim"),)
+    rule = Rule("x", "entity", False, lambda c: None, fail, ok)
+    assert (rule.must_fail, rule.must_pass, rule.stage, rule.doc) == (fail, ok, "evidence", "")
+
+
 def test_disabled_rules_are_named_in_the_settings_and_checked() -> None:
     plain, off = LexicalJudge().settings(), LexicalJudge(disabled={"swap", "numbers"}).settings()
     assert plain["disabled"] == [] and off["disabled"] == ["numbers", "swap"] and plain != off
