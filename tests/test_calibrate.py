@@ -274,3 +274,44 @@ def test_a_model_that_fails_at_first_use_is_one_error_line_not_a_traceback(
     err = capsys.readouterr().err
     assert code == 2
     assert err.startswith("calibrate: error: ") and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_each_labelled_sentence_is_scored_at_the_coverage_it_was_judged_with() -> None:
+    # Three of the claim's five content words are in the passage: coverage 0.60. At the default 0.5
+    # the score decides it (eligible); at a case's coverage of 0.9 it is rejected whatever the
+    # threshold, as the run rejected it, and the fit must see it so.
+    from pytest_sprout.judges.lexical import LexicalJudge
+
+    pair = ("Ferns need humid shade in winter.", ["Ferns need humid air."])
+    judge = LexicalJudge()
+    (plain,), _ = fit.lexical_points(judge, [pair], [True])
+    (strict,), _ = fit.lexical_points(judge, [pair], [True], coverages=[0.9])
+    assert plain.eligible and not strict.eligible
+
+
+def test_the_runs_and_each_cases_coverage_reach_the_fit() -> None:
+    from types import SimpleNamespace
+
+    from pytest_sprout.controller.calibration import coverage_of
+    from pytest_sprout.core.model import Case
+
+    own = Case("strict", "s", "q?", thresholds=((("groundedness", "coverage"), 0.9),))
+    cases = {"strict": own, "plain": Case("plain", "s", "q?")}
+    # Stands in for the run's controller: only the two things coverage_of reads.
+    controller = SimpleNamespace(judging=lambda: {"thresholds": {"groundedness.coverage": 0.7}},
+                                 suites=lambda: SimpleNamespace(case=cases.get))
+    coverage = coverage_of(controller)
+    assert (coverage("strict"), coverage("plain"), coverage("gone")) == (0.9, 0.7, 0.7)
+    controller.judging = lambda: {"thresholds": {}}
+    assert coverage_of(controller)("plain") == 0.5
+
+
+def test_the_command_scores_a_runs_labels_at_the_coverage_its_report_names() -> None:
+    from pytest_sprout.cli.calibrate import build_parser, points_of
+
+    pair = ("Ferns need humid shade in winter.", ["Ferns need humid air."])  # coverage 0.60
+    data = fit.Labelled([pair], [True], {}, cases=["c1"], coverage=0.9)
+    args = build_parser().parse_args(["--judge", "lexical", "--data", "labels.jsonl"])
+    assert not points_of(args, data)[1][0].eligible  # the report's 0.9, not the default 0.5
+    args = build_parser().parse_args(["--judge", "lexical", "--data", "labels.jsonl", "--coverage", "0.5"])
+    assert points_of(args, data)[1][0].eligible  # an explicit --coverage wins

@@ -250,17 +250,27 @@ def decide(points: Sequence[Point], default: float, folds: int = FOLDS, repeats:
 # --- the points of a judge on labelled examples ---------------------------------------------------
 
 
-def lexical_points(judge: Any, pairs: Iterable[tuple[str, Sequence[Any]]], labels: Iterable[bool]) -> tuple[list[Point], int]:
+def lexical_points(judge: Any, pairs: Iterable[tuple[str, Sequence[Any]]], labels: Iterable[bool],
+                   coverages: Sequence[float] | None = None) -> tuple[list[Point], int]:
     """(points, unscored): the lexical judge's score and eligibility for each (claim, sources),
-    judged once with threshold 0 (so that the verdict says whether anything but the score rejects)."""
+    judged once with threshold 0 (so that the verdict says whether anything but the score rejects);
+    ``coverages``: each pair's coverage threshold (a case's own, or the run's), else the judge's."""
     from ..judges.lexical import LexicalJudge
 
-    base = LexicalJudge(coverage=judge.coverage, window=judge.window, threshold=0.0,
-                        disabled=getattr(judge, "disabled", ()), calibration=judge.calibration)
+    bases: dict[float, Any] = {}
+
+    def base(coverage: float) -> Any:
+        if coverage not in bases:
+            bases[coverage] = LexicalJudge(coverage=coverage, window=judge.window, threshold=0.0,
+                                           disabled=getattr(judge, "disabled", ()), calibration=judge.calibration)
+        return bases[coverage]
+
     points: list[Point] = []
     unscored = 0
-    for (claim, sources), label in zip(pairs, labels):
-        verdict, found = base.assess(claim, list(sources))
+    pairs = list(pairs)
+    each = coverages if coverages is not None else [judge.coverage] * len(pairs)
+    for (claim, sources), label, coverage in zip(pairs, labels, each):
+        verdict, found = base(coverage).assess(claim, list(sources))
         if verdict.supported is None:
             unscored += 1
             continue
@@ -347,6 +357,8 @@ class Labelled:
     labels: list[bool]
     info: dict[str, Any]
     unmatched: int = 0
+    cases: list[str] = field(default_factory=list)  # each pair's case id (a run's labels), for its thresholds
+    coverage: float | None = None  # the run's groundedness coverage threshold, when its report says it
 
 
 def from_run(labels: Any, items: Iterable[Any], tier: str = "groundedness", dataset: str | None = None) -> Labelled:
@@ -385,4 +397,5 @@ def from_run(labels: Any, items: Iterable[Any], tier: str = "groundedness", data
             continue
         out.pairs.append(pair)
         out.labels.append(bool(label.supported))
+        out.cases.append(label.case_id)
     return out

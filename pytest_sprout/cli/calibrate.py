@@ -100,6 +100,8 @@ def from_labels_and_report(path: Path, report: str | None) -> fit.Labelled:
     if not isinstance(data, dict) or not isinstance(data.get("items"), list):
         raise DataError(f"{report}: field 'items' is missing: not a --sprout-report JSON")
     found = fit.from_run(labels, data["items"], dataset=data.get("dataset_hash"))
+    run = ((data.get("judging") or {}).get("thresholds") or {}).get("groundedness.coverage")
+    found.coverage = float(run) if isinstance(run, (int, float)) and not isinstance(run, bool) else None
     if not found.pairs:
         raise DataError(f"{path}: none of its {len(labels.given)} labels is of a sentence the groundedness tier judged "
                         f"in {report}")
@@ -109,7 +111,9 @@ def from_labels_and_report(path: Path, report: str | None) -> fit.Labelled:
 def points_of(args: argparse.Namespace, data: fit.Labelled) -> tuple[Any, list[fit.Point], int]:
     judge = make_judge(args)
     if args.judge == "lexical":
-        points, unscored = fit.lexical_points(judge, data.pairs, data.labels)
+        # Without --coverage, the coverage the labelled run judged with (its report's), not the default.
+        each = [data.coverage] * len(data.pairs) if args.coverage is None and data.coverage is not None else None
+        points, unscored = fit.lexical_points(judge, data.pairs, data.labels, each)
         return judge, points, unscored
     from ..checks.metaeval import Example
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import pytest
 
@@ -93,7 +93,23 @@ def worth_lines(tiers: set[str], labelled: bool) -> list[str]:
     return out
 
 
-def labels_cv_lines(labels: Any, items: Any, dataset_hash: str) -> list[str]:
+def coverage_of(controller: Any) -> Callable[[str], float]:
+    """A case id -> the coverage threshold the groundedness tier judged it with: the case's own
+    (``thresholds:``), else the run's (``--sprout-threshold=groundedness.coverage=...``), else the
+    judge's default. A calibration is fitted on the verdicts the run gave, at those thresholds."""
+    from ..judges.lexical import LexicalJudge
+
+    run = (controller.judging().get("thresholds") or {}).get("groundedness.coverage", LexicalJudge.DEFAULT_COVERAGE)
+    suites = controller.suites()
+
+    def coverage(case_id: str) -> float:
+        case = suites.case(case_id)
+        return float(case.threshold("groundedness", "coverage", run) if case is not None else run)
+    return coverage
+
+
+def labels_cv_lines(labels: Any, items: Any, dataset_hash: str,
+                    coverage: Callable[[str], float] | None = None) -> list[str]:
     """With labels (no --sprout-calibrate): the judge-vs-labels line gains the calibrated judge's
     cross-validated numbers on them, and what --sprout-calibrate would keep (nothing is written)."""
     from ..checks import calibrate as fit
@@ -103,7 +119,7 @@ def labels_cv_lines(labels: Any, items: Any, dataset_hash: str) -> list[str]:
     if not found.pairs:
         return []
     judge = LexicalJudge()
-    points, _ = fit.lexical_points(judge, found.pairs, found.labels)
+    points, _ = fit.lexical_points(judge, found.pairs, found.labels, _coverages(found, coverage))
     decision = fit.decide(points, judge.threshold)
     c = decision.calibrated
     if c is None or decision.fitted is None:
@@ -116,8 +132,12 @@ def labels_cv_lines(labels: Any, items: Any, dataset_hash: str) -> list[str]:
             f"({fit.CONFIDENCE:.0%} interval) over the shipped judge: --sprout-calibrate would keep the {decision.kept} threshold"]
 
 
+def _coverages(found: Any, coverage: Callable[[str], float] | None) -> list[float] | None:
+    return None if coverage is None else [coverage(case_id) for case_id in found.cases]
+
+
 def fit_from_run(labels: Any, items: Any, rootpath: Path, option: str | None,
-                 dataset_hash: str) -> tuple[list[str], Path | None]:
+                 dataset_hash: str, coverage: Callable[[str], float] | None = None) -> tuple[list[str], Path | None]:
     """--sprout-calibrate: the groundedness judge's threshold fitted on the run's labels (against
     the shipped judge), printed, and written to the calibration path (the option's, else the
     rootdir's sprout.calibration.json). Returns (summary lines, the file written)."""
@@ -132,7 +152,7 @@ def fit_from_run(labels: Any, items: Any, rootpath: Path, option: str | None,
     if not found.pairs:
         return out + ["  nothing to fit: no label is of a sentence the groundedness tier judged in this run"], None
     judge = LexicalJudge()  # the shipped judge: a calibration is always measured against it
-    points, unscored = fit.lexical_points(judge, found.pairs, found.labels)
+    points, unscored = fit.lexical_points(judge, found.pairs, found.labels, _coverages(found, coverage))
     decision = fit.decide(points, judge.threshold)
     settings = judge.settings()
     calibration = fit.make_calibration(decision, "lexical", found.info, settings.get("rules_version"),
@@ -166,7 +186,7 @@ class RunCalibration:
         if not settings.calibrate or controller.labels is None or not controller.complete:
             return
         self.fitted, path = fit_from_run(controller.labels, controller.items, settings.rootpath,
-                                         settings.calibration_option, controller.dataset_hash())
+                                         settings.calibration_option, controller.dataset_hash(), coverage_of(controller))
         if path is not None:
             controller.written["calibration"] = controller.guard.rel(path)
             controller.guard.inputs_written.add(path)
@@ -177,7 +197,7 @@ class RunCalibration:
 
         labels, items = controller.labels, controller.items
         tiers = {str(r.tier) for r in items}
-        cv = (labels_cv_lines(labels, items, controller.dataset_hash())
+        cv = (labels_cv_lines(labels, items, controller.dataset_hash(), coverage_of(controller))
               if labels is not None and not self.fitted and "groundedness" in tiers else [])
         judged = {str(r.tier) for r in items if r.outcome in ("passed", "failed")}  # not a run that judged nothing
         return lines(self.found, controller.dataset_hash(), RULES_VERSION) + cv + self.fitted + worth_lines(
