@@ -22,9 +22,13 @@ def calibration(threshold: float, dataset: str | None = None) -> Calibration:
 
 def test_without_labels_the_summary_says_what_the_judge_is_worth_and_how_to_measure_it(pytester: pytest.Pytester) -> None:
     make(pytester, cases=4)
-    result = pytester.runpytest("-p", "no:cacheprovider")
+    result = pytester.runpytest("-p", "no:cacheprovider", "--sprout-md=summary.md")
     result.stdout.fnmatch_lines(["groundedness: the judge agrees with people with balanced accuracy 0.831 "
                                  "*real LLM answers*held-out*--sprout-label-sample=50*--sprout-calibrate"])
+    # the CI step summary says it too, as one list item, the options in it inert
+    summary = Path(pytester.path, "summary.md").read_text(encoding="utf-8")
+    assert len([line for line in summary.splitlines() if line.startswith(
+        "- groundedness: the judge agrees with people with balanced accuracy 0.831 ")]) == 1
 
 
 def test_a_run_that_judged_nothing_says_nothing_of_the_judges_worth(pytester: pytest.Pytester) -> None:
@@ -49,12 +53,14 @@ def test_a_run_that_judged_nothing_says_nothing_of_the_judges_worth(pytester: py
 def test_a_calibration_at_the_rootdir_is_used_and_the_summary_says_so(pytester: pytest.Pytester) -> None:
     make(pytester, cases=4)
     write(calibration(0.9999), Path(pytester.path, "sprout.calibration.json"))
-    result = pytester.runpytest("-p", "no:cacheprovider", "--sprout-report=r.json")
+    result = pytester.runpytest("-p", "no:cacheprovider", "--sprout-report=r.json", "--sprout-md=summary.md")
     # the sentences the shipped judge accepts score below 0.9999: the calibration's threshold rejects them
     result.assert_outcomes(failed=4)
     result.stdout.fnmatch_lines([f"calibration: sprout.calibration.json (id {calibration(0.9999).id}, lexical judge, "
                                  "threshold 1.000; fitted on 80 labels of mine.jsonl) used by groundedness (found at the rootdir)"])
     assert "older dataset" not in result.stdout.str()  # labels from elsewhere name no dataset
+    summary = Path(pytester.path, "summary.md").read_text(encoding="utf-8")
+    assert f"- calibration: sprout.calibration.json \\(id {calibration(0.9999).id}, lexical judge" in summary
 
 
 def test_the_option_names_a_calibration_and_one_of_another_dataset_says_so(pytester: pytest.Pytester) -> None:

@@ -174,6 +174,7 @@ class RunCalibration:
     def __init__(self) -> None:
         self.found: Found | None = None
         self.fitted: list[str] = []  # what --sprout-calibrate printed
+        self._lines: list[str] | None = None  # said once the run is over: the Markdown and the terminal say the same
 
     def start(self, settings: Any, rel: Any) -> None:
         if settings.calibrate and settings.labels is None:
@@ -193,6 +194,11 @@ class RunCalibration:
 
     def lines(self, controller: Any) -> list[str]:
         """The calibration in use, what --sprout-calibrate fitted, and (no labels) what the judge is worth."""
+        if self._lines is None:
+            self._lines = self._compose(controller)
+        return self._lines
+
+    def _compose(self, controller: Any) -> list[str]:
         from ..judges.lexical.judge import RULES_VERSION
 
         labels, items = controller.labels, controller.items

@@ -423,10 +423,12 @@ class Controller:
             shown["label_sample"] = self.label_sample
         extra = [f"> {note}\n" for note in self.refusal_note(rows)]
         extra += self.gate_outcome.markdown() if self.gate_outcome else []
-        if self.labels is not None:
-            from ..core.util import md_cell
+        from ..core.util import md_cell
 
+        if self.labels is not None:
             extra += [f"- {md_cell(line.strip())}" for line in self.label_lines()] + [""]
+        judged = self.calibration.lines(self)  # the calibration in use, or what the judge is worth
+        extra += [f"- {md_cell(line.strip())}" for line in judged] + [""] if judged else []
         extra += views.markdown_failures(shown, self.settings.md_failures)
         problems, written = write_reports(paths, data, rows, extra, intro=views.markdown_header(shown), shown=shown)
         self.write_problems += problems
