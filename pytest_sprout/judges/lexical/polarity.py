@@ -8,7 +8,7 @@ from typing import Iterable, Sequence
 
 from .index import Clause, Sentence
 from .lexicon import lemma, word_classes
-from .rules import _PLACE, Alignment, Failure, _short, align, substitutions
+from .rules import _PLACE, Alignment, Failure, _short, align
 from .scan import _free_or_less
 from .text import NEGATIONS, NEGATIVE_WORDS, QUANTIFIERS, STOPWORDS, antonym_keys, stem
 
@@ -65,12 +65,11 @@ def _function_words() -> dict[str, tuple[str, ...]]:
     return {k: tuple(v) for k, v in out.items()}
 
 
-def check_antonym_swapped(claim: Sentence, window: Sequence[Sentence],
-                          subs: Iterable[tuple[int, Sentence, int]] | None = None) -> Failure | None:
-    """A claim word substituted (``rules.substitutions``, or ``subs``) for its antonym, either word the
+def check_antonym_swapped(claim: Sentence, subs: Iterable[tuple[int, Sentence, int]]) -> Failure | None:
+    """A claim word substituted (``subs``, from ``rules.substitutions``) for its antonym, either word the
     other's (WordNet's indirect antonyms go one way), both negated or neither: "not possible" for
     "impossible" says the same."""
-    for p, s, q in substitutions(claim, window) if subs is None else subs:
+    for p, s, q in subs:
         at, there = claim.content[p][1], s.content[q][1]
         word, other = claim.words[at], s.words[there]
         if _negated_at(claim.words, at) == _negated_at(s.words, there) and (

@@ -1,14 +1,8 @@
 """The lexical judge's rules, one ``Rule`` each, in the order the judge applies them (``RULES``).
-
-A rule has a ``name`` (what ``LexicalJudge(disabled={...})`` switches off), the ``family`` its
-failure reports as the verdict's rule, whether a failure on evidence lacking some of the claim is
-only ``soft`` (weighed by the score), its ``check``, a ``doc`` saying what it catches, and hand
-examples (claim, evidence) it must fail and must pass (tests/test_lexical_registry.py runs them).
-Most rules apply at stage ``"evidence"``: ``check(Context)``, in the order of ``RULES``, for each
-sentence that holds the whole claim, then for the evidence the search chose; the first failure
-wins (among whole sentences that each fail, the latest family of ``RULE_ORDER``). A rule of stage
-``"clause"`` names a failure the judge finds itself; one of stage ``"decisive"`` makes a soft
-failure decisive."""
+Most apply at stage ``"evidence"``: ``check(Context)`` for each sentence that holds the whole claim,
+then for the evidence the search chose; the first failure wins (among whole sentences that each
+fail, the latest family of ``RULE_ORDER``). A rule of stage ``"clause"`` names a failure the judge
+finds itself; one of stage ``"decisive"`` makes a soft failure decisive."""
 
 from __future__ import annotations
 
@@ -84,7 +78,10 @@ class Context:
 
 @dataclass(frozen=True)
 class Rule:
-    """One rule of the judge (see the module docstring)."""
+    """One rule: its ``name`` (what ``LexicalJudge(disabled={...})`` switches off), the ``family`` its
+    failure reports as the verdict's rule, whether a failure on evidence lacking some of the claim is
+    only ``soft`` (weighed by the score), its ``check``, hand examples (claim, evidence) it must fail
+    and must pass (tests/test_lexical_registry.py runs them), its ``stage`` and ``doc``."""
 
     name: str
     family: str
@@ -93,7 +90,7 @@ class Rule:
     must_fail: tuple[Example, ...] = ()
     must_pass: tuple[Example, ...] = ()
     stage: str = "evidence"
-    doc: str = ""  # what it catches, in a sentence
+    doc: str = ""  # what it catches, in a sentence or two
 
 
 def _numbers(c: Context) -> Failure | None:
@@ -107,11 +104,6 @@ def _numbers(c: Context) -> Failure | None:
     return check_numbers_in(c.claim, *numbers_near(c.prepared, c.places))
 
 
-def _same(failure: Failure | None) -> Failure | None:
-    """The check of a rule whose failure the judge finds itself (stage "clause")."""
-    return failure
-
-
 def _negated_clause_stated(c: Context) -> Failure | None:
     if c.fallback:  # a soft failure read again: one sentence must say the whole clause, three words of it
         return check_negated_clause_stated(c.claim, c.window, 1 if len(c.window) == 1 else 3)
@@ -121,10 +113,6 @@ def _negated_clause_stated(c: Context) -> Failure | None:
 def _negation_unsaid(c: Context) -> Failure | None:
     cued = c.claim.has_negation and (c.fallback or c.cued)
     return check_negation_unsaid(c.claim, c.window, c.pairs) if cued else None
-
-
-def _unit_swapped(c: Context) -> Failure | None:
-    return check_unit_swapped(c.claim, c.window, c.subs) if has_unit(c.claim) else None
 
 
 def _quantifiers(c: Context) -> Failure | None:
@@ -162,7 +150,7 @@ RULES: tuple[Rule, ...] = (
          (("Water the fern every five days.", "Water the fern every 5 days."),),
          doc="A number or date that no evidence number matches by value, range, unit and bound (one that counts "
          "nothing, \"in 2015\", may come from a sentence next to the evidence)."),
-    Rule("unit_swapped", "number", False, _unit_swapped,
+    Rule("unit_swapped", "number", False, lambda c: check_unit_swapped(c.claim, c.subs) if has_unit(c.claim) else None,
          (("Detainees spend years in detention before a hearing.",
            "Detainees spend months in detention before a hearing."),),
          (("Detainees spend months in detention.", "Detainees spend months in detention before a hearing."),),
@@ -195,7 +183,7 @@ RULES: tuple[Rule, ...] = (
          (("The river has low water in summer.", "The river has low water in summer and floods in spring."),),
          doc="A claim word the evidence lacks whose antonym (or a hedge, \"likely\") it has in its place; a word the "
          "claim negates (\"not strong\") says its antonym itself."),
-    Rule("antonym_swapped", "antonym", False, lambda c: check_antonym_swapped(c.claim, c.window, c.subs),
+    Rule("antonym_swapped", "antonym", False, lambda c: check_antonym_swapped(c.claim, c.subs),
          (("Pressure gradually decreases as depth grows in the sea.", "Pressure gradually increases as depth grows."),),
          (("Pressure gradually increases as depth grows.", "Pressure gradually increases as depth grows."),),
          doc="A word where the evidence has its antonym between the same two words (\"create cold that\")."),
@@ -233,12 +221,12 @@ RULES: tuple[Rule, ...] = (
          (("Cats can avoid lilies.", "Cats can avoid lilies. Tulips grow in spring."),), stage="decisive",
          doc="A quantifier failure against an evidence clause that holds the whole claim clause: decisive, though the "
          "evidence lacks words of the claim's other clauses."),
-    Rule("clause", "clause", False, _same,
+    Rule("clause", "clause", False, lambda failure: failure,
          (("Peace lilies are toxic to cats.", "Peace lilies like shade."),),
          (("Peace lilies like shade.", "Peace lilies like shade and are toxic to cats."),), stage="clause",
          doc="A clause of two or more words, or the second half of the claim, wholly absent from the evidence "
          "(\"Peace lilies | are toxic to cats\" is only on topic)."),
-    Rule("clause_added", "clause", False, _same,
+    Rule("clause_added", "clause", False, lambda failure: failure,
          (("Training increases the size of the heart, further reducing the heart rate.",
            "Training increases the size of the heart. The heart pumps blood."),),
          (("Training increases the size of the heart.",

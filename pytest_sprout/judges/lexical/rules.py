@@ -63,11 +63,8 @@ def number_keys(s: Sentence) -> frozenset[tuple]:
 def _may_convert(num: Number, units: dict[str, frozenset[str]]) -> bool:
     """Whether an evidence number in another unit of the number's dimension ("/time" for a
     frequency) may match it at another value."""
-    dimension = dimension_of(num.unit)
-    same = units.get(dimension) if dimension is not None else None
-    if not same:
-        return False
-    return len(same) > 1 or num.unit not in same
+    same = units.get(dimension_of(num.unit) or "", ())
+    return bool(same) and (len(same) > 1 or num.unit not in same)
 
 
 def _near(num: Number, evidence: Sequence[Number]) -> str:
@@ -171,10 +168,7 @@ def _quantifier_conflict(mine: tuple[tuple[str, str, str], ...], theirs: tuple[t
 
 def check_swap(claim: Sentence, window: Sequence[Sentence]) -> Failure | None:
     """Two entities of the evidence that trade places in the claim, where word order shows it."""
-    if len(claim.content) < 3:
-        return None
-    found = _transposition(claim, window)
-    return found if found is not None else _then_reversal(claim, window)
+    return None if len(claim.content) < 3 else _transposition(claim, window) or _then_reversal(claim, window)
 
 
 def _transposition(claim: Sentence, window: Sequence[Sentence]) -> Failure | None:
@@ -357,13 +351,10 @@ def has_unit(claim: Sentence) -> bool:
     return not _UNIT_WORDS.keys().isdisjoint(claim.words)
 
 
-def check_unit_swapped(claim: Sentence, window: Sequence[Sentence],
-                       subs: Iterable[tuple[int, Sentence, int]] | None = None) -> Failure | None:
-    """A unit word of the claim substituted (``substitutions``, or ``subs`` when the caller has them)
-    for another unit of its dimension, months and seconds being one ("larger yards" for "larger feet")."""
-    if not has_unit(claim):
-        return None
-    for p, s, q in substitutions(claim, window) if subs is None else subs:
+def check_unit_swapped(claim: Sentence, subs: Iterable[tuple[int, Sentence, int]]) -> Failure | None:
+    """A unit word of the claim substituted (``subs``, from ``substitutions``) for another unit of its
+    dimension, months and seconds being one ("larger yards" for "larger feet")."""
+    for p, s, q in subs:
         ours, theirs = claim.words[claim.content[p][1]], s.words[s.content[q][1]]
         if ours in _UNIT_WORDS and theirs in _UNIT_WORDS and UNITS[ours] != UNITS[theirs] and (
                 _UNIT_WORDS[ours] == _UNIT_WORDS[theirs]):

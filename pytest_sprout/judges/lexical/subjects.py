@@ -87,7 +87,8 @@ def _verb_at(tokens: Sequence[re.Match[str]]) -> int | None:
             continue
         if _adverb(w):
             nxt = words[i + 1] if i + 1 < len(words) else ""
-            if _is_aux(nxt) or (nxt.isalpha() and not nxt.endswith("ing") and _could_be_verb(nxt)):
+            if _is_aux(nxt) or (nxt.isalpha() and not nxt.endswith("ing") and (
+                    word_classes(nxt) or frozenset()) & {"VERB", "AUX"}):
                 return i
             continue
         if _is_aux(w):
@@ -113,11 +114,6 @@ def _past_the_relative(tokens: Sequence[re.Match[str]], words: Sequence[str], i:
         if words[j] in _CLAUSE_WORDS or words[j] in ("and", "or", "but") or "," in text[tokens[j - 1].end(): tokens[j].start()]:
             break
     return i
-
-
-def _could_be_verb(word: str) -> bool:
-    kinds = word_classes(word)
-    return kinds is not None and bool(kinds & {"VERB", "AUX"})
 
 
 def _base(word: str) -> bool:
