@@ -176,8 +176,6 @@ def _denied_beside(claim: Sentence, ours: Clause, closest: Sequence[Clause], win
     "without" opens ("passes through the body | without being metabolized"); only "without": a
     negation in another clause is about something else."""
     key = next((k for k, i in claim.content if claim.words[i] == ours.word), None)
-    if key is None:
-        return False
     return any(any(c is b for c in clauses for b in closest) and any(
         c.denied and c.cue == "without" and key in c.keys for c in clauses)
         for clauses in (s.clauses() for s in window if s.has_negation))

@@ -308,8 +308,6 @@ def substitutions(claim: Sentence, window: Sequence[Sentence]) -> Iterator[tuple
     if len(seq) < 2 or all(keys <= s.keys for s in window):
         return
     for s in window:
-        if keys <= s.keys:  # it holds every word of the claim: none put in another's place
-            continue
         for q, (left, key, right) in enumerate(s.derived(_triples)):
             if key in keys or not (left in keys or left is None and right in keys) or not (
                     right in keys or right is None):
