@@ -224,9 +224,7 @@ class LexicalJudge:
         synonym_of = _add_synonyms(ours.first_words(), keys, masks, prepared, held) if 0 in held else {}
         if synonym_of:
             held = _union(masks)
-        absent = absent_names(ours, prepared)
-        if absent:
-            found.names_missing = len(absent)
+        found.names_missing = len(absent_names(ours, prepared))
         # A sentence that covers the whole claim and passes the rules settles it; one repeated word
         # for word fails as its first copy did (with its neighbours, which hold the numbers it may take).
         failures: list[tuple[tuple[Sentence, ...], Failure]] = []
@@ -261,7 +259,9 @@ class LexicalJudge:
         context = Context(ours, window, prepared, uncovered, best, chosen)
         decided = self._rules(context)
         failure: Failure | None = decided[1] if decided is not None else None
-        if decided is not None and uncovered and decided[0].soft and not self._decisive(decided, context):
+        decisive = self._on.get("quantifier_whole")  # makes a soft quantifier failure decisive
+        if decided is not None and uncovered and decided[0].soft and not (
+                decided[1][0] == "quantifier" and decisive is not None and decisive.check(context) is not None):
             found.cue_conflict = failure  # the evidence lacks some of the claim: read it again
             context.cues, context.fallback = False, True
             failure = next(filter(None, (rule.check(context) for rule in self._second)), None)
@@ -296,9 +296,10 @@ class LexicalJudge:
             found.rarest_missing = max(compress(weights, map("0".__eq__, bits)))
             found.claim, found.lacking = ours, set(uncovered)
             lacked = _lacked_clause(ours, found)
-            if lacked is not None:
+            if lacked is not None:  # a failure of the clause rules, if on
                 found.clause = 1.0
-                found.clause_failure = self._found(*lacked)
+                rule = self._on.get(lacked[0])
+                found.clause_failure = rule.check(lacked[1]) if rule is not None else None
         if synonym_of:  # else found.synonyms stays empty, and the evidence's keys are not gathered
             evidence = frozenset().union(*(s.keys for s in window)) if window else frozenset()
             found.synonyms = [(words[keys[j]], next((s.surface(k) for s in window if k in s.keys), k))
@@ -313,16 +314,6 @@ class LexicalJudge:
             if failure is not None:
                 return rule, failure
         return None
-
-    def _decisive(self, decided: tuple[Rule, Failure], context: Context) -> bool:
-        """Whether a soft quantifier failure is decisive though the evidence lacks some of the claim."""
-        rule = self._on.get("quantifier_whole")
-        return decided[1][0] == "quantifier" and rule is not None and rule.check(context) is not None
-
-    def _found(self, name: str, failure: Failure | None) -> Failure | None:
-        """A failure the judge found itself (the clause rules), if the rule ``name`` is on."""
-        rule = self._on.get(name)
-        return rule.check(failure) if rule is not None and failure is not None else None
 
     def _verdict(self, found: Evidence) -> Verdict:
         return verdict(found, self.probability(found.features()), self.coverage, self.threshold)

@@ -40,8 +40,9 @@ def check_displaced_name(claim: Sentence, best: Sentence, uncovered: Sequence[st
     if not named or 6 * (len(missing) - len(named)) > len(claim.keys) - len(named):
         return None
     extra = [key for key in missing if key not in names]
-    if extra and any(named[0] in t.keys and (not t.keys.isdisjoint(extra) or _next_to(t, best, window, places))
-                     for t in window if t is not best):
+    pb, ib = places[window.index(best)] if places is not None else (-1, 0)  # (list.index: by identity here)
+    if extra and any(named[0] in t.keys and (not t.keys.isdisjoint(extra) or (places is not None and places[
+            window.index(t)] in ((pb, ib - 1), (pb, ib + 1)))) for t in window if t is not best):
         return None
     ours = names[named[0]]
     found = best.names()
@@ -53,14 +54,6 @@ def check_displaced_name(claim: Sentence, best: Sentence, uncovered: Sequence[st
     there = best.derived(_own_places)
     rival = next((key for key in rivals if any(_same_place(sides, t) for t in there.get(key, ()))), rivals[0])
     return "entity", f"claim has '{ours}' where its evidence sentence has '{found[rival]}'"
-
-
-def _next_to(t: Sentence, best: Sentence, window: Sequence[Sentence], places: Sequence[tuple[int, int]] | None) -> bool:
-    """Whether the evidence sentences ``t`` and ``best`` of ``window`` are neighbours in a passage."""
-    if places is None:
-        return False
-    (pt, it), (pb, ib) = (places[next(k for k, s in enumerate(window) if s is x)] for x in (t, best))
-    return pt == pb and abs(it - ib) == 1
 
 
 def _no_rival(word: str, text: str, ours: str, ours_text: str) -> bool:
@@ -284,14 +277,13 @@ def check_name_slot(claim: Sentence, window: Sequence[Sentence]) -> Failure | No
     """A run of capitalised words of the claim between the same tokens (two either side) as another
     run of an evidence sentence ("In 2017, News Feed announced" against "In 2017, Facebook announced"),
     which none has with the claim's run; the runs share no word and are not each other's initials."""
-    text = claim.text
     for mine, run, left, right in claim.derived(_slots):
         found = _slot_rival(run, left, right, window)
         if found is None:
             continue
         rival, where = found
         ours, theirs = " ".join(mine), rival.split()
-        if _by_initials(mine, theirs) or _by_initials(theirs, mine) or _no_rival(rival, where, ours, text):
+        if _by_initials(mine, theirs) or _by_initials(theirs, mine) or _no_rival(rival, where, ours, claim.text):
             continue
         return "entity", (f"claim has '{ours}' where an evidence sentence has '{rival}' between the same words "
                           f"('{_short(where)}')")
