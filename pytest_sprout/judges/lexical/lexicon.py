@@ -220,13 +220,9 @@ def _opposite_cluster(pos: str, offset: int) -> Iterator[str]:
         if symbol in ("&", "^"):
             for w in map(_clean, wn.synset(tpos, target)[0]):  # type: ignore[union-attr]
                 senses = wn.index.get(w.replace(" ", "_"), {})  # type: ignore[union-attr]
-                if target in senses.get("a", ())[:CLUSTER_SENSES] and not _noun_or_verb(w, senses):
+                if target in senses.get("a", ())[:CLUSTER_SENSES] and "n" not in senses and "v" not in senses and not (
+                        (word_classes(w) or frozenset()) & {"VERB", "AUX"}):  # nor a verb form to lemminflect
                     yield w
-
-
-def _noun_or_verb(word: str, senses: dict[str, tuple[int, ...]]) -> bool:
-    """Whether WordNet lists a word as a noun or a verb, or lemminflect as a verb form ("said")."""
-    return "n" in senses or "v" in senses or bool((word_classes(word) or frozenset()) & {"VERB", "AUX"})
 
 
 @lru_cache(maxsize=1 << 16)
