@@ -11,8 +11,10 @@ from weakref import WeakValueDictionary, ref
 from . import lexicon
 from .dates import _MONTH_TOKENS, find_dates, has_iso_date
 from .numbers import find_numbers
-from .scan import _NEGATIVE_VERBS, _date_tokens, _free_or_less, _scan, sentence_keys
-from .text import _FIRST, _LEXICON, _SENTENCE_OPENERS, CONTENT, NEG, NEGATIVE_WORDS, QUANTIFIERS, words_of
+from .scan import _date_tokens, _free_or_less, _scan, sentence_keys
+from .text import (
+    _FIRST, _LEXICON, _NEGATIVE_VERBS, _SENTENCE_OPENERS, CONTENT, NEG, NEGATIVE_WORDS, QUANTIFIERS, words_of,
+)
 
 T = TypeVar("T")
 
@@ -33,6 +35,7 @@ class Clause(NamedTuple):
     says_no: bool
 
 
+_SAYS_NO = NEGATIVE_WORDS | frozenset(_NEGATIVE_VERBS)  # what a clause says "no" with but cues and "-free"
 _WRITTEN = re.compile(r"\w+(?:['\u2019.-]\w+)*|[^\w\s]")
 
 
@@ -133,10 +136,14 @@ class Sentence:
             words, content, seq = self.words, self.content, self.seq
             starts = self._starts
             last = len(starts) - 1
+            quiet = not negs and _SAYS_NO.isdisjoint(words) and not ("-" in words and _free_or_less(words))  # no "no"
             for cl, (start, end) in enumerate(zip(starts, starts[1:] + (len(content),))):
-                keys = self.keys if len(starts) == 1 else frozenset(seq[start:end])  # one clause: the sentence's keys
-                listed = quants.get(cl)
+                keys = self.keys if not last else frozenset(seq[start:end])  # one clause: the sentence's keys
+                listed = quants.get(cl) if quants else None
                 q = tuple(listed) if listed else ()
+                if quiet:
+                    out.append(_tuple_new(Clause, (keys, False, "", words[content[start][1]], q, False, False, False)))
+                    continue
                 found = negs.get(cl) if negs else None
                 # its tokens: from the one after the previous clause's last content word to its own last
                 # (to the sentence's end, for the last clause)
@@ -192,7 +199,7 @@ class Sentence:
                 return found
             keys = self.keys
             for m in _NAME.finditer(text):
-                kind, key = _LEXICON[m.group().lower()]
+                kind, key, _ = _LEXICON[m.group().lower()]
                 if kind == CONTENT and key in keys and key not in found and not _opening_capital(text, m):
                     found[key] = m.group()
         return self._names

@@ -9,7 +9,8 @@ from typing import Sequence
 from .dates import _MONTH_TOKENS, ORDINAL_SUFFIXES, Date, find_dates, has_iso_date, month_name
 from .lexicon import word_classes
 from .text import (
-    CLAUSE_BREAKS, _ALL_IDIOM_NEXT, _ALL_IDIOM_PREV, _BARE_PERIOD_AFTER, _COMPARATIVES, _EVERY_NTH, _LEXICON, _NEGATION_EXEMPT_NEXT,
+    CLAUSE_BREAKS, _ALL_IDIOM_NEXT, _ALL_IDIOM_PREV, _BARE_PERIOD_AFTER, _CLAUSE_OPENERS, _COMPARATIVES, _EVERY_NTH, _LEXICON,
+    _NEGATION_EXEMPT_NEXT, _NEGATIVE_VERBS,
     _PERIOD_ADVERBS, _PERIOD_WORDS_BEFORE, _TRUTH_WORDS, _UNIT_TOKENS, _VAGUE, AND, BREAK, CONTENT, NEG, NUMERAL, OTHER,
     PERIOD, QUANT, QUANTIFIERS, STOP, _TOKEN, _pieces_of, stem, words_of,
 )
@@ -20,20 +21,7 @@ _OBJECT_NEGATIONS = frozenset({"neither", "none", "nothing", "nobody"})
 # Words before "may" that make it the month ("in May"), not the modal.
 _MONTH_BEFORE = frozenset({"in", "of", "since", "until", "till", "by", "from", "early", "late", "mid", "during",
                            "last", "next", "this"})
-# Words that open a clause of their own when a subject follows them ("before he won").
-_OPENERS = frozenset({"before", "after", "as", "once", "or", "whilst", "then"})
 _SUBJECTS = frozenset({"he", "she", "it", "they", "we", "i", "you", "there", "that"})
-
-# Verbs that negate what follows them ("failed to get" says "did not get"), each a negation cue as
-# well as content, by the word they take (``_negative_verb``): right after, () for any but "of",
-# or "from" within a few words.
-_NEGATIVE_VERBS: dict[str, tuple[str, ...]] = {
-    **dict.fromkeys(("fail", "fails", "failed", "failing", "refuse", "refuses", "refused", "refusing", "unable"), ("to",)),
-    **dict.fromkeys(("lack", "lacks", "lacked", "lacking"), ()),
-    **dict.fromkeys(("prevent", "prevents", "prevented", "preventing"), ("from",)),
-    "unlikely": ("to", "that"),
-}
-
 
 def _date_tokens(words: list[str], dates: Sequence[tuple[int, int, int | None, Date]]) -> dict[int, str]:
     """Token index -> "" for the tokens of a sentence's dates (not content), or the month's key for
@@ -50,9 +38,9 @@ def _date_tokens(words: list[str], dates: Sequence[tuple[int, int, int | None, D
 
 def _scan(words: list[str], in_date: dict[int, str]) -> tuple[
         list[tuple[str, int]], list[int], list[tuple[int, str, int, int]], list[int], list[int], bool, bool]:
-    """One pass over a sentence's tokens, the hot loop: its content (key, token index), where each
-    clause's content begins, its cues (kind, word, clause, token index), its numerals and
-    amount-stating period words, whether it has a negation, a quantifier."""
+    """One pass over a sentence's tokens, the hot loop: its content (key, token index), where each clause's
+    content begins, its cues (kind, word, clause, token index), numerals, amount-stating period words,
+    whether it has a negation, a quantifier."""
     numerals: list[int] = []
     periods: list[int] = []
     content: list[tuple[str, int]] = []
@@ -64,7 +52,7 @@ def _scan(words: list[str], in_date: dict[int, str]) -> tuple[
     special = dated = bool(in_date)  # after a number, or in a sentence with dates: the two checks below
     add = content.append
     carried: list[tuple[str, int, int]] = []  # negations that deny the next clause too: (cue, clause, index)
-    for idx, w, (kind, key) in zip(count(), words, map(_LEXICON.__getitem__, words)):
+    for idx, w, (kind, key, odd) in zip(count(), words, map(_LEXICON.__getitem__, words)):
         if special:
             if after_number:
                 if w in _UNIT_TOKENS or w in ORDINAL_SUFFIXES:  # "10 cm", "3rd"
@@ -77,28 +65,28 @@ def _scan(words: list[str], in_date: dict[int, str]) -> tuple[
                     filled = _opened(starts, content, filled)
                     add((month_key, idx))
                 continue
-        if w in _EVERY_NTH and _ordinal_of_frequency(words, idx):
-            continue  # "every second week": the ordinal of a frequency is the number rule's, not content
         if not kind:  # CONTENT (0), the commonest kind
-            if cue_seen and not filled and w in _TRUTH_WORDS and words[idx + 1 : idx + 2] == ["that"]:
-                continue  # "it is not true that X": the negation is X's
+            if odd:  # "every third week": the ordinal of a frequency is the number rule's, not content;
+                if w in _EVERY_NTH and _ordinal_of_frequency(words, idx) or (  # "it is not true that X": X's
+                        cue_seen and not filled and w in _TRUTH_WORDS and words[idx + 1 : idx + 2] == ["that"]):
+                    continue
+                if w in _NEGATIVE_VERBS and _negative_verb(words, idx, w):
+                    cues.append((NEG, w, clause, idx))  # "failed to get": a negation cue, and content
+                    has_negation = cue_seen = True
             if not filled:  # a clause ends only once it has content, so clause k starts starts[k]
                 starts.append(len(content))
                 filled = True
-            if w in _NEGATIVE_VERBS and _negative_verb(words, idx, w):
-                cues.append((NEG, w, clause, idx))  # "failed to get": a negation cue, and content
-                has_negation = cue_seen = True
             add((key, idx))
             cue_open = cue_seen  # (cue_open implies cue_seen)
         elif kind in (STOP, OTHER):
-            if w in _OPENERS and filled and _subject_follows(words, idx):
+            if odd and filled and w in _CLAUSE_OPENERS and _subject_follows(words, idx):
                 clause += 1  # "... before he won the race": a clause of its own, with its own polarity
                 filled = cue_seen = cue_open = False
             continue
         elif kind == NUMERAL and not (idx and words[idx - 1] in _COUNTING_BACK and _names_none(words, idx)):
             numerals.append(idx)
             after_number = special = True
-        elif kind == PERIOD:  # content, and maybe an amount: "every week", "weekly"
+        elif kind == PERIOD and not (odd and _ordinal_of_frequency(words, idx)):  # maybe an amount: "weekly"
             filled = _opened(starts, content, filled)
             content.append((key, idx))
             if _states_an_amount(words, idx, w):
@@ -247,7 +235,7 @@ def _after_number(pieces: Sequence[str], after_number: bool, context: int) -> tu
     was skipped."""
     found: list[str] = []
     for piece in pieces:
-        kind, key = _LEXICON[piece]
+        kind, key, _ = _LEXICON[piece]
         if after_number:
             if piece in _UNIT_TOKENS or piece in ORDINAL_SUFFIXES:
                 context |= 4

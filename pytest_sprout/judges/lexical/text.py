@@ -273,24 +273,41 @@ _LIST_JOINERS = frozenset({",", "and", "or", "&", "the", "a", "an", "as", "well"
 # Words between two neighbours that make their order matter ("from November to February").
 _RELATIONS = frozenset({"to", "than", "into", "onto", "from", "before", "after", "versus", "vs", "over"})
 
+# Words that open a clause of their own when a subject follows them ("before he won").
+_CLAUSE_OPENERS = frozenset({"before", "after", "as", "once", "or", "whilst", "then"})
+
+# Verbs that negate what follows them ("failed to get" says "did not get"), each a negation cue as
+# well as content, by the word they take (``scan._negative_verb``): right after, () for any but "of",
+# or "from" within a few words.
+_NEGATIVE_VERBS: dict[str, tuple[str, ...]] = {
+    **dict.fromkeys(("fail", "fails", "failed", "failing", "refuse", "refuses", "refused", "refusing", "unable"), ("to",)),
+    **dict.fromkeys(("lack", "lacks", "lacked", "lacking"), ()),
+    **dict.fromkeys(("prevent", "prevents", "prevented", "preventing"), ("from",)),
+    "unlikely": ("to", "that"),
+}
+
+
+# Words whose reading depends on the words around them: ``_scan`` looks at them more closely.
+_ODD = frozenset(_EVERY_NTH) | _TRUTH_WORDS | frozenset(_NEGATIVE_VERBS) | _CLAUSE_OPENERS
+
 _FIRST = itemgetter(0)
 # Token kinds, from one dictionary lookup per token.
 CONTENT, STOP, NEG, QUANT, BREAK, AND, OTHER, NUMERAL, PERIOD = range(9)  # CONTENT is 0: Sentence tests `not kind`
 
 
 class _Lexicon(dict):
-    """Token -> (kind, key); a token not seen yet is classified on lookup (``_LEXICON[w]``)."""
+    """Token -> (kind, key, whether it is ``_ODD``); a token not seen yet is classified on lookup."""
 
     __slots__ = ()
 
-    def __missing__(self, word: str) -> tuple[int, str]:
+    def __missing__(self, word: str) -> tuple[int, str, bool]:
         return _classify(word)
 
 
-_LEXICON: dict[str, tuple[int, str]] = _Lexicon()
+_LEXICON: dict[str, tuple[int, str, bool]] = _Lexicon()
 
 
-def _classify(word: str) -> tuple[int, str]:
+def _classify(word: str) -> tuple[int, str, bool]:
     """The kind of a token and its key (the stem, for content words), memoised."""
     if word in _PUNCT_BREAKS or word in CLAUSE_BREAKS:
         kind = BREAK
@@ -310,7 +327,7 @@ def _classify(word: str) -> tuple[int, str]:
         kind = PERIOD
     else:
         kind = CONTENT
-    info = (kind, stem(_PERIOD_ADVERBS.get(word, word)) if kind in (CONTENT, PERIOD) else word)
+    info = (kind, stem(_PERIOD_ADVERBS.get(word, word)) if kind in (CONTENT, PERIOD) else word, word in _ODD)
     if len(_LEXICON) > 1 << 19:
         _LEXICON.clear()
     _LEXICON[word] = info
