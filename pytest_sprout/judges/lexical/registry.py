@@ -6,7 +6,7 @@ finds itself; one of stage ``"decisive"`` makes a soft failure decisive."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 from .index import Sentence
@@ -26,6 +26,7 @@ from .rules import (
 Example = tuple[str, str]  # (claim, evidence passage)
 
 
+@dataclass(slots=True, eq=False)
 class Context:
     """What a rule of stage "evidence" reads: the claim, the evidence ``window``, the cited passages
     (``prepared``), the claim's keys the window lacks (``uncovered``), the window's sentence holding
@@ -33,21 +34,16 @@ class Context:
     sentence) positions (``places``; None: anywhere), whether the cue rules apply (``cues``) and
     whether this is the second reading of a soft failure (``fallback``)."""
 
-    __slots__ = ("claim", "window", "prepared", "uncovered", "best", "places", "cues", "fallback", "_pairs", "_subs")
-
-    def __init__(self, claim: Sentence, window: tuple[Sentence, ...], prepared: list[_Prepared],
-                 uncovered: Sequence[str] = (), best: Sentence | None = None,
-                 places: Sequence[tuple[int, int]] | None = None) -> None:
-        self.claim = claim
-        self.window = window
-        self.prepared = prepared
-        self.uncovered = uncovered
-        self.best = best
-        self.places = places
-        self.cues = True
-        self.fallback = False
-        self._pairs: Alignment | None = None
-        self._subs: list[tuple[int, Sentence, int]] | None = None
+    claim: Sentence
+    window: tuple[Sentence, ...]
+    prepared: list[_Prepared]
+    uncovered: Sequence[str] = ()
+    best: Sentence | None = None
+    places: Sequence[tuple[int, int]] | None = None
+    cues: bool = field(default=True, init=False)
+    fallback: bool = field(default=False, init=False)
+    _pairs: Alignment | None = field(default=None, init=False)
+    _subs: list[tuple[int, Sentence, int]] | None = field(default=None, init=False)
 
     @property
     def pairs(self) -> Alignment:
