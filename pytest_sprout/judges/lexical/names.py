@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from functools import cache
+from itertools import filterfalse, islice, takewhile
 from typing import Sequence
 
 from . import lexicon
@@ -50,7 +51,7 @@ def check_displaced_name(claim: Sentence, best: Sentence, uncovered: Sequence[st
               and not _no_rival(word, best.text, ours, claim.text)]
     if not rivals:
         return None
-    sides = _sides(claim.content, next(p for p, (k, _) in enumerate(claim.content) if k == named[0]), names)
+    sides = _sides(claim.seq, claim.seq.index(named[0]), names)
     there = best.derived(_own_places)
     rival = next((key for key in rivals if any(_same_place(sides, t) for t in there.get(key, ()))), rivals[0])
     return "entity", f"claim has '{ours}' where its evidence sentence has '{found[rival]}'"
@@ -131,15 +132,15 @@ def check_name_in_place(claim: Sentence, window: Sequence[Sentence]) -> Failure 
     names = claim.names()
     if not names:
         return None
-    content = claim.content
+    seq = claim.seq
     named: dict[str, str] = {}
-    for p, (key, _) in enumerate(content):
+    for p, key in enumerate(seq):
         if key not in names or names[key].lower() in MONTHS:  # a month is part of a date: the date rule's
             continue
-        run = _name_run(content, p, names)
+        run = _name_run(seq, p, names)
         if all(not run.isdisjoint(s.keys) for s in window):
             continue
-        around, open_ = _around(content, p, names), []
+        around, open_ = _around(seq, p, names), []
         for s in window:
             if len(around & s.keys) >= 2 and run.isdisjoint(s.keys):  # (a name is one window sentence's in all)
                 named = named or {k: w for t in window for k, w in t.names().items()}
@@ -148,12 +149,12 @@ def check_name_in_place(claim: Sentence, window: Sequence[Sentence]) -> Failure 
                     open_.append((s, theirs))
         if not open_ or any(key in s.keys and _placed(s, key, around, names) for s in window):
             continue
-        sides, ours = _sides(content, p, names), names[key]
+        sides, ours = _sides(seq, p, names), names[key]
         for best, theirs in open_:
-            for q, (other, _) in enumerate(best.content):
+            for q, other in enumerate(best.seq):
                 if other in theirs and (other not in claim.keys or not _placed(
-                        claim, other, _around(best.content, q, theirs), names)) and _same_place(
-                        sides, _sides(best.content, q, theirs)) and not _no_rival(theirs[other], best.text, ours, claim.text):
+                        claim, other, _around(best.seq, q, theirs), names)) and _same_place(
+                        sides, _sides(best.seq, q, theirs)) and not _no_rival(theirs[other], best.text, ours, claim.text):
                     return "entity", (f"claim has '{ours}' where an evidence sentence has '{theirs[other]}' "
                                       f"('{_short(best.text)}'); no evidence sentence has '{ours}' next to these words")
     return None
@@ -166,49 +167,35 @@ def _same_place(ours: Sides, theirs: Sides) -> bool:
 
 def _placed(s: Sentence, key: str, around: set[str], names: dict[str, str]) -> bool:
     """Whether ``s`` holds ``key`` next to one of the keys ``around`` (``_around``)."""
-    content = s.content
-    return any(k == key and _around(content, q, names) & around for q, (k, _) in enumerate(content))
+    seq = s.seq
+    return any(k == key and _around(seq, q, names) & around for q, k in enumerate(seq))
 
 
-def _around(content: Sequence[tuple[str, int]], p: int, names: dict[str, str]) -> set[str]:
+def _around(seq: Sequence[str], p: int, names: dict[str, str]) -> set[str]:
     """The keys of up to ``_PLACE`` content words, names aside, either side of content word ``p``."""
-    out: set[str] = set()
-    for step in (-1, 1):
-        q, found = p + step, 0
-        while 0 <= q < len(content) and found < _PLACE:
-            k = content[q][0]
-            if k not in names:
-                out.add(k)
-                found += 1
-            q += step
-    return out
+    plain = names.__contains__
+    return {*islice(filterfalse(plain, reversed(seq[:p])), _PLACE), *islice(filterfalse(plain, seq[p + 1:]), _PLACE)}
 
 
-def _sides(content: Sequence[tuple[str, int]], p: int, names: dict[str, str]) -> Sides:
+def _sides(seq: Sequence[str], p: int, names: dict[str, str]) -> Sides:
     """The keys of the nearest content word, names aside, before and after content word ``p``."""
-    left = next((content[q][0] for q in range(p - 1, -1, -1) if content[q][0] not in names), None)
-    right = next((content[q][0] for q in range(p + 1, len(content)) if content[q][0] not in names), None)
-    return left, right
+    plain = names.__contains__
+    return next(filterfalse(plain, reversed(seq[:p])), None), next(filterfalse(plain, seq[p + 1:]), None)
 
 
 def _own_places(s: Sentence) -> dict[str, list[Sides]]:
     """Each key of ``s`` -> the nearest words (``_sides``, its names aside) of each of its places."""
-    content, names = s.content, s.names()
+    seq, names = s.seq, s.names()
     out: dict[str, list[Sides]] = {}
-    for q, (k, _) in enumerate(content):
-        out.setdefault(k, []).append(_sides(content, q, names))
+    for q, k in enumerate(seq):
+        out.setdefault(k, []).append(_sides(seq, q, names))
     return out
 
 
-def _name_run(content: Sequence[tuple[str, int]], p: int, names: dict[str, str]) -> set[str]:
+def _name_run(seq: Sequence[str], p: int, names: dict[str, str]) -> set[str]:
     """The keys of the names next to content word ``p`` without a word between ("Terry Richardson")."""
-    run = {content[p][0]}
-    for step in (-1, 1):
-        q = p + step
-        while 0 <= q < len(content) and content[q][0] in names:
-            run.add(content[q][0])
-            q += step
-    return run
+    held = names.__contains__
+    return {seq[p], *takewhile(held, reversed(seq[:p])), *takewhile(held, seq[p + 1:])}
 
 
 def check_names_exchanged(claim: Sentence, best: Sentence) -> Failure | None:
@@ -222,16 +209,16 @@ def check_names_exchanged(claim: Sentence, best: Sentence) -> Failure | None:
     if sum(k in claim.keys for k in theirs) + sum(k in best.keys and k not in theirs for k in mine) < 2:
         return None  # two names of the claim in the sentence, at least
     names = {**{k: w for k, w in theirs.items() if k in claim.keys}, **mine}
-    content = claim.content
+    seq = claim.seq
     runs: list[tuple[str, ...]] = []
-    for p, (key, _) in enumerate(content):
+    for p, key in enumerate(seq):
         if key in names and not any(key in r for r in runs):
-            run = _name_run(content, p, names)
+            run = _name_run(seq, p, names)
             runs.append(tuple(k for k in claim.seq if k in run))
     runs = [r for r in runs if all(k in best.keys for k in r)]
     if len(runs) < 2:
         return None
-    ours = {r: [_sides(content, q, names) for q, (k, _) in enumerate(content) if k == r[0]] for r in runs}
+    ours = {r: [_sides(seq, q, names) for q, k in enumerate(seq) if k == r[0]] for r in runs}
     there = best.derived(_own_places)
     for a in runs:
         for b in runs:
@@ -297,24 +284,24 @@ def _slots(claim: Sentence) -> tuple[tuple[list[str], list[str], list[str], list
         return ()
     ct, low = claim.written()
     n = len(ct)
-    runs: list[list[int]] = []  # the runs of capitalised tokens: [start, end)
-    for i in [i for i, t in enumerate(ct) if t[0].isupper()]:
-        if runs and runs[-1][1] == i:
-            runs[-1][1] = i + 1
-        else:
-            runs.append([i, i + 1])
     out = []
-    for start, j in runs:
+    start = j = -1  # the run of capitalised tokens being read: [start, j)
+    for i in [i for i, t in enumerate(ct) if t[0].isupper()] + [n + 1]:  # (the last closes the last run)
+        if i == j:
+            j += 1
+            continue
         if start == 0 and low[0] in _OPENING:
             start = 1
-        if start >= j or (j < n and j + 1 >= n and low[j] not in ".!?"):  # one token after it: too few
-            continue
-        run = low[start:j]
-        if not (MONTHS.keys().isdisjoint(run) and _WEEKDAYS.isdisjoint(run)):
-            continue
-        left, right = low[max(0, start - _SLOT_CONTEXT):start], low[j:j + _SLOT_CONTEXT]
-        if sum(_LEXICON[w][0] in (CONTENT, NUMERAL) for w in left + right if w.isalnum()) >= 2:
-            out.append((ct[start:j], run, left, right))
+        if 0 <= start < j and (j >= n or j + 1 < n or low[j] in ".!?"):  # not one token after it: too few
+            left, right = low[max(0, start - _SLOT_CONTEXT):start], low[j:j + _SLOT_CONTEXT]
+            found = 0
+            for w in left + right:
+                if w.isalnum() and _LEXICON[w][0] in (CONTENT, NUMERAL):
+                    found += 1
+            run = low[start:j]
+            if found >= 2 and MONTHS.keys().isdisjoint(run) and _WEEKDAYS.isdisjoint(run):
+                out.append((ct[start:j], run, left, right))
+        start, j = i, i + 1
     return tuple(out)
 
 
