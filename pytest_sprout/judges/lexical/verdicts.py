@@ -85,21 +85,17 @@ def missing_words(found: Evidence) -> str:
 def wordless(claim: str, ours: Sentence, prepared: list[_Prepared], coverage: float) -> Verdict:
     """A claim without content words ("10-15 cm.", "* * *"): matched on all its words and numbers."""
     keys = ours.allkeys()
+    sentences = [s for p in prepared for s in p.sentences]
     if not keys:
-        for p in prepared:
-            found = next((s.text for s in p.sentences if claim.strip() in s.text), None)
-            if found is not None and claim.strip():
-                return Verdict(True, 1.0, found, "the claim has no words; its text is in the evidence")
+        text = claim.strip()
+        found = next((s.text for s in sentences if text in s.text), None) if text else None
+        if found is not None:
+            return Verdict(True, 1.0, found, "the claim has no words; its text is in the evidence")
         return Verdict(False, 0.0, None, "the claim has no words to check", "coverage")
-    best, where = -1, None
-    for p in prepared:
-        for s in p.sentences:
-            hits = len(keys & s.allkeys())
-            if hits > best:
-                best, where = hits, s
+    where = max(sentences, key=lambda s: len(keys & s.allkeys()), default=None)
     if where is None:
         return Verdict(False, 0.0, None, f"coverage 0.00 < {coverage:.2f}; the cited passages are empty", "coverage")
-    score = best / len(keys)
+    score = len(keys & where.allkeys()) / len(keys)
     failure = check_numbers_in(ours, [n for p in prepared for n in p.numbers])
     if failure is not None:
         return Verdict(False, score, where.text, failure[1], failure[0])
