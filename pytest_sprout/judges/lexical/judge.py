@@ -221,10 +221,12 @@ class LexicalJudge:
         # Per passage and claim key, the sentences that hold the key (bit i: sentence i).
         masks = [list(map(p.masks.get, keys, _ZEROS)) for p in prepared]
         held = _union(masks)
-        synonym_of = _add_synonyms(ours.first_words(), keys, masks, prepared, held) if 0 in held else {}
-        if synonym_of:
-            held = _union(masks)
-        found.names_missing = len(absent_names(ours, prepared))
+        synonym_of = {}
+        if 0 in held:  # keys no cited sentence holds: names perhaps, or words a synonym stands for
+            found.names_missing = len(absent_names(ours, [k for k, m in zip(keys, held) if not m], prepared))
+            synonym_of = _add_synonyms(ours.first_words(), keys, masks, prepared, held)
+            if synonym_of:
+                held = _union(masks)
         # A sentence that covers the whole claim and passes the rules settles it; one repeated word
         # for word fails as its first copy did (with its neighbours, which hold the numbers it may take).
         failures: list[tuple[tuple[Sentence, ...], Failure]] = []

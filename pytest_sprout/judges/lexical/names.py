@@ -82,9 +82,11 @@ def _initials(word: str, text: str) -> str | None:
     return None
 
 
-def absent_names(claim: Sentence, prepared: Sequence[_Prepared]) -> list[str]:
-    """The names of the claim that no cited passage holds, by key or otherwise (``_written_otherwise``)."""
-    absent = [word for key, word in claim.names().items() if not any(key in p.masks for p in prepared)]
+def absent_names(claim: Sentence, lacking: Sequence[str], prepared: Sequence[_Prepared]) -> list[str]:
+    """The names of the claim that no cited passage holds: by key (its keys ``lacking``) or otherwise
+    (``_written_otherwise``)."""
+    names = claim.names()
+    absent = [names[key] for key in lacking if key in names]
     if not absent:
         return absent
     texts = "\0".join([t for p in prepared for t in p.sentences.texts])  # no pattern below matches across "\0"
