@@ -9,9 +9,8 @@ from typing import Any, Callable, NamedTuple, TypeVar
 from weakref import WeakValueDictionary, ref
 
 from . import lexicon
-from .dates import _MONTH_TOKENS, find_dates, has_iso_date
 from .numbers import find_numbers
-from .scan import _date_tokens, _free_or_less, _scan, sentence_keys
+from .scan import _free_or_less, scan_sentence, sentence_keys
 from .text import (
     _FIRST, _LEXICON, _NEGATIVE_VERBS, _SENTENCE_OPENERS, CONTENT, NEG, NEGATIVE_WORDS, QUANTIFIERS, words_of,
 )
@@ -86,7 +85,7 @@ class Sentence:
     """What the rules need to know about one sentence, computed once: ``words`` (its tokens),
     ``numbers``, ``content`` ((key, token index) of its content tokens), ``seq`` and ``keys`` (their
     keys, in order and as a set), whether it has cues at all, and its clauses (``clauses()``, split
-    by ``scan._scan``) and names, computed on first use."""
+    by ``scan.scan_sentence``) and names, computed on first use."""
 
     __slots__ = ("text", "words", "content", "seq", "keys", "numbers", "has_date", "has_negation", "has_quantifier", "has_cue",
                  "_starts", "_cues", "_clauses", "_sites", "_names", "_once", "_first",
@@ -96,10 +95,7 @@ class Sentence:
         self.text = text  # ``words``: ``words_of(text)``, when the caller has them already
         if words is None:
             words = words_of(text)
-        dates = find_dates(words) if not _MONTH_TOKENS.isdisjoint(words) or (
-            "-" in words and has_iso_date(text)) else ()
-        content, starts, cues, numerals, periods, has_negation, has_quantifier = _scan(
-            words, _date_tokens(words, dates) if dates else {})
+        dates, (content, starts, cues, numerals, periods, has_negation, has_quantifier) = scan_sentence(words, text)
         # Tuples, not lists: tuples of strings and ints drop out of the garbage collector's walks.
         self.words = tuple(words)
         self.numbers = tuple(find_numbers(words, numerals, periods, dates)) if numerals or periods or dates else ()

@@ -10,9 +10,8 @@ from .dates import _MONTH_TOKENS, ORDINAL_SUFFIXES, Date, find_dates, has_iso_da
 from .lexicon import word_classes
 from .text import (
     CLAUSE_BREAKS, _ALL_IDIOM_NEXT, _ALL_IDIOM_PREV, _BARE_PERIOD_AFTER, _CLAUSE_OPENERS, _COMPARATIVES, _EVERY_NTH, _LEXICON,
-    _NEGATION_EXEMPT_NEXT, _NEGATIVE_VERBS,
-    _PERIOD_ADVERBS, _PERIOD_WORDS_BEFORE, _TRUTH_WORDS, _UNIT_TOKENS, _VAGUE, AND, BREAK, CONTENT, NEG, NUMERAL, OTHER,
-    PERIOD, QUANT, QUANTIFIERS, STOP, _TOKEN, _pieces_of, stem, words_of,
+    _NEGATION_EXEMPT_NEXT, _NEGATIVE_VERBS, _PERIOD_ADVERBS, _PERIOD_WORDS_BEFORE, _TRUTH_WORDS, _UNIT_TOKENS, _VAGUE, AND,
+    BREAK, CONTENT, NEG, NUMERAL, OTHER, PERIOD, QUANT, QUANTIFIERS, STOP, _TOKEN, _pieces_of, stem, words_of,
 )
 
 # Negations that stand for a noun ("favoured neither"): an "and" after them opens another clause.
@@ -23,24 +22,28 @@ _MONTH_BEFORE = frozenset({"in", "of", "since", "until", "till", "by", "from", "
                            "last", "next", "this"})
 _SUBJECTS = frozenset({"he", "she", "it", "they", "we", "i", "you", "there", "that"})
 
-def _date_tokens(words: list[str], dates: Sequence[tuple[int, int, int | None, Date]]) -> dict[int, str]:
-    """Token index -> "" for the tokens of a sentence's dates (not content), or the month's key for
-    the month of an ISO date ("2011-03-03" says "March" too)."""
-    in_date: dict[int, str] = {}
+# What ``_scan`` finds: content (key, token index), clause starts, cues (kind, word, clause, token index),
+# numerals, amount-stating period words, whether there is a negation, a quantifier.
+_Found = tuple[list[tuple[str, int]], list[int], list[tuple[int, str, int, int]], list[int], list[int], bool, bool]
+
+
+def scan_sentence(words: list[str], text: str) -> tuple[Sequence[tuple[int, int, int | None, Date]], _Found]:
+    """A sentence's dates (``find_dates``) and ``_scan`` of its tokens, whose dates are no content but
+    an ISO date's month ("2011-03-03" says "March" too)."""
+    dates = find_dates(words) if not _MONTH_TOKENS.isdisjoint(words) or (
+        "-" in words and has_iso_date(text)) else ()
+    in_date: dict[int, str] = {}  # token index -> "", or the month's key
     for start, end, iso_month, date in dates:
         for k in range(start, end):
             if words[k] not in _MONTH_TOKENS:
                 in_date[k] = ""
         if iso_month is not None:
             in_date[iso_month] = _LEXICON[month_name(date.month)][1]
-    return in_date
+    return dates, _scan(words, in_date)
 
 
-def _scan(words: list[str], in_date: dict[int, str]) -> tuple[
-        list[tuple[str, int]], list[int], list[tuple[int, str, int, int]], list[int], list[int], bool, bool]:
-    """One pass over a sentence's tokens, the hot loop: its content (key, token index), where each clause's
-    content begins, its cues (kind, word, clause, token index), numerals, amount-stating period words,
-    whether it has a negation, a quantifier."""
+def _scan(words: list[str], in_date: dict[int, str]) -> _Found:
+    """One pass over a sentence's tokens, the hot loop: what it finds (``_Found``)."""
     numerals: list[int] = []
     periods: list[int] = []
     content: list[tuple[str, int]] = []
@@ -200,9 +203,7 @@ def content_keys(words: list[str], text: str) -> list[str] | None:
     if not _TRUTH_WORDS.isdisjoint(words) and any(
             w in _TRUTH_WORDS and words[i + 1 : i + 2] == ["that"] for i, w in enumerate(words)):
         return None
-    dates = find_dates(words) if not _MONTH_TOKENS.isdisjoint(words) or (
-        "-" in words and has_iso_date(text)) else ()
-    return [key for key, _ in _scan(words, _date_tokens(words, dates) if dates else {})[0]]
+    return [key for key, _ in scan_sentence(words, text)[1][0]]
 
 
 class _TokenKeys(dict):
@@ -350,49 +351,25 @@ def _states_an_amount(words: list[str], idx: int, w: str) -> bool:
 
 
 def _negates(words: list[str], idx: int) -> bool:
-    """Whether the negation word at ``idx`` is a cue: not before an exempt word, an "un-"/"non-"
-    word or a bound ("no more than 3"), nor in "if not for X", an elided "or if not,", an "or not"
-    that only asks, "much if not most" or "not the only" (the helpers below)."""
+    """Whether the negation word at ``idx`` is a cue: not before an exempt word, an "un-"/"non-" word
+    or a bound ("no more than 3"), nor in "if not for X", an elided "or if not,", an "or not" that only
+    asks ("whether or not it rains", "if God exists or not."), an "if not" that raises ("much if not
+    most", "one of the best, if not the best"), or one that only denies that others do as much,
+    stating the rest ("not the only animals to scratch", "no other species is as famous as ...")."""
+    w = words[idx]
     nxt = words[idx + 1] if idx + 1 < len(words) else ""
     prev = words[idx - 1] if idx else ""
     return not (nxt in _NEGATION_EXEMPT_NEXT or (nxt.startswith(("un", "non")) and len(nxt) > 5) or (
         nxt in _COMPARATIVES and words[idx + 2 : idx + 3] == ["than"]) or (
         nxt == "for" and prev in ("it", "if")) or (  # "were it not for X", "if not for X": a condition
-        prev == "if" and nxt in ("", ",", ";", ".")) or (  # "or if not, they ...": "otherwise", elided
-        prev == "or" and _asks(words, idx, nxt)) or (prev == "if" and _if_not_more(words, idx, nxt)) or (
-        _ranks_the_others(words, idx, nxt)))
-
-
-def _ranks_the_others(words: list[str], idx: int, nxt: str) -> bool:
-    """Whether the negation at ``idx`` denies only that others do as much, stating the rest: "dogs
-    are not the only animals to scratch", "no other species is as famous as the shearwaters"."""
-    w = words[idx]
-    if w == "not":
-        return nxt == "the" and words[idx + 2 : idx + 3] == ["only"]
-    if w != "no" or nxt != "other":
-        return False
-    for later in words[idx + 2 : idx + 16]:
-        if later in ("as", "than"):
-            return True
-        if later in CLAUSE_BREAKS or not later[:1].isalnum():
-            return False
-    return False
-
-
-def _asks(words: list[str], idx: int, nxt: str) -> bool:
-    """Whether the "not" of "or not" only asks ("whether or not it rains", "if God exists or not."):
-    it ends its clause, or follows "whether"."""
-    return words[idx] == "not" and (not nxt[:1].isalnum() or nxt in CLAUSE_BREAKS or (
-        idx >= 2 and words[idx - 2] == "whether"))
-
-
-def _if_not_more(words: list[str], idx: int, nxt: str) -> bool:
-    """Whether the "not" of "if not" raises instead of denying ("much if not most", "weeks if not
-    months", "one of the best, if not the best"), "if" not opening the sentence."""
-    if words[idx] != "not" or idx < 2:
-        return False
-    kind = _LEXICON[nxt][0] if nxt else STOP
-    return nxt in QUANTIFIERS or kind == PERIOD or (words[idx - 2] == "," and nxt in ("the", "a", "an"))
+        prev == "if" and nxt in ("", ",", ";", ".")) or (w == "not" and (  # "or if not, they ...": elided
+            prev == "or" and (not nxt[:1].isalnum() or nxt in CLAUSE_BREAKS or (
+                idx >= 2 and words[idx - 2] == "whether")) or prev == "if" and idx >= 2 and (
+                nxt in QUANTIFIERS or (nxt and _LEXICON[nxt][0] == PERIOD) or (
+                    words[idx - 2] == "," and nxt in ("the", "a", "an"))) or (
+            nxt == "the" and words[idx + 2 : idx + 3] == ["only"]))) or (
+        w == "no" and nxt == "other" and next((later in ("as", "than") for later in words[idx + 2 : idx + 16] if (
+            later in ("as", "than") or later in CLAUSE_BREAKS or not later[:1].isalnum())), False)))
 
 
 def _may_is_the_month(words: list[str], idx: int, prev: str) -> bool:
