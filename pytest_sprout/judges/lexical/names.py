@@ -140,11 +140,12 @@ def check_name_in_place(claim: Sentence, window: Sequence[Sentence]) -> Failure 
         if key not in names or names[key].lower() in MONTHS:  # a month is part of a date: the date rule's
             continue
         run = _name_run(seq, p, names)
-        if all(not run.isdisjoint(s.keys) for s in window):
+        lacking = [s for s in window if run.isdisjoint(s.keys)]  # (a name is one window sentence's in all)
+        if not lacking:
             continue
         around, open_ = _around(seq, p, names), []
-        for s in window:
-            if len(around & s.keys) >= 2 and run.isdisjoint(s.keys):  # (a name is one window sentence's in all)
+        for s in lacking:
+            if len(around & s.keys) >= 2:
                 named = named or {k: w for t in window for k, w in t.names().items()}
                 theirs = {k: w for k, w in named.items() if k in s.keys}
                 if theirs and len(around & s.keys.difference(theirs)) >= 2:
