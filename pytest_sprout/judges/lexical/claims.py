@@ -10,7 +10,7 @@ import re
 from typing import Sequence, TypeVar
 
 from . import lexicon
-from .framing import _BOILERPLATE, _OPENERS, _SOURCE
+from .framing import _ACCORDING, _BOILERPLATE, _OPENERS, _SOURCE
 from .text import words_of
 
 _MARKER = r"\[\s*\d+(?:\s*[,;-]\s*\d+)*\s*\]"
@@ -27,11 +27,8 @@ _LIST_MARKER = re.compile(r"^\s*(?:\(?\d{1,2}[.)]|\(\d{1,2}\))\s*$")
 # citation markers ("Based on the given context [1]," reaches the judge as "Based on the given context,.").
 _NOTHING_LEFT = re.compile(rf"(?:\s|[.,;:!?\-–—]|{_MARKER}|{_AUTHOR_YEAR})*")
 _SOURCE_ONLY = re.compile(
-    rf"\s*(?:based (?:on|upon)|according to|as (?:stated|mentioned|described|noted|shown|indicated|explained) "
-    rf"(?:in|by)|from|per|judging (?:from|by)|(?:here is|here's) what) {_SOURCE}(?: (?:says|states|shows))?"
-    rf"(?:\s|[.,;:!?\-–—]|{_MARKER}|{_AUTHOR_YEAR})*",
-    re.IGNORECASE,
-)
+    rf"\s*(?:{_ACCORDING}|(?:here is|here's) what) {_SOURCE}(?: (?:says|states|shows))?{_NOTHING_LEFT.pattern}",
+    re.IGNORECASE)
 _CONNECTIVE = r"(?:(?:however|unfortunately|but|also|moreover|additionally|furthermore|overall|therefore),?\s+)?"
 _LACKS = re.compile(
     rf"^\s*{_CONNECTIVE}(?:"

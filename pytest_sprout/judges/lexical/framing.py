@@ -11,10 +11,12 @@ _SOURCE = (
     r"articles|excerpt|excerpts|search results?|references?|evidence|material|data)"
     r"(?: (?:provided|given|above|supplied))?"
 )
+# The words that say where a statement comes from ("according to" the passage).
+_ACCORDING = (r"(?:based (?:on|upon)|according to|as (?:stated|mentioned|described|noted|shown|indicated|explained) "
+              r"(?:in|by)|from|per|judging (?:from|by))")
 _BOILERPLATE = re.compile(
     r"^\s*(?:"
-    rf"(?:based (?:on|upon)|according to|as (?:stated|mentioned|described|noted|shown|indicated|explained) (?:in|by)|"
-    rf"from|per|in|judging (?:from|by)) {_SOURCE}\s*(?:,\s*|\s+)"
+    rf"(?:{_ACCORDING}|in) {_SOURCE}\s*(?:,\s*|\s+)"
     rf"|{_SOURCE} (?:states|says|mentions|notes|indicates|suggests|shows|explains|reports|claims) that\s+"
     # the source's course: "The passage then focuses on X", "The document begins with an introduction to X"
     rf"|{_SOURCE} (?:then |also |mainly |primarily |first |further |next |later |finally |briefly )?"
