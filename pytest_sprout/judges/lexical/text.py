@@ -117,10 +117,6 @@ _VOWELS = frozenset("aeiouy")
 _NO_UNDOUBLE = frozenset("lsz")
 
 
-def _has_vowel(word: str) -> bool:
-    return any(c in _VOWELS for c in word)
-
-
 _STEMS: dict[str, str] = {}  # stem's memo: a pure function of the word
 
 
@@ -146,9 +142,9 @@ def _strip(word: str) -> str:
             word = word[:-1]
         if word.endswith("ied") and len(word) > 4:
             word = word[:-3] + "y"
-        elif word.endswith("ing") and len(word) >= 5 and _has_vowel(word[:-3]):
+        elif word.endswith("ing") and len(word) >= 5 and not _VOWELS.isdisjoint(word[:-3]):
             word = _undouble(word[:-3])
-        elif word.endswith("ed") and not word.endswith("eed") and len(word) >= 4 and _has_vowel(word[:-2]):
+        elif word.endswith("ed") and not word.endswith("eed") and len(word) >= 4 and not _VOWELS.isdisjoint(word[:-2]):
             word = _undouble(word[:-2])
     if word.endswith("e") and len(word) >= 3 and not word.endswith("ee"):
         word = word[:-1]
@@ -296,7 +292,7 @@ CONTENT, STOP, NEG, QUANT, BREAK, AND, OTHER, NUMERAL, PERIOD = range(9)  # CONT
 
 
 class _Lexicon(dict):
-    """Token -> (kind, key, whether it is ``_ODD``); a token not seen yet is classified on lookup."""
+    """Token -> (kind, key: the stem for content words, whether it is ``_ODD``), classified on first sight."""
 
     __slots__ = ()
 
@@ -308,7 +304,6 @@ _LEXICON: dict[str, tuple[int, str, bool]] = _Lexicon()
 
 
 def _classify(word: str) -> tuple[int, str, bool]:
-    """The kind of a token and its key (the stem, for content words), memoised."""
     if word in _PUNCT_BREAKS or word in CLAUSE_BREAKS:
         kind = BREAK
     elif word == "and":
