@@ -124,11 +124,9 @@ CONVERTIBLE_UNITS = frozenset(_CONVERSIONS)
 
 def dimension_of(unit: str | None) -> str | None:
     """The dimension a unit converts in ("cm" -> "length", "/week" -> "/time"), or None."""
-    if unit is None:
-        return None
     if unit in FREQUENCY_UNITS:
         return "/" + _CONVERSIONS[unit[1:]][0]
-    found = _CONVERSIONS.get(unit)
+    found = _CONVERSIONS.get(unit or "")
     return found[0] if found is not None else None
 
 
@@ -417,8 +415,7 @@ def find_numbers(words: list[str], starts: Sequence[int] | None = None, periods:
         numbers.append(Number(lo, hi, unit, tuple(words[first:done]), bound, bare))
         if periods:
             consumed.update(range(first, done))
-    if pending:
-        numbers.extend(number for _, number in pending)
+    numbers.extend(number for _, number in pending)
     if periods:
         numbers.extend(_amounts_of_periods(words, periods, consumed, in_rate))
     return numbers
