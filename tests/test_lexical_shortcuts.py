@@ -81,7 +81,7 @@ def test_number_rule_value_and_unit_shortcuts_equal_full_comparison(claim_text: 
     "cm", "1,000", "3.5", " 000", ", ", "[1]", "don"]), max_size=30).map("".join))
 def test_tokens_of_a_text_without_apostrophe_are_those_of_the_token_loop(text: str) -> None:
     """``words_of`` reads a text without an apostrophe from its memo of each token's tokens
-    (``_Pieces``); with an apostrophe in it, each token goes through the loop. Both agree."""
+    (``_PIECES``); with an apostrophe in it, each token goes through the loop. Both agree."""
     assert words_of(text + " don't") == words_of(text) + ["do", "not"]
 
 

@@ -12,7 +12,7 @@ from . import lexicon
 from .numbers import find_numbers
 from .scan import _free_or_less, scan_sentence, sentence_keys
 from .text import (
-    _FIRST, _LEXICON, _NEGATIVE_VERBS, _SENTENCE_OPENERS, CONTENT, NEG, NEGATIVE_WORDS, QUANTIFIERS, words_of,
+    _FIRST, _LEXICON, _NEGATIVE_VERBS, _SENTENCE_OPENERS, CONTENT, NEG, NEGATIVE_WORDS, QUANTIFIERS, _Memo, words_of,
 )
 
 T = TypeVar("T")
@@ -36,22 +36,6 @@ class Clause(NamedTuple):
 
 _SAYS_NO = NEGATIVE_WORDS | frozenset(_NEGATIVE_VERBS)  # what a clause says "no" with but cues and "-free"
 _WRITTEN = re.compile(r"\w+(?:['\u2019.-]\w+)*|[^\w\s]")
-
-
-class _Memo(dict):
-    """``make(key)`` by key, computed on first sight; bounded (emptied when full)."""
-
-    __slots__ = ("make",)
-
-    def __init__(self, make: Callable[[Any], Any]) -> None:
-        super().__init__()
-        self.make = make
-
-    def __missing__(self, key: Any) -> Any:
-        if len(self) > 1 << 16:
-            self.clear()
-        found = self[key] = self.make(key)
-        return found
 
 
 _written_of = _Memo(lambda piece: tuple(_WRITTEN.findall(piece))).__getitem__  # a piece without spaces -> its tokens

@@ -11,7 +11,7 @@ from .lexicon import word_classes
 from .text import (
     CLAUSE_BREAKS, _ALL_IDIOM_NEXT, _ALL_IDIOM_PREV, _BARE_PERIOD_AFTER, _CLAUSE_OPENERS, _COMPARATIVES, _EVERY_NTH, _LEXICON,
     _NEGATION_EXEMPT_NEXT, _NEGATIVE_VERBS, _PERIOD_ADVERBS, _PERIOD_WORDS_BEFORE, _TRUTH_WORDS, _UNIT_TOKENS, _VAGUE, AND,
-    BREAK, CONTENT, NEG, NUMERAL, OTHER, PERIOD, QUANT, QUANTIFIERS, STOP, _TOKEN, _pieces_of, stem, words_of,
+    BREAK, CONTENT, NEG, NUMERAL, OTHER, PERIOD, QUANT, QUANTIFIERS, STOP, _TOKEN, _Memo, _pieces_of, stem, words_of,
 )
 
 # Negations that stand for a noun ("favoured neither"): an "and" after them opens another clause.
@@ -206,27 +206,17 @@ def content_keys(words: list[str], text: str) -> list[str] | None:
     return [key for key, _ in scan_sentence(words, text)[1][0]]
 
 
-class _TokenKeys(dict):
+def _token_keys(tok: str) -> tuple | None:
     """A whitespace-separated, lower-cased token -> ``_after_number`` of its tokens after a token that
     does not end in a number and after one that does, with bits for a month (1), an ordinal but
     "other" (2) or "may" (8), whose keys may depend on the words around it; None where they depend
-    on them otherwise (a truth word, "may" among others) or ``words_of`` would ("ca n't"). Bounded
-    like ``text._PIECES``."""
-
-    __slots__ = ()
-
-    def __missing__(self, tok: str) -> tuple | None:
-        pieces = _pieces_of(tok) if "'" not in tok else (
-            None if "n't" in _TOKEN.findall(tok) else words_of(tok))  # alone, as in its sentence
-        found = None
-        if pieces is not None and ("may" not in pieces or pieces == ("may",)) and _TRUTH_WORDS.isdisjoint(pieces):
-            context = (not _MONTH_TOKENS.isdisjoint(pieces)) + 2 * (not _ORDINALS.isdisjoint(pieces)) + 8 * (
-                "may" in pieces)
-            found = (*_after_number(pieces, False, context), *_after_number(pieces, True, context))
-        if len(self) > 1 << 18:
-            self.clear()
-        self[tok] = found
-        return found
+    on them otherwise (a truth word, "may" among others) or ``words_of`` would ("ca n't")."""
+    pieces = _pieces_of(tok) if "'" not in tok else (
+        None if "n't" in _TOKEN.findall(tok) else words_of(tok))  # alone, as in its sentence
+    if pieces is None or ("may" in pieces and pieces != ("may",)) or not _TRUTH_WORDS.isdisjoint(pieces):
+        return None
+    context = (not _MONTH_TOKENS.isdisjoint(pieces)) + 2 * (not _ORDINALS.isdisjoint(pieces)) + 8 * ("may" in pieces)
+    return (*_after_number(pieces, False, context), *_after_number(pieces, True, context))
 
 
 def _after_number(pieces: Sequence[str], after_number: bool, context: int) -> tuple[tuple[str, ...], bool, int]:
@@ -249,7 +239,7 @@ def _after_number(pieces: Sequence[str], after_number: bool, context: int) -> tu
     return tuple(found), after_number, context
 
 
-_TOKEN_KEYS = _TokenKeys()
+_TOKEN_KEYS = _Memo(_token_keys, 1 << 18)
 _ORDINALS = frozenset(_EVERY_NTH) - {"other"}  # "other" is a stopword: no key either way
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from operator import itemgetter
+from typing import Any, Callable
 
 from . import lexicon
 
@@ -196,21 +197,24 @@ _CONTRACTION_BASES = {"ca": "can", "wo": "will", "sha": "shall", "ai": "is"}
 _CLITICS = ("'s", "'re", "'ve", "'ll", "'d", "'m")
 
 
-class _Pieces(dict):
-    """A whitespace-separated token without an apostrophe -> the tokens ``words_of`` makes of it
-    (what the regular expression finds in it), computed on first sight."""
+class _Memo(dict):
+    """``make(key)`` by key, computed on first sight; bounded (emptied when over ``size``)."""
 
-    __slots__ = ()
+    __slots__ = ("make", "size")
 
-    def __missing__(self, tok: str) -> tuple[str, ...]:
-        pieces = tuple(_TOKEN.findall(tok))
-        if len(self) > 1 << 18:
+    def __init__(self, make: Callable[[Any], Any], size: int = 1 << 16) -> None:
+        super().__init__()
+        self.make, self.size = make, size
+
+    def __missing__(self, key: Any) -> Any:
+        if len(self) > self.size:
             self.clear()
-        self[tok] = pieces
-        return pieces
+        found = self[key] = self.make(key)
+        return found
 
 
-_PIECES = _Pieces()
+# A whitespace-separated token without an apostrophe -> the tokens ``words_of`` makes of it.
+_PIECES = _Memo(lambda tok: tuple(_TOKEN.findall(tok)), 1 << 18)
 _pieces_of = _PIECES.__getitem__
 
 
