@@ -34,6 +34,8 @@ turn too: the LexicalJudge of another copy of the judge (a single file, for exam
 lexical/against (and its uncached judge, with the ratio uncached/against uncached); then both judges' verdicts (verdict, score, evidence, reason, rule) are compared on
 every claim of the workloads, the demo golden set's mutants and any --compare-data, at each of
 --compare-settings, and the script exits 1 if any differ. --verdicts-only skips the timing.
+--rules-off times this judge with every rule switched off: what the analysis of the claim, the
+search for evidence and the calibrated score cost alone.
 Last, the share of each kind of claim judged supported, a check that the workload exercises the
 rules.
 """
@@ -55,7 +57,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the bench helpers (summedits_data)
 
-from pytest_sprout.judges.lexical import LexicalJudge  # noqa: E402
+from pytest_sprout.judges.lexical import RULES, LexicalJudge  # noqa: E402
 from pytest_sprout.core.model import split_sentences  # noqa: E402
 
 PLANTS = ["snake plant", "pothos", "peace lily", "spider plant", "rubber plant",
@@ -195,10 +197,10 @@ class TokenSetJudge:
         return out
 
 
-def uncached_judge() -> LexicalJudge:
+def uncached_judge(disabled: frozenset[str] = frozenset()) -> LexicalJudge:
     """The same judge, re-analysing the cited passage for every claim: its passage cache (an
     ``lru_cache`` around the analysis) is replaced by the function it wraps."""
-    judge = LexicalJudge()
+    judge = LexicalJudge(disabled=disabled)
     cached = getattr(judge, "_prepare", None)
     if cached is None or not hasattr(cached, "__wrapped__"):
         raise SystemExit("bench_lexical: this LexicalJudge has no cached _prepare to bypass; update uncached_judge()")
@@ -306,6 +308,9 @@ def main() -> None:
     ap.add_argument("--news", metavar="PATH", default=str(ROOT.parent / "shared" / "benchmarks" / "summedits" / "summedits_news.json"),
                     help="SummEdits' news file for the news workload (skipped when it does not exist)")
     ap.add_argument("--only", nargs="*", default=[], metavar="WORKLOAD", help="time only these workloads")
+    ap.add_argument("--rules-off", action="store_true",
+                    help="time this judge with every rule of RULES switched off (the claim's analysis, the search "
+                         "for evidence and the calibrated score alone); the verdict comparison is unchanged")
     args = ap.parse_args()
     other = load_judge_module(args.against) if args.against else None
     rng = random.Random(args.seed)
@@ -329,7 +334,8 @@ def main() -> None:
     if args.only:
         workloads = {name: triples for name, triples in workloads.items() if name in args.only}
 
-    judge = LexicalJudge()
+    off = frozenset(r.name for r in RULES) if args.rules_off else frozenset()
+    judge = LexicalJudge(disabled=off)
     if args.verdicts_only and other is None:
         ap.error("--verdicts-only needs --against")
     if not args.verdicts_only:
@@ -345,7 +351,7 @@ def main() -> None:
         if args.verdicts_only:
             continue
         # Every judge times the same claims (the uncached one too: it is the slowest, not a sample).
-        runs = {"lexical": (judge, pairs), "uncached": (uncached_judge(), pairs), "tokenset": (TokenSetJudge(), pairs)}
+        runs = {"lexical": (judge, pairs), "uncached": (uncached_judge(off), pairs), "tokenset": (TokenSetJudge(), pairs)}
         if other is not None:
             runs["against"] = (other.LexicalJudge(), pairs)
             against_uncached = other.LexicalJudge()
