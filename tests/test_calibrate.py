@@ -299,7 +299,7 @@ def test_the_runs_and_each_cases_coverage_reach_the_fit() -> None:
     cases = {"strict": own, "plain": Case("plain", "s", "q?")}
     # Stands in for the run's controller: only the two things coverage_of reads.
     controller = SimpleNamespace(judging=lambda: {"thresholds": {"groundedness.coverage": 0.7}},
-                                 suites=lambda: SimpleNamespace(case=cases.get))
+                                 suites=lambda: SimpleNamespace(cases=list(cases.values())))
     coverage = coverage_of(controller)
     assert (coverage("strict"), coverage("plain"), coverage("gone")) == (0.9, 0.7, 0.7)
     controller.judging = lambda: {"thresholds": {}}

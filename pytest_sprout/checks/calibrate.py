@@ -257,20 +257,15 @@ def lexical_points(judge: Any, pairs: Iterable[tuple[str, Sequence[Any]]], label
     ``coverages``: each pair's coverage threshold (a case's own, or the run's), else the judge's."""
     from ..judges.lexical import LexicalJudge
 
-    bases: dict[float, Any] = {}
-
-    def base(coverage: float) -> Any:
-        if coverage not in bases:
-            bases[coverage] = LexicalJudge(coverage=coverage, window=judge.window, threshold=0.0,
-                                           disabled=getattr(judge, "disabled", ()), calibration=judge.calibration)
-        return bases[coverage]
-
+    pairs = list(pairs)
+    each = list(coverages) if coverages is not None else [judge.coverage] * len(pairs)
+    base = {coverage: LexicalJudge(coverage=coverage, window=judge.window, threshold=0.0,
+                                   disabled=getattr(judge, "disabled", ()), calibration=judge.calibration)
+            for coverage in set(each)}
     points: list[Point] = []
     unscored = 0
-    pairs = list(pairs)
-    each = coverages if coverages is not None else [judge.coverage] * len(pairs)
     for (claim, sources), label, coverage in zip(pairs, labels, each):
-        verdict, found = base(coverage).assess(claim, list(sources))
+        verdict, found = base[coverage].assess(claim, list(sources))
         if verdict.supported is None:
             unscored += 1
             continue

@@ -100,10 +100,10 @@ def coverage_of(controller: Any) -> Callable[[str], float]:
     from ..judges.lexical import LexicalJudge
 
     run = (controller.judging().get("thresholds") or {}).get("groundedness.coverage", LexicalJudge.DEFAULT_COVERAGE)
-    suites = controller.suites()
+    cases = {case.id: case for case in controller.suites().cases}
 
     def coverage(case_id: str) -> float:
-        case = suites.case(case_id)
+        case = cases.get(case_id)
         return float(case.threshold("groundedness", "coverage", run) if case is not None else run)
     return coverage
 
